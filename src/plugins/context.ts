@@ -1,0 +1,43 @@
+import { createPublicKey, verify as verifyAsymmetric, type KeyObject } from "node:crypto";
+import { base64, hex } from "../auth/codec.ts";
+import { hash, hmac } from "../auth/digest.ts";
+import { timingSafeEqual } from "../auth/timing_safe_equal.ts";
+import type { AsymmetricScheme, PluginContext } from "./types.ts";
+
+// DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow it.
+const ED25519_SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
+
+function publicKeyFor(scheme: AsymmetricScheme, key: Uint8Array): KeyObject {
+  if (scheme === "ed25519") {
+    if (key.length !== 32) throw new TypeError(`an Ed25519 public key has 32 bytes, not ${key.length}`);
+    const der = new Uint8Array(ED25519_SPKI_PREFIX.length + 32);
+    der.set(ED25519_SPKI_PREFIX);
+    der.set(key, ED25519_SPKI_PREFIX.length);
+    return createPublicKey({ key: Buffer.from(der), format: "der", type: "spki" });
+  }
+  return createPublicKey({ key: Buffer.from(key), format: "der", type: "spki" });
+}
+
+/** Verifies an asymmetric signature; anything malformed is simply `false`. */
+export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array, data: string | Uint8Array, signature: Uint8Array): boolean {
+  try {
+    const key = publicKeyFor(scheme, publicKey);
+    const message = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    return verifyAsymmetric(scheme === "ed25519" ? null : "sha256", message, key, signature);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The context a plugin hook receives for one request.
+ *
+ * @example
+ * ```ts
+ * const ctx = pluginContext("It's a Secret to Everybody", new Date());
+ * ctx.hmac("sha256", ctx.secret, "Hello, World!", "hex");
+ * ```
+ */
+export function pluginContext(secret: string, now: Date): PluginContext {
+  return { secret, now, hmac, hash, timingSafeEqual, verifySignature, base64, hex };
+}

@@ -1,0 +1,22 @@
+/**
+ * A sample delivery for a plugin, used by the shared failure-mode suite and by
+ * `inlet sign --app`. Each built-in plugin ships one as `plugins/<id>/fixture.ts`.
+ */
+export interface PluginFixture {
+  /** What the user pastes as the trigger's `appSecret` (a public key for asymmetric recipes). */
+  appSecret: string;
+  /** The key `sign()` uses when it differs from `appSecret` (the private key of an asymmetric recipe). */
+  signingKey?: string;
+  /** A realistic body the provider sends. */
+  body: string;
+  /** Content type of `body`; default `application/json`. */
+  contentType?: string;
+  /** Headers the provider sends besides the signature (delivery id, event type…). */
+  headers?: Record<string, string>;
+  /** Path and query after the trigger URL, when the provider signs a URL with a query. */
+  query?: string;
+  /** What `deliveryId()` must return for this delivery (`null`: the provider sends none). */
+  deliveryId: string | null;
+  /** What `event()` must return for this delivery. */
+  event: string | null;
+}
