@@ -7,3 +7,4 @@ export { definePlugin } from "./define.ts";
 export { concatBytes, hmacRecipe, parseSignatureList, type HmacRecipe } from "./recipe.ts";
 export { pluginContext } from "./context.ts";
 export type { PluginFixture } from "./fixture.ts";
+export { authenticateAppRequest, type AppAuthResult } from "./authenticate.ts";

@@ -1,0 +1,42 @@
+import type { InletPlugin, PluginContext, PluginRequest } from "./types.ts";
+
+/** The outcome of checking an app-trigger request; `reason` is for the owner's Activity row only. */
+export type AppAuthResult = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Runs a plugin's recipe the way the host does for every app-trigger request: the signature,
+ * then the timestamp tolerance the plugin declares (two-sided; a missing timestamp fails).
+ * A plugin that throws is treated as a failed verification, never as a pass.
+ *
+ * @example
+ * ```ts
+ * const result = await authenticateAppRequest(github, req, pluginContext(secret, new Date()));
+ * if (!result.ok) console.log(result.reason);
+ * ```
+ */
+export async function authenticateAppRequest(plugin: InletPlugin, req: PluginRequest, ctx: PluginContext): Promise<AppAuthResult> {
+  let verified: boolean;
+  try {
+    verified = (await plugin.verify(req, ctx)) === true;
+  } catch (error) {
+    return { ok: false, reason: `${plugin.id} verification threw: ${(error as Error)?.message ?? String(error)}` };
+  }
+  if (!verified) return { ok: false, reason: `${plugin.id} signature missing or invalid` };
+  if (plugin.timestamp && plugin.toleranceSeconds !== undefined) {
+    let ts: number | null;
+    try {
+      ts = plugin.timestamp(req, ctx);
+    } catch {
+      ts = null;
+    }
+    if (ts === null || !Number.isFinite(ts)) return { ok: false, reason: `${plugin.id} timestamp missing or malformed` };
+    const skew = ctx.now.getTime() / 1000 - ts;
+    if (Math.abs(skew) > plugin.toleranceSeconds) {
+      return {
+        ok: false,
+        reason: `${plugin.id} timestamp ${skew > 0 ? "too old" : "in the future"} by ${Math.round(Math.abs(skew))} s (tolerance ${plugin.toleranceSeconds} s)`,
+      };
+    }
+  }
+  return { ok: true };
+}
