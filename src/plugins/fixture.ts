@@ -19,4 +19,23 @@ export interface PluginFixture {
   deliveryId: string | null;
   /** What `event()` must return for this delivery. */
   event: string | null;
+  /**
+   * `false` when the provider's credential does not cover the body, so a changed body still
+   * verifies: Mailgun signs only `timestamp + token`, GitLab and Postmark send a token or Basic
+   * auth, Mailchimp sends nothing. The failure-mode suite then skips its tampered-body check.
+   * Default `true`.
+   */
+  signsBody?: boolean;
+  /**
+   * `true` when the provider sends no credential at all and `verify()` accepts every request
+   * (Mailchimp: the unguessable trigger URL is the credential). The suite then skips its
+   * missing/malformed-credential and wrong-secret checks.
+   */
+  unsigned?: boolean;
+  /**
+   * Why a delivery with no delivery id (`deliveryId: null`) is not deduplicated by content
+   * either (no `contentDedupWindowSeconds`), e.g. "the provider never retries". Without a
+   * delivery id, the suite requires one of the two.
+   */
+  noDedupReason?: string;
 }

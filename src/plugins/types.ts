@@ -66,10 +66,15 @@ export interface SignInput {
   readonly headers: Headers;
 }
 
-/** What `sign()` returns: headers to add, and the URL when the recipe changes it (Twilio's `bodySHA256`). */
+/**
+ * What `sign()` returns: headers to add, the URL when the recipe changes it (Twilio's
+ * `bodySHA256`), and the body when the recipe carries its signature inside it (Mailgun).
+ */
 export interface Signed {
   headers: Record<string, string>;
   url?: string;
+  /** The body to send instead of the one given, when the signature lives in the body. */
+  rawBody?: Uint8Array;
 }
 
 /** A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact (Asana, Notion) — only while the trigger has none. */

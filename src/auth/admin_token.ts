@@ -1,0 +1,30 @@
+import { newSecret } from "./secrets.ts";
+import { sha256Hex } from "./digest.ts";
+import { timingSafeEqual } from "./timing_safe_equal.ts";
+import type { Store } from "../store/types.ts";
+
+const META_KEY = "admin_token_sha256";
+
+/**
+ * Makes sure an admin token exists. `INLET_ADMIN_TOKEN`, when set, is the token (its hash is
+ * stored). Otherwise the first start generates one and returns it so it can be printed once;
+ * only its SHA-256 is ever stored.
+ */
+export async function ensureAdminToken(store: Store, fromEnv: string | undefined): Promise<{ hash: string; generated: string | null }> {
+  if (fromEnv) {
+    const hash = sha256Hex(fromEnv);
+    if ((await store.getMeta(META_KEY)) !== hash) await store.setMeta(META_KEY, hash);
+    return { hash, generated: null };
+  }
+  const stored = await store.getMeta(META_KEY);
+  if (stored) return { hash: stored, generated: null };
+  const token = `inlet_${newSecret()}`;
+  const hash = sha256Hex(token);
+  await store.setMeta(META_KEY, hash);
+  return { hash, generated: token };
+}
+
+/** Constant-time check of a presented admin token against the stored hash. */
+export function adminTokenMatches(presented: string, hash: string): boolean {
+  return timingSafeEqual(sha256Hex(presented), hash);
+}

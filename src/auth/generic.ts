@@ -1,0 +1,78 @@
+import type { AuthConfig } from "../triggers/schema.ts";
+import { hmac } from "./digest.ts";
+import { timingSafeEqual } from "./timing_safe_equal.ts";
+
+/** The outcome of authenticating a request; `reason` goes to the owner's Activity row only. */
+export type AuthResult = { ok: true } | { ok: false; reason: string };
+
+const PASS: AuthResult = { ok: true };
+const fail = (reason: string): AuthResult => ({ ok: false, reason });
+
+const HEX = /^[0-9a-fA-F]+$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Header names that carry a credential in a generic mode, lower-case: kept out of `$trigger`. */
+export function credentialHeaders(auth: AuthConfig): string[] {
+  switch (auth.type) {
+    case "bearer":
+      return ["authorization"];
+    case "header":
+      return ["authorization", (auth.headerName ?? "").toLowerCase()];
+    case "hmac-sha256":
+    case "hmac-sha512":
+      return ["authorization", auth.signatureHeader.toLowerCase()];
+    default:
+      return ["authorization"];
+  }
+}
+
+function verifyHmac(auth: AuthConfig, secret: string, headers: Headers, rawBody: Uint8Array): AuthResult {
+  const alg = auth.type === "hmac-sha512" ? "sha512" : "sha256";
+  const value = headers.get(auth.signatureHeader);
+  if (value === null || value === "") return fail(`missing signature header ${auth.signatureHeader}`);
+  const digest = value.startsWith(`${alg}=`) ? value.slice(alg.length + 1) : value;
+  const expectedLength = alg === "sha256" ? 32 : 64;
+  if (auth.encoding === "base64") {
+    const bare = digest.replace(/=+$/, "");
+    if (!BASE64.test(digest) || Math.floor((bare.length * 3) / 4) !== expectedLength) {
+      return fail(`invalid signature format in ${auth.signatureHeader}: expected ${alg}=<base64 digest> or <base64 digest>`);
+    }
+    const expected = hmac(alg, secret, rawBody, "base64").replace(/=+$/, "");
+    return timingSafeEqual(bare, expected) ? PASS : fail("signature does not match the body");
+  }
+  if (!HEX.test(digest) || digest.length !== expectedLength * 2) {
+    return fail(`invalid signature format in ${auth.signatureHeader}: expected ${alg}=<hex digest> or <hex digest>`);
+  }
+  return timingSafeEqual(digest.toLowerCase(), hmac(alg, secret, rawBody, "hex")) ? PASS : fail("signature does not match the body");
+}
+
+/**
+ * Authenticates a request by a generic trigger's Authentication Type (seed §Authentication).
+ * Every comparison is constant-time; the HMAC covers the raw body bytes exactly as received.
+ *
+ * @example
+ * ```ts
+ * authenticate({ type: "bearer", signatureHeader: "X-Signature", encoding: "hex" }, secret, request.headers, body);
+ * ```
+ */
+export function authenticate(auth: AuthConfig, secret: string | null, headers: Headers, rawBody: Uint8Array): AuthResult {
+  if (auth.type === "none") return PASS;
+  if (!secret) return fail("the trigger has no secret");
+  switch (auth.type) {
+    case "bearer": {
+      const value = headers.get("authorization");
+      if (value === null) return fail("missing Authorization header");
+      if (!value.startsWith("Bearer ") || value.length === 7) return fail("Authorization header is not 'Bearer <token>' with a single space");
+      return timingSafeEqual(value.slice(7), secret) ? PASS : fail("wrong bearer token");
+    }
+    case "header": {
+      const name = auth.headerName ?? "";
+      const value = headers.get(name);
+      if (value === null) return fail(`missing header ${name}`);
+      return timingSafeEqual(value, secret) ? PASS : fail(`wrong secret in header ${name}`);
+    }
+    case "hmac-sha256":
+    case "hmac-sha512":
+      return verifyHmac(auth, secret, headers, rawBody);
+  }
+}

@@ -1,0 +1,60 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const VERSION = "v1";
+
+/** Encrypts stored secrets with AES-256-GCM; the ciphertext names its format version. */
+export class SealedBox {
+  private constructor(private readonly key: Buffer) {}
+
+  /**
+   * The key from `INLET_SECRET_KEY` (base64 of 32 bytes) or from `<dataDir>/secret.key`,
+   * created with mode 0600 on first use.
+   */
+  static load(dataDir: string, envKey: string | undefined): SealedBox {
+    if (envKey) {
+      const key = Buffer.from(envKey, "base64");
+      if (key.length !== 32 || key.toString("base64").replace(/=+$/, "") !== envKey.trim().replace(/=+$/, "")) {
+        throw new Error(`INLET_SECRET_KEY must be base64 of exactly 32 bytes (got ${key.length} bytes)`);
+      }
+      return new SealedBox(key);
+    }
+    const file = join(dataDir, "secret.key");
+    if (existsSync(file)) {
+      const mode = statSync(file).mode & 0o777;
+      if (mode & 0o077) chmodSync(file, 0o600);
+      const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+      if (key.length !== 32) throw new Error(`${file} does not hold base64 of 32 bytes; restore it or set INLET_SECRET_KEY`);
+      return new SealedBox(key);
+    }
+    mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32);
+    writeFileSync(file, key.toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+    return new SealedBox(key);
+  }
+
+  /** For tests: a box with a fixed key. */
+  static fromKey(key: Uint8Array): SealedBox {
+    return new SealedBox(Buffer.from(key));
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+    return `${VERSION}:${iv.toString("base64")}:${cipher.getAuthTag().toString("base64")}:${body.toString("base64")}`;
+  }
+
+  open(sealed: string): string {
+    const [version, iv, tag, body] = sealed.split(":");
+    if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("stored secret has an unknown format");
+    const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64"));
+    decipher.setAuthTag(Buffer.from(tag, "base64"));
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
+    } catch {
+      throw new Error("cannot decrypt a stored secret: INLET_SECRET_KEY or the data dir's secret.key is not the key it was stored with");
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { OPTIONS } from "../config/server_config.ts";
+
+export const HELP = `inlet — a self-hosted webhook trigger service
+
+Usage:
+  inlet serve [flags]                        start the server
+  inlet triggers list [flags]                list triggers (JSON)
+  inlet triggers create --name NAME [--auth TYPE] [--methods POST|GET|GET,POST]
+                        [--header-name NAME] [--signature-header NAME] [--encoding hex|base64]
+                        [--app ID] [--app-secret SECRET] [--input FILE|-] [flags]
+                                             create a trigger (--input: a TriggerInput JSON document)
+  inlet triggers show ID [--reveal] [flags]  one trigger; --reveal adds its generated secret
+  inlet triggers delete ID [flags]           delete a trigger
+  inlet runs list [--trigger ID] [--limit N] [--before ID] [--include-trigger] [flags]
+  inlet runs show ID [flags]
+  inlet plugins list [flags]                 app-trigger plugins (built-in and --plugins-dir)
+  inlet sign TRIGGER_ID --body FILE [--content-type TYPE] [--key FILE] [--query Q] [--base-url URL]
+                                             print a correctly signed curl command for the trigger
+  inlet version
+  inlet help
+
+Flags (each with an environment twin):
+${OPTIONS.map((o) => `  ${(o.flag || "(env only)").padEnd(18)} ${o.env.padEnd(22)} ${o.help}${o.fallback !== undefined ? ` [default ${o.fallback}]` : ""}`).join("\n")}
+`;

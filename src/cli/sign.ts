@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { hmac } from "../auth/digest.ts";
+import { UsageError } from "../config/server_config.ts";
+import { pluginContext } from "../plugins/context.ts";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+export interface SignOptions {
+  bodyFile: string;
+  contentType: string;
+  /** Private key for asymmetric recipes (Discord, SendGrid), or another signing secret. */
+  keyFile?: string;
+  query?: string;
+}
+
+/**
+ * A curl command that sends `bodyFile` to the trigger correctly signed: the generic modes'
+ * credential headers, or the app plugin's own `sign()`, so a trigger can be tested without the provider.
+ */
+export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugins: PluginRegistry, options: SignOptions): Promise<string> {
+  let body: Uint8Array;
+  try {
+    body = new Uint8Array(readFileSync(options.bodyFile === "-" ? 0 : options.bodyFile));
+  } catch (error) {
+    throw new UsageError(`cannot read the body file ${options.bodyFile}: ${(error as Error).message}`);
+  }
+  let url = `${baseUrl}/webhooks/${trigger.token}${options.query ? (options.query.startsWith("?") ? options.query : `?${options.query}`) : ""}`;
+  const headers: Record<string, string> = { "Content-Type": options.contentType };
+  if (trigger.app) {
+    const plugin = plugins.get(trigger.app);
+    if (!plugin) throw new UsageError(`plugin ${trigger.app} is not loaded`);
+    if (!plugin.sign) throw new UsageError(`plugin ${trigger.app} cannot sign requests`);
+    const key = options.keyFile ? readFileSync(options.keyFile, "utf8").trim() : (trigger.appSecret ?? trigger.secret ?? "");
+    const signed = await plugin.sign({ method: "POST", url, rawBody: body, headers: new Headers(headers) }, pluginContext(key, new Date()));
+    Object.assign(headers, signed.headers);
+    if (signed.url) url = signed.url;
+  } else {
+    const { auth } = trigger;
+    const secret = trigger.secret ?? "";
+    if (auth.type === "bearer") headers.Authorization = `Bearer ${secret}`;
+    else if (auth.type === "header") headers[auth.headerName!] = secret;
+    else if (auth.type === "hmac-sha256" || auth.type === "hmac-sha512") {
+      const alg = auth.type === "hmac-sha256" ? "sha256" : "sha512";
+      headers[auth.signatureHeader] = `${alg}=${hmac(alg, secret, body, auth.encoding)}`;
+    }
+  }
+  const lines = [`curl -sS -X POST ${quote(url)}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`-H ${quote(`${name}: ${value}`)}`);
+  lines.push(`--data-binary @${quote(options.bodyFile)}`);
+  return lines.join(" \\\n  ");
+}

@@ -1,0 +1,109 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+
+/** Every server setting, with its flag and environment twin (CONTRACT §1). */
+export const ServerConfigSchema = Type.Object({
+  host: Type.String({ minLength: 1 }),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  dataDir: Type.String({ minLength: 1 }),
+  baseUrl: Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" })),
+  pluginsDir: Type.Optional(Type.String({ minLength: 1 })),
+  databaseUrl: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
+  adminToken: Type.Optional(Type.String({ minLength: 16 })),
+  secretKey: Type.Optional(Type.String({ minLength: 1 })),
+  maxBodyBytes: Type.Integer({ minimum: 1, maximum: 64 * 1024 * 1024 }),
+  rateLimit: Type.Integer({ minimum: 0 }),
+  retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  logRequests: Type.Boolean(),
+});
+export type ServerConfig = Static<typeof ServerConfigSchema>;
+
+const check = TypeCompiler.Compile(ServerConfigSchema);
+
+/** One settable option: its flag, env twin, kind, default and help line. */
+interface Option {
+  key: keyof ServerConfig;
+  flag: string;
+  env: string;
+  kind: "string" | "integer" | "boolean";
+  help: string;
+  fallback?: string | number | boolean;
+  envOnly?: boolean;
+}
+
+export const OPTIONS: Option[] = [
+  { key: "host", flag: "--host", env: "INLET_HOST", kind: "string", fallback: "127.0.0.1", help: "interface to listen on" },
+  { key: "port", flag: "--port", env: "INLET_PORT", kind: "integer", fallback: 8080, help: "port (0 = any free port; the chosen one is printed)" },
+  { key: "dataDir", flag: "--data-dir", env: "INLET_DATA_DIR", kind: "string", fallback: "./inlet-data", help: "SQLite database and key file" },
+  { key: "baseUrl", flag: "--base-url", env: "INLET_BASE_URL", kind: "string", help: "public URL used in trigger URLs and signed recipes (default http://HOST:PORT)" },
+  { key: "pluginsDir", flag: "--plugins-dir", env: "INLET_PLUGINS_DIR", kind: "string", help: "extra app-trigger plugins (*.ts, *.js) loaded at start" },
+  { key: "databaseUrl", flag: "--database-url", env: "INLET_DATABASE_URL", kind: "string", help: "postgres://… to share one PostgreSQL between instances" },
+  { key: "maxBodyBytes", flag: "--max-body-bytes", env: "INLET_MAX_BODY_BYTES", kind: "integer", fallback: 1024 * 1024, help: "largest accepted request body (413 past it)" },
+  { key: "rateLimit", flag: "--rate-limit", env: "INLET_RATE_LIMIT", kind: "integer", fallback: 0, help: "requests per second per trigger before 429 (0 = no limit)" },
+  { key: "retentionDays", flag: "--retention-days", env: "INLET_RETENTION_DAYS", kind: "integer", fallback: 30, help: "days Activity rows and finished runs are kept" },
+  { key: "logRequests", flag: "--log-requests", env: "INLET_LOG_REQUESTS", kind: "boolean", fallback: true, help: "one JSON log line per webhook request (true/false)" },
+  { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, help: "admin token (default: generated on first start, printed once)" },
+  { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },
+];
+
+/** A usage error: the CLI prints its message on one line and exits non-zero. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+function convert(option: Option, raw: string, source: string): string | number | boolean {
+  if (option.kind === "integer") {
+    if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`${source} must be a whole number, got ${JSON.stringify(raw)}`);
+    return Number(raw);
+  }
+  if (option.kind === "boolean") {
+    const v = raw.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(v)) return true;
+    if (["0", "false", "no", "off"].includes(v)) return false;
+    throw new UsageError(`${source} must be true or false, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
+/**
+ * Reads the server settings: flags first, then env twins, then defaults. `args` are the
+ * flags left after the command words; unknown flags are an error that names them.
+ */
+export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
+  const values: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const option = OPTIONS.find((o) => o.flag && o.flag === flag);
+    if (!option) throw new UsageError(`unknown flag ${flag} (see 'inlet help')`);
+    let raw: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
+    if (raw === undefined) {
+      if (option.kind === "boolean" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) raw = "true";
+      else raw = args[++i];
+    }
+    if (raw === undefined) throw new UsageError(`${flag} needs a value`);
+    values[option.key] = convert(option, raw, flag);
+  }
+  for (const option of OPTIONS) {
+    if (values[option.key] !== undefined) continue;
+    const raw = env[option.env];
+    if (raw !== undefined && raw !== "") values[option.key] = convert(option, raw, option.env);
+    else if (option.fallback !== undefined) values[option.key] = option.fallback;
+  }
+  if (typeof values.baseUrl === "string") values.baseUrl = values.baseUrl.replace(/\/+$/, "");
+  if (!check.Check(values)) {
+    const first = check.Errors(values).First()!;
+    const option = OPTIONS.find((o) => `/${o.key}` === first.path);
+    const name = option ? option.flag || option.env : first.path;
+    throw new UsageError(`${name}: ${first.message} (got ${JSON.stringify(first.value)})`);
+  }
+  return values as ServerConfig;
+}
+
+/** The base URL trigger URLs are built from. */
+export function publicBaseUrl(config: Pick<ServerConfig, "baseUrl" | "host">, port: number): string {
+  if (config.baseUrl) return config.baseUrl;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+}

@@ -1,0 +1,118 @@
+import { Elysia } from "elysia";
+import { adminTokenMatches } from "../auth/admin_token.ts";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import { UnknownCursor } from "../store/sqlite/sqlite_store.ts";
+import { ACTIVITY_LABELS, StoreUnavailable, type ActivityRecord, type Store } from "../store/types.ts";
+import { presentTrigger } from "../triggers/present.ts";
+import type { TriggerService } from "../triggers/service.ts";
+import { ValidationError } from "../triggers/validation_error.ts";
+import { pageOf, readJson } from "./api_input.ts";
+import { openApiDocument } from "./openapi.ts";
+
+/** `POST /api/check`: validates and evaluates an expression through the live code paths. */
+export type ExpressionCheck = (input: unknown) => { ok: true; result?: unknown } | { ok: false; error: string };
+
+export interface ApiDeps {
+  triggers: TriggerService;
+  store: Store;
+  plugins: PluginRegistry;
+  adminTokenHash(): string;
+  baseUrl(): string;
+  check: ExpressionCheck;
+  onTriggerDeleted?(id: string): void;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
+  });
+
+const notFound = (what: string) => json(404, { error: `${what} not found` });
+
+export const presentActivity = (row: ActivityRecord) => ({
+  id: row.id,
+  at: row.at,
+  requestId: row.requestId,
+  outcome: row.outcome,
+  label: ACTIVITY_LABELS[row.outcome],
+  runId: row.runId,
+  detail: row.detail,
+});
+
+/** The management API of CONTRACT §3, behind the admin token. */
+export function apiRoutes(deps: ApiDeps) {
+  const { triggers, store } = deps;
+  return new Elysia({ name: "inlet-api", prefix: "/api" })
+    .onError({ as: "scoped" }, ({ error, code }) => {
+      if (error instanceof ValidationError) return json(400, { error: error.message, details: error.details });
+      if (error instanceof UnknownCursor) return json(400, { error: error.message, details: [{ path: "/before", message: error.message }] });
+      if (error instanceof StoreUnavailable) return json(503, { error: "unavailable" }, { "Retry-After": "5" });
+      if (code === "NOT_FOUND") return json(404, { error: "not found" });
+      return json(500, { error: "internal error" });
+    })
+    .onBeforeHandle({ as: "scoped" }, ({ request }) => {
+      const header = request.headers.get("authorization") ?? "";
+      if (!header.startsWith("Bearer ") || !adminTokenMatches(header.slice(7), deps.adminTokenHash())) {
+        return json(401, { error: "unauthorized" }, { "WWW-Authenticate": 'Bearer realm="inlet"' });
+      }
+    })
+    .get("/openapi.json", () => json(200, openApiDocument()))
+    .post(
+      "/triggers",
+      async ({ request }) => {
+        const created = await triggers.create(await readJson(request));
+        return json(201, presentTrigger(created, deps.baseUrl()));
+      },
+      { parse: "none" },
+    )
+    .get("/triggers", async () => {
+      await triggers.refresh();
+      return json(200, triggers.list().map((t) => presentTrigger(t, deps.baseUrl())));
+    })
+    .get("/triggers/:id", async ({ params }) => {
+      await triggers.refresh();
+      const t = triggers.get(params.id);
+      return t ? json(200, presentTrigger(t, deps.baseUrl())) : notFound("trigger");
+    })
+    .patch(
+      "/triggers/:id",
+      async ({ params, request }) => {
+        const updated = await triggers.update(params.id, await readJson(request));
+        return updated ? json(200, presentTrigger(updated, deps.baseUrl())) : notFound("trigger");
+      },
+      { parse: "none" },
+    )
+    .delete("/triggers/:id", async ({ params }) => {
+      const removed = await triggers.delete(params.id);
+      if (removed) deps.onTriggerDeleted?.(params.id);
+      return removed ? json(204, undefined) : notFound("trigger");
+    })
+    .get("/triggers/:id/secret", async ({ params }) => {
+      await triggers.refresh();
+      const t = triggers.get(params.id);
+      if (!t) return notFound("trigger");
+      // App secrets pasted by the user are write-only; generated secrets can be revealed.
+      return t.secret ? json(200, { secret: t.secret }) : json(404, { error: "this trigger has no generated secret" });
+    })
+    .get("/triggers/:id/activity", async ({ params, query }) => {
+      const page = pageOf(query);
+      await triggers.refresh();
+      if (!triggers.get(params.id)) return notFound("trigger");
+      return json(200, (await store.listActivity(params.id, page)).map(presentActivity));
+    })
+    .get("/runs", async ({ query }) => {
+      const page = pageOf(query);
+      if (query.include !== undefined && query.include !== "trigger") {
+        throw new ValidationError([{ path: "/include", message: `only "trigger" can be included (got ${JSON.stringify(query.include)})` }]);
+      }
+      const runs = await store.listRuns({ ...page, triggerId: query.triggerId || undefined, includeTrigger: query.include === "trigger" });
+      return json(200, runs);
+    })
+    .get("/runs/:id", async ({ params }) => {
+      const run = await store.getRun(params.id);
+      return run ? json(200, run) : notFound("run");
+    })
+    .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
+    .post("/check", async ({ request }) => json(200, deps.check(await readJson(request))), { parse: "none" });
+}

@@ -1,0 +1,12 @@
+import { Elysia } from "elysia";
+import type { Store } from "../store/types.ts";
+import type { Metrics } from "./metrics.ts";
+
+/** `/healthz` (process up), `/readyz` (store reachable), `/metrics` (Prometheus). */
+export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Record<string, number>) {
+  const plain = (status: number, text: string, type = "text/plain; charset=utf-8") => new Response(text, { status, headers: { "Content-Type": type } });
+  return new Elysia({ name: "inlet-health" })
+    .get("/healthz", () => plain(200, "ok\n"))
+    .get("/readyz", async () => ((await store.ping()) ? plain(200, "ready\n") : plain(503, "store unreachable\n")))
+    .get("/metrics", () => plain(200, metrics.render(gauges()), "text/plain; version=0.0.4; charset=utf-8"));
+}

@@ -1,0 +1,57 @@
+/** Prometheus text exposition of per-trigger outcome counters and a latency histogram. */
+
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+const label = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+
+export class Metrics {
+  private readonly outcomes = new Map<string, number>();
+  private readonly latency = new Map<string, Histogram>();
+
+  /** Records one webhook request. `triggerId` is "unknown" for unmatched tokens. */
+  observe(triggerId: string, outcome: string, status: number, seconds: number): void {
+    const key = `${triggerId}\u0000${outcome}\u0000${status}`;
+    this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
+    let h = this.latency.get(triggerId);
+    if (!h) {
+      h = { counts: new Array(BUCKETS.length).fill(0), sum: 0, count: 0 };
+      this.latency.set(triggerId, h);
+    }
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.counts[i]++;
+    h.sum += seconds;
+    h.count++;
+  }
+
+  /** Forgets a deleted trigger's series. */
+  forget(triggerId: string): void {
+    this.latency.delete(triggerId);
+    for (const key of this.outcomes.keys()) if (key.startsWith(`${triggerId}\u0000`)) this.outcomes.delete(key);
+  }
+
+  render(extra: Record<string, number> = {}): string {
+    const lines: string[] = [
+      "# HELP inlet_webhook_requests_total Webhook requests by trigger, outcome and status.",
+      "# TYPE inlet_webhook_requests_total counter",
+    ];
+    for (const [key, value] of this.outcomes) {
+      const [trigger, outcome, status] = key.split("\u0000");
+      lines.push(`inlet_webhook_requests_total{trigger="${label(trigger)}",outcome="${label(outcome)}",status="${status}"} ${value}`);
+    }
+    lines.push("# HELP inlet_webhook_duration_seconds Time from request to response, by trigger.", "# TYPE inlet_webhook_duration_seconds histogram");
+    for (const [trigger, h] of this.latency) {
+      const t = label(trigger);
+      BUCKETS.forEach((le, i) => lines.push(`inlet_webhook_duration_seconds_bucket{trigger="${t}",le="${le}"} ${h.counts[i]}`));
+      lines.push(`inlet_webhook_duration_seconds_bucket{trigger="${t}",le="+Inf"} ${h.count}`);
+      lines.push(`inlet_webhook_duration_seconds_sum{trigger="${t}"} ${h.sum}`);
+      lines.push(`inlet_webhook_duration_seconds_count{trigger="${t}"} ${h.count}`);
+    }
+    for (const [name, value] of Object.entries(extra)) lines.push(`# TYPE ${name} gauge`, `${name} ${value}`);
+    return lines.join("\n") + "\n";
+  }
+}

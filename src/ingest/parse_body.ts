@@ -1,0 +1,72 @@
+/** The body does not parse under its declared content type: 400. */
+export class InvalidBody extends Error {
+  override name = "InvalidBody";
+  readonly code = "invalid_body";
+}
+
+/** JSON nesting allowed before a body is refused (SPEC limits). */
+export const MAX_JSON_DEPTH = 256;
+
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+export function isJsonType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(";", 1)[0].trim().toLowerCase();
+  return type === "application/json" || type === "text/json" || type.endsWith("+json");
+}
+
+function isFormType(contentType: string | null): boolean {
+  return contentType?.split(";", 1)[0].trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
+/** Deepest bracket nesting of a JSON text, strings skipped; stops counting past `limit`. */
+export function jsonDepth(bytes: Uint8Array, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
+/** Query or form fields as an object; a repeated field becomes an array of its values. */
+export function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of params) {
+    const existing = out[key];
+    if (existing === undefined) out[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else out[key] = [existing, value];
+  }
+  return out;
+}
+
+/**
+ * Parses a body per SPEC §Processing order step 4: JSON types must parse; form bodies become an
+ * object of fields; anything else is a string. An empty body without a JSON type is `null`.
+ */
+export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
+  if (isJsonType(contentType)) {
+    if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    try {
+      return JSON.parse(decoder.decode(bytes));
+    } catch (error) {
+      throw new InvalidBody(`body is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  if (bytes.length === 0) return null;
+  const text = decoder.decode(bytes);
+  if (isFormType(contentType)) return fieldsOf(new URLSearchParams(text));
+  return text;
+}

@@ -1,0 +1,30 @@
+/** The fixed response shapes of CONTRACT §2. */
+
+const JSON_TYPE = "application/json";
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
+}
+
+/** `{"received":true,"request_id":…}` with `X-Request-Id`. */
+export function ack(requestId: string, extra: Record<string, string> = {}): Response {
+  return jsonResponse(200, { received: true, request_id: requestId }, { "X-Request-Id": requestId, ...extra });
+}
+
+/** `{"error":…,"request_id":…}` with `X-Request-Id`. */
+export function failure(status: number, error: string, requestId: string, extra: Record<string, string> = {}): Response {
+  return jsonResponse(status, { error, request_id: requestId }, { "X-Request-Id": requestId, ...extra });
+}
+
+export const ERRORS = {
+  auth: "authentication failed",
+  notFound: "not found",
+  method: "method not allowed",
+  tooLarge: "payload too large",
+  invalidJson: "invalid JSON body",
+  rateLimited: "rate limited",
+  timedOut: "workflow timed out",
+  workflowFailed: "workflow failed",
+  preExecution: "pre-execution check failed",
+  unavailable: "unavailable",
+} as const;

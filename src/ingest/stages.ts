@@ -1,0 +1,24 @@
+import type { TriggerRecord } from "../triggers/schema.ts";
+
+/**
+ * A trigger's user-authored checks, compiled once and reused for every request. Each function
+ * evaluates in the sandbox and throws a sandbox error when it cannot finish (deadline, memory):
+ * the pipeline then answers 500 and never lets an unfiltered or unredacted body through.
+ */
+export interface PreparedChecks {
+  /** True when the run should start (Include/Exclude already applied). */
+  passes?(body: unknown): boolean;
+  /** A copy of the body with matching fields' values replaced by "[REDACTED]". */
+  redact?(body: unknown): unknown;
+  /** The values the expression dedup query selects. */
+  select?(body: unknown): unknown[];
+}
+
+/** Compiles a trigger's checks; the pipeline caches the result per trigger version. */
+export type ChecksCompiler = (trigger: TriggerRecord) => PreparedChecks;
+
+/** An error raised while evaluating user logic: answered as 500 "pre-execution check failed". */
+export function isSandboxFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("sandbox");
+}

@@ -1,0 +1,97 @@
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { InletPlugin } from "./types.ts";
+
+/** A plugin file that cannot be used: the server refuses to start and names the file. */
+export class PluginLoadError extends Error {
+  override name = "PluginLoadError";
+  readonly code = "plugin_load";
+}
+
+const ID = /^[a-z0-9-]+$/;
+
+/** Checks the shape a plugin must have; returns a list of what is wrong. */
+export function pluginProblems(candidate: unknown): string[] {
+  if (candidate === null || typeof candidate !== "object") return ["the default export is not an object"];
+  const p = candidate as Partial<InletPlugin> & Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof p.id !== "string" || !ID.test(p.id)) problems.push(`id must match [a-z0-9-]+ (got ${JSON.stringify(p.id)})`);
+  if (typeof p.name !== "string" || p.name === "") problems.push("name must be a non-empty string");
+  if (!p.secret || typeof p.secret.label !== "string" || typeof p.secret.generated !== "boolean") problems.push("secret must be { label: string, generated: boolean }");
+  if (typeof p.verify !== "function") problems.push("verify(req, ctx) must be a function");
+  for (const hook of ["timestamp", "deliveryId", "event", "handshake", "sign"] as const) {
+    if (p[hook] !== undefined && typeof p[hook] !== "function") problems.push(`${hook} must be a function when present`);
+  }
+  if (p.timestamp && (typeof p.toleranceSeconds !== "number" || !(p.toleranceSeconds > 0))) {
+    problems.push("toleranceSeconds must be a positive number when timestamp() is given");
+  }
+  for (const field of ["toleranceSeconds", "dedupWindowSeconds", "contentDedupWindowSeconds"] as const) {
+    const v = p[field];
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v <= 0)) problems.push(`${field} must be a positive number`);
+  }
+  if (p.credentialHeaders !== undefined && (!Array.isArray(p.credentialHeaders) || p.credentialHeaders.some((h) => typeof h !== "string"))) {
+    problems.push("credentialHeaders must be an array of header names");
+  }
+  return problems;
+}
+
+/** The app-trigger plugins of this process: built-ins plus `--plugins-dir`. */
+export class PluginRegistry {
+  private readonly plugins = new Map<string, InletPlugin & { source: string }>();
+
+  constructor(builtins: InletPlugin[] = []) {
+    for (const plugin of builtins) this.add(plugin, "built-in");
+  }
+
+  add(plugin: InletPlugin, source: string): void {
+    const problems = pluginProblems(plugin);
+    if (problems.length) throw new PluginLoadError(`${source}: ${problems.join("; ")}`);
+    if (this.plugins.has(plugin.id)) throw new PluginLoadError(`${source}: plugin id ${JSON.stringify(plugin.id)} is already loaded from ${this.plugins.get(plugin.id)!.source}`);
+    // Header names are compared lower-case everywhere.
+    const credentialHeaders = (plugin.credentialHeaders ?? []).map((h) => h.toLowerCase());
+    this.plugins.set(plugin.id, { ...plugin, credentialHeaders, source });
+  }
+
+  /** Loads every `*.ts` / `*.js` file of `dir` (not tests); a broken one throws naming its file. */
+  async loadDir(dir: string): Promise<string[]> {
+    const root = resolve(dir);
+    let names: string[];
+    try {
+      if (!statSync(root).isDirectory()) throw new Error("not a directory");
+      names = readdirSync(root);
+    } catch (error) {
+      throw new PluginLoadError(`--plugins-dir ${dir}: ${(error as Error).message}`);
+    }
+    const loaded: string[] = [];
+    for (const name of names.sort()) {
+      if (!/\.(ts|js|mjs)$/.test(name) || /\.(test|spec)\.(ts|js|mjs)$/.test(name) || name.endsWith(".d.ts")) continue;
+      const file = join(root, name);
+      let mod: { default?: unknown };
+      try {
+        mod = await import(pathToFileURL(file).href);
+      } catch (error) {
+        throw new PluginLoadError(`${file}: cannot be loaded: ${(error as Error).message}`);
+      }
+      this.add(mod.default as InletPlugin, file);
+      loaded.push((mod.default as InletPlugin).id);
+    }
+    return loaded;
+  }
+
+  get(id: string): InletPlugin | undefined {
+    return this.plugins.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.plugins.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.plugins.keys()];
+  }
+
+  list(): Array<InletPlugin & { source: string }> {
+    return [...this.plugins.values()];
+  }
+}

@@ -1,0 +1,321 @@
+import { Database, type Statement } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { TriggerConfig } from "../../triggers/schema.ts";
+import { GroupCommit } from "../group_commit.ts";
+import {
+  StoreUnavailable,
+  type ActivityRecord,
+  type IngestRecord,
+  type Page,
+  type RunRecord,
+  type Store,
+  type StoredTrigger,
+} from "../types.ts";
+import { MIGRATIONS } from "./migrations.ts";
+
+/** A `before` cursor that names no row: the API answers 400. */
+export class UnknownCursor extends Error {
+  override name = "UnknownCursor";
+  readonly code = "unknown_cursor";
+}
+
+interface TriggerRow {
+  config: string;
+  secret_sealed: string | null;
+  app_secret_sealed: string | null;
+}
+
+interface RunRow {
+  id: string;
+  trigger_id: string;
+  request_id: string;
+  status: RunRecord["status"];
+  trigger_json?: string;
+  result_json: string | null;
+  attempts: number;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+interface ActivityRow {
+  id: string;
+  trigger_id: string;
+  at: string;
+  request_id: string;
+  outcome: ActivityRecord["outcome"];
+  run_id: string | null;
+  detail: string | null;
+}
+
+const toTrigger = (row: TriggerRow): StoredTrigger => ({
+  config: JSON.parse(row.config) as TriggerConfig,
+  secretSealed: row.secret_sealed,
+  appSecretSealed: row.app_secret_sealed,
+});
+
+const toRun = (row: RunRow): RunRecord => ({
+  id: row.id,
+  triggerId: row.trigger_id,
+  requestId: row.request_id,
+  status: row.status,
+  ...(row.trigger_json !== undefined ? { trigger: JSON.parse(row.trigger_json) } : {}),
+  result: row.result_json === null ? null : JSON.parse(row.result_json),
+  attempts: row.attempts,
+  error: row.error,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+const toActivity = (row: ActivityRow): ActivityRecord => ({
+  id: row.id,
+  triggerId: row.trigger_id,
+  at: row.at,
+  requestId: row.request_id,
+  outcome: row.outcome,
+  runId: row.run_id,
+  detail: row.detail,
+});
+
+/** The embedded store: one SQLite file in the data dir, WAL, fully synced grouped commits. */
+export class SqliteStore implements Store {
+  readonly kind = "sqlite" as const;
+  private readonly db: Database;
+  private readonly group: GroupCommit;
+  private readonly stmt: Record<string, Statement>;
+  private closed = false;
+
+  constructor(path: string) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, { create: true, strict: true });
+    this.db.exec("PRAGMA journal_mode = WAL");
+    // FULL: a commit is on disk before any request it covers is answered.
+    this.db.exec("PRAGMA synchronous = FULL");
+    this.db.exec("PRAGMA busy_timeout = 5000");
+    this.migrate();
+    const db = this.db;
+    this.stmt = {
+      hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
+      putKey: db.prepare("INSERT OR REPLACE INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?)"),
+      putRun: db.prepare(
+        "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      putActivity: db.prepare(
+        "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      bumpRevision: db.prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'triggers_revision'"),
+    };
+    const begin = db.transaction((work: () => void) => work());
+    this.group = new GroupCommit(
+      (work) => begin.immediate(work),
+      64,
+      (error) => new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`),
+    );
+  }
+
+  private migrate(): void {
+    this.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    const applied = new Set(this.db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(migration.sql);
+        this.db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [migration.version, migration.name, new Date().toISOString()]);
+      }).immediate();
+    }
+  }
+
+  private guard<T>(work: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      if (error instanceof UnknownCursor) return Promise.reject(error);
+      return Promise.reject(new StoreUnavailable(`SQLite: ${(error as Error)?.message ?? error}`));
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      this.db.query("SELECT 1").get();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  getMeta(key: string): Promise<string | null> {
+    return this.guard(() => this.db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)?.value ?? null);
+  }
+
+  setMeta(key: string, value: string): Promise<void> {
+    return this.guard(() => {
+      this.db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
+    });
+  }
+
+  listTriggers(): Promise<StoredTrigger[]> {
+    return this.guard(() =>
+      this.db.query<TriggerRow, []>("SELECT config, secret_sealed, app_secret_sealed FROM triggers ORDER BY seq DESC").all().map(toTrigger),
+    );
+  }
+
+  getTrigger(id: string): Promise<StoredTrigger | null> {
+    return this.guard(() => {
+      const row = this.db.query<TriggerRow, [string]>("SELECT config, secret_sealed, app_secret_sealed FROM triggers WHERE id = ?").get(id);
+      return row ? toTrigger(row) : null;
+    });
+  }
+
+  insertTrigger(trigger: StoredTrigger): Promise<void> {
+    const c = trigger.config;
+    return this.guard(() =>
+      this.db.transaction(() => {
+        this.db.run(
+          "INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          [c.id, c.token, JSON.stringify(c), trigger.secretSealed, trigger.appSecretSealed, c.createdAt, c.updatedAt],
+        );
+        this.stmt.bumpRevision.run();
+      }).immediate(),
+    );
+  }
+
+  updateTrigger(trigger: StoredTrigger): Promise<void> {
+    const c = trigger.config;
+    return this.guard(() =>
+      this.db.transaction(() => {
+        this.db.run("UPDATE triggers SET token = ?, config = ?, secret_sealed = ?, app_secret_sealed = ?, updated_at = ? WHERE id = ?", [
+          c.token,
+          JSON.stringify(c),
+          trigger.secretSealed,
+          trigger.appSecretSealed,
+          c.updatedAt,
+          c.id,
+        ]);
+        this.stmt.bumpRevision.run();
+      }).immediate(),
+    );
+  }
+
+  deleteTrigger(id: string): Promise<boolean> {
+    return this.guard(() =>
+      this.db.transaction(() => {
+        const removed = this.db.run("DELETE FROM triggers WHERE id = ?", [id]).changes > 0;
+        if (!removed) return false;
+        this.db.run("DELETE FROM runs WHERE trigger_id = ?", [id]);
+        this.db.run("DELETE FROM activity WHERE trigger_id = ?", [id]);
+        this.db.run("DELETE FROM dedup_keys WHERE trigger_id = ?", [id]);
+        this.stmt.bumpRevision.run();
+        return true;
+      }).immediate(),
+    );
+  }
+
+  triggersRevision(): Promise<number> {
+    return this.guard(() => Number(this.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'triggers_revision'").get()?.value ?? 0));
+  }
+
+  hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
+    return this.guard(() => this.stmt.hasKey.get(triggerId, keyHash, now.getTime()) !== null);
+  }
+
+  commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    return this.group.submit(() => this.db.transaction(() => this.applyIngest(record))());
+  }
+
+  private applyIngest({ dedup, run, activity }: IngestRecord): { deduplicated: boolean } {
+    const at = Date.parse(activity.at);
+    if (dedup) {
+      // Re-checked inside the write transaction: of two concurrent identical requests exactly one wins.
+      if (this.stmt.hasKey.get(activity.triggerId, dedup.keyHash, at) !== null) {
+        this.insertActivity({ ...activity, outcome: "deduplicated", runId: null });
+        return { deduplicated: true };
+      }
+      this.stmt.putKey.run(activity.triggerId, dedup.keyHash, at + dedup.windowSeconds * 1000);
+    }
+    if (run) {
+      this.stmt.putRun.run(
+        run.id,
+        run.triggerId,
+        run.requestId,
+        run.status,
+        JSON.stringify(run.trigger),
+        run.result === null || run.result === undefined ? null : JSON.stringify(run.result),
+        run.attempts,
+        run.error,
+        run.createdAt,
+        run.finishedAt,
+        Date.parse(run.createdAt),
+      );
+    }
+    this.insertActivity(activity);
+    return { deduplicated: false };
+  }
+
+  private insertActivity(row: ActivityRecord): void {
+    this.stmt.putActivity.run(row.id, row.triggerId, row.at, Date.parse(row.at), row.requestId, row.outcome, row.runId, row.detail);
+  }
+
+  recordActivity(row: ActivityRecord): Promise<void> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    return this.group.submit(() => this.insertActivity(row));
+  }
+
+  private cursor(table: "runs" | "activity", before: string | undefined): number {
+    if (before === undefined) return Number.MAX_SAFE_INTEGER;
+    const row = this.db.query<{ seq: number }, [string]>(`SELECT seq FROM ${table} WHERE id = ?`).get(before);
+    if (!row) throw new UnknownCursor(`before: no ${table === "runs" ? "run" : "Activity row"} with id ${JSON.stringify(before)}`);
+    return row.seq;
+  }
+
+  listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]> {
+    return this.guard(() =>
+      this.db
+        .query<ActivityRow, [string, number, number]>(
+          "SELECT id, trigger_id, at, request_id, outcome, run_id, detail FROM activity WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+        )
+        .all(triggerId, this.cursor("activity", page.before), page.limit)
+        .map(toActivity),
+    );
+  }
+
+  listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]> {
+    return this.guard(() => {
+      const columns = `id, trigger_id, request_id, status, ${filter.includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at`;
+      const seq = this.cursor("runs", filter.before);
+      const rows = filter.triggerId
+        ? this.db.query<RunRow, [string, number, number]>(`SELECT ${columns} FROM runs WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(filter.triggerId, seq, filter.limit)
+        : this.db.query<RunRow, [number, number]>(`SELECT ${columns} FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`).all(seq, filter.limit);
+      return rows.map(toRun);
+    });
+  }
+
+  getRun(id: string): Promise<RunRecord | null> {
+    return this.guard(() => {
+      const row = this.db
+        .query<RunRow, [string]>("SELECT id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at FROM runs WHERE id = ?")
+        .get(id);
+      return row ? toRun(row) : null;
+    });
+  }
+
+  sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
+    return this.guard(() =>
+      this.db.transaction(() => ({
+        dedupKeys: this.db.run("DELETE FROM dedup_keys WHERE expires_ms <= ?", [now.getTime()]).changes,
+        activity: this.db.run("DELETE FROM activity WHERE at_ms < ?", [olderThan.getTime()]).changes,
+        runs: this.db.run("DELETE FROM runs WHERE created_ms < ? AND status IN ('succeeded', 'failed')", [olderThan.getTime()]).changes,
+      })).immediate(),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.group.flush();
+    this.closed = true;
+    this.db.close();
+  }
+}

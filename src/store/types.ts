@@ -1,0 +1,111 @@
+import type { TriggerConfig } from "../triggers/schema.ts";
+
+export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+
+/** A workflow run (CONTRACT §3 Run). */
+export interface RunRecord {
+  id: string;
+  triggerId: string;
+  requestId: string;
+  status: RunStatus;
+  /** The `$trigger` payload (redacted); absent when listed without `include=trigger`. */
+  trigger?: unknown;
+  result: unknown;
+  attempts: number;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export type ActivityOutcome = "run" | "deduplicated" | "filtered" | "auth_failed" | "rejected" | "error";
+
+export const ACTIVITY_LABELS: Record<ActivityOutcome, string> = {
+  run: "Run",
+  deduplicated: "Deduplicated",
+  filtered: "Filtered",
+  auth_failed: "Authentication failed",
+  rejected: "Rejected",
+  error: "Error",
+};
+
+/** Monitoring → Activity (CONTRACT §3 ActivityRow, without the derived label). */
+export interface ActivityRecord {
+  id: string;
+  triggerId: string;
+  at: string;
+  requestId: string;
+  outcome: ActivityOutcome;
+  runId: string | null;
+  detail: string | null;
+}
+
+/** A trigger as stored: configuration plus sealed secrets. */
+export interface StoredTrigger {
+  config: TriggerConfig;
+  /** AES-GCM sealed generated secret, or null. */
+  secretSealed: string | null;
+  /** AES-GCM sealed app secret, or null. */
+  appSecretSealed: string | null;
+}
+
+/** A dedup key to record with the outcome of a request: stored hashed, per trigger. */
+export interface DedupClaim {
+  keyHash: string;
+  windowSeconds: number;
+}
+
+/**
+ * Everything one accepted request writes, committed in one transaction: the dedup key (if any),
+ * the run (if any) and the Activity row. If the key is already present and unexpired when the
+ * transaction runs, nothing but a `deduplicated` Activity row is written.
+ */
+export interface IngestRecord {
+  dedup: DedupClaim | null;
+  run: (RunRecord & { trigger: unknown }) | null;
+  activity: ActivityRecord;
+}
+
+export interface Page {
+  limit: number;
+  before?: string;
+}
+
+/** The storage every stage uses; SQLite and PostgreSQL implement it. */
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+  /** Whether the store answers (for /readyz). */
+  ping(): Promise<boolean>;
+
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+
+  listTriggers(): Promise<StoredTrigger[]>;
+  getTrigger(id: string): Promise<StoredTrigger | null>;
+  insertTrigger(trigger: StoredTrigger): Promise<void>;
+  updateTrigger(trigger: StoredTrigger): Promise<void>;
+  /** Removes the trigger with its runs, Activity and dedup keys; false when unknown. */
+  deleteTrigger(id: string): Promise<boolean>;
+  /** Increases on every trigger change, from any process: instances poll it to reload. */
+  triggersRevision(): Promise<number>;
+
+  /** Is this key recorded for the trigger and unexpired at `now`? (A fast read before the full pipeline.) */
+  hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean>;
+  /** Commits an accepted request durably (grouped with others); resolves once on disk. */
+  commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }>;
+  /** Records an Activity row that needs no run (auth failures, rejections); durable when it resolves. */
+  recordActivity(row: ActivityRecord): Promise<void>;
+
+  listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]>;
+  listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]>;
+  getRun(id: string): Promise<RunRecord | null>;
+
+  /** Deletes expired dedup keys, and Activity rows and finished runs older than `olderThan`. */
+  sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }>;
+  close(): Promise<void>;
+}
+
+/** The store could not be reached or failed to write: the caller answers 503. */
+export class StoreUnavailable extends Error {
+  override name = "StoreUnavailable";
+  readonly code = "store_unavailable";
+}

@@ -1,0 +1,159 @@
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import {
+  TriggerInputSchema,
+  TriggerPatchSchema,
+  WorkflowSchema,
+  type AuthConfig,
+  type DedupConfig,
+  type FilterConfig,
+  type Method,
+  type RedactionConfig,
+  type ResponseConfig,
+  type TriggerConfig,
+  type TriggerInput,
+  type TriggerPatch,
+  type WorkflowConfig,
+} from "./schema.ts";
+import { schemaErrors, ValidationError, type ValidationDetail } from "./validation_error.ts";
+
+const inputCheck = TypeCompiler.Compile(TriggerInputSchema);
+const patchCheck = TypeCompiler.Compile(TriggerPatchSchema);
+const workflowVariants = WorkflowSchema.anyOf.map((schema) => ({ kind: schema.properties.kind.const as string, check: TypeCompiler.Compile(schema) }));
+
+export const DEFAULT_WINDOW_SECONDS = 3600;
+export const DEFAULT_SIGNATURE_HEADER = "X-Signature";
+export const DEFAULT_HEADER_NAME = "X-Webhook-Secret";
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
+
+/**
+ * The checks on user expressions that live with the sandbox and JSONPath engine; each returns
+ * `null` when the input is fine, or a message that helps fix it.
+ */
+export interface ExpressionRules {
+  checkQuery(source: string): string | null;
+  checkFilter(source: string): string | null;
+  /** One message per bad pattern, by index. */
+  checkPatterns(patterns: string[]): Array<{ index: number; message: string }>;
+}
+
+/** What the rules need to know about the loaded plugins. */
+export interface PluginCatalog {
+  has(id: string): boolean;
+  ids(): string[];
+}
+
+export interface NormalizeContext {
+  rules: ExpressionRules;
+  plugins: PluginCatalog;
+}
+
+/** The settings part of a trigger: everything but ids and times. */
+export type TriggerSettings = Omit<TriggerConfig, "id" | "token" | "createdAt" | "updatedAt">;
+
+function schemaCheck(value: unknown, patch: boolean): void {
+  const check = patch ? patchCheck : inputCheck;
+  if (check.Check(value)) return;
+  const details = schemaErrors(check as never, value);
+  // For the workflow, report against the variant its `kind` names instead of "expected union".
+  const workflow = (value as { workflow?: { kind?: unknown } } | null)?.workflow;
+  if (workflow && typeof workflow === "object") {
+    const variant = workflowVariants.find((v) => v.kind === workflow.kind);
+    const rest = details.filter((d) => !d.path.startsWith("/workflow"));
+    if (!variant) {
+      if (details.length !== rest.length) rest.push({ path: "/workflow/kind", message: `must be one of ${workflowVariants.map((v) => JSON.stringify(v.kind)).join(", ")}` });
+    } else if (!variant.check.Check(workflow)) {
+      for (const d of schemaErrors(variant.check as never, workflow)) rest.push({ path: `/workflow${d.path}`, message: d.message });
+    }
+    throw new ValidationError(rest.length ? rest : details);
+  }
+  throw new ValidationError(details);
+}
+
+function methodsOf(methods: readonly Method[] | undefined): Method[] {
+  if (!methods) return ["POST"];
+  return methods.includes("GET") && methods.includes("POST") ? ["GET", "POST"] : [...methods];
+}
+
+function mergeAuth(prev: AuthConfig | undefined, patch: Partial<AuthConfig> | undefined): AuthConfig {
+  const merged = { ...(prev ?? { type: "none" }), ...(patch ?? {}) } as AuthConfig;
+  return {
+    type: merged.type ?? "none",
+    ...(merged.headerName !== undefined || merged.type === "header" ? { headerName: merged.headerName ?? DEFAULT_HEADER_NAME } : {}),
+    signatureHeader: merged.signatureHeader ?? DEFAULT_SIGNATURE_HEADER,
+    encoding: merged.encoding ?? "hex",
+  };
+}
+
+function mergeDedup(prev: DedupConfig | undefined, patch: Partial<DedupConfig> | undefined): DedupConfig {
+  const merged = { strategy: "disabled", ...(prev ?? {}), ...(patch ?? {}) } as DedupConfig;
+  // The seed: the window defaults to 3600 when deduplication is first enabled.
+  if (merged.strategy !== "disabled" && merged.windowSeconds === undefined) merged.windowSeconds = DEFAULT_WINDOW_SECONDS;
+  return merged;
+}
+
+/**
+ * Applies defaults to a create body (or a patch on top of the current settings) and checks every
+ * rule of CONTRACT §3. Throws {@link ValidationError} listing each problem with its path.
+ */
+export function normalizeTrigger(input: unknown, context: NormalizeContext, current?: TriggerSettings): TriggerSettings {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new ValidationError([{ path: "", message: "the body must be a JSON object" }]);
+  }
+  schemaCheck(input, current !== undefined);
+  const body = input as TriggerInput & TriggerPatch;
+  const app = body.app !== undefined ? body.app : (current?.app ?? null);
+  const settings: TriggerSettings = {
+    name: body.name ?? current!.name,
+    app,
+    methods: methodsOf((body.methods as Method[] | undefined) ?? current?.methods),
+    auth: mergeAuth(current?.auth, body.auth as Partial<AuthConfig>),
+    dedup: mergeDedup(current?.dedup, body.dedup),
+    filter: { enabled: false, mode: "include", ...(current?.filter ?? {}), ...(body.filter ?? {}) } as FilterConfig,
+    redaction: { enabled: false, patterns: [], ...(current?.redaction ?? {}), ...(body.redaction ?? {}) } as RedactionConfig,
+    response: { mode: "immediate", timeoutMs: DEFAULT_RESPONSE_TIMEOUT_MS, ...(current?.response ?? {}), ...(body.response ?? {}) } as ResponseConfig,
+    workflow: (body.workflow ?? current?.workflow ?? { kind: "none" }) as WorkflowConfig,
+  };
+  const details = ruleErrors(settings, body, context);
+  if (details.length) throw new ValidationError(details);
+  return settings;
+}
+
+function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext): ValidationDetail[] {
+  const out: ValidationDetail[] = [];
+  const hmac = s.auth.type === "hmac-sha256" || s.auth.type === "hmac-sha512";
+  if (hmac && s.methods.length === 1 && s.methods[0] === "GET") {
+    out.push({ path: "/auth/type", message: "HMAC types need a body to sign: not available when the trigger accepts only GET (use bearer or header)" });
+  }
+  if (s.app !== null) {
+    if (!plugins.has(s.app)) out.push({ path: "/app", message: `no plugin ${JSON.stringify(s.app)} is loaded (loaded: ${plugins.ids().join(", ") || "none"})` });
+    if (body.dedup !== undefined || s.dedup.strategy !== "disabled") {
+      out.push({ path: "/dedup", message: "app triggers have no dedup settings: inlet collapses the provider's retries by its delivery id automatically" });
+    }
+    if (s.auth.type !== "none") out.push({ path: "/auth/type", message: "app triggers are authenticated by the provider's own recipe; leave auth.type as none" });
+    if (s.methods.length !== 1 || s.methods[0] !== "POST") out.push({ path: "/methods", message: 'app triggers accept ["POST"] (GET and HEAD reach only the provider handshake)' });
+  } else if (body.appSecret !== undefined) {
+    out.push({ path: "/appSecret", message: "appSecret is for app triggers only (set app to a plugin id)" });
+  }
+  if (s.dedup.strategy === "header-value" && !s.dedup.headerName) out.push({ path: "/dedup/headerName", message: "is required for the header-value strategy" });
+  if (s.dedup.strategy === "expression") {
+    if (!s.dedup.expression) out.push({ path: "/dedup/expression", message: "is required for the expression strategy (for example $.data.id)" });
+    else {
+      const problem = rules.checkQuery(s.dedup.expression);
+      if (problem) out.push({ path: "/dedup/expression", message: problem });
+    }
+  }
+  if (s.filter.enabled || s.filter.expression) {
+    if (!s.filter.expression) out.push({ path: "/filter/expression", message: 'is required when the filter is enabled (for example $.type == "order.paid")' });
+    else {
+      const problem = rules.checkFilter(s.filter.expression);
+      if (problem) out.push({ path: "/filter/expression", message: problem });
+    }
+  }
+  const patterns = s.redaction.patterns ?? [];
+  if (s.redaction.enabled && patterns.length === 0) out.push({ path: "/redaction/patterns", message: "add at least one pattern when redaction is enabled" });
+  for (const { index, message } of rules.checkPatterns(patterns)) out.push({ path: `/redaction/patterns/${index}`, message });
+  if (s.response.mode === "workflow" && s.workflow.kind === "none") {
+    out.push({ path: "/response/mode", message: 'the workflow response mode needs a workflow that answers (kind "http", "command" or "script")' });
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import { curlCommand } from "./curl.ts";
+import type { TriggerRecord } from "./schema.ts";
+
+/** The public Trigger shape (CONTRACT §3): stored settings, derived fields, no secret. */
+export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
+  const url = `${baseUrl}/webhooks/${trigger.token}`;
+  const { auth } = trigger;
+  const hmacMode = auth.type === "hmac-sha256" || auth.type === "hmac-sha512";
+  return {
+    id: trigger.id,
+    name: trigger.name,
+    app: trigger.app,
+    token: trigger.token,
+    url,
+    curl: curlCommand(trigger, url),
+    methods: trigger.methods,
+    auth: {
+      type: auth.type,
+      ...(auth.type === "header" ? { headerName: auth.headerName } : {}),
+      ...(hmacMode ? { signatureHeader: auth.signatureHeader, encoding: auth.encoding } : {}),
+      hasSecret: trigger.app ? trigger.appSecret !== null || trigger.secret !== null : trigger.secret !== null,
+    },
+    dedup: trigger.dedup,
+    filter: trigger.filter,
+    redaction: trigger.redaction,
+    response: trigger.response,
+    workflow: trigger.workflow,
+    createdAt: trigger.createdAt,
+    updatedAt: trigger.updatedAt,
+  };
+}
+export type PublicTrigger = ReturnType<typeof presentTrigger>;

@@ -1,0 +1,178 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/** Letters, digits and hyphens only (the seed's Header Name rule). */
+export const HEADER_NAME_PATTERN = "^[A-Za-z0-9-]+$";
+
+export const AUTH_TYPES = ["none", "bearer", "header", "hmac-sha256", "hmac-sha512"] as const;
+export const DEDUP_STRATEGIES = ["disabled", "event-id", "payload-hash", "header-value", "expression"] as const;
+
+const HeaderName = Type.String({ minLength: 1, maxLength: 128, pattern: HEADER_NAME_PATTERN });
+
+export const AuthSchema = Type.Object(
+  {
+    type: Type.Union(AUTH_TYPES.map((t) => Type.Literal(t)), { default: "none" }),
+    headerName: Type.Optional(HeaderName),
+    signatureHeader: Type.Optional(HeaderName),
+    encoding: Type.Optional(Type.Union([Type.Literal("hex"), Type.Literal("base64")])),
+  },
+  { additionalProperties: false },
+);
+
+export const DedupSchema = Type.Object(
+  {
+    strategy: Type.Union(DEDUP_STRATEGIES.map((s) => Type.Literal(s))),
+    headerName: Type.Optional(HeaderName),
+    expression: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    windowSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
+  },
+  { additionalProperties: false },
+);
+
+export const FilterSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    mode: Type.Optional(Type.Union([Type.Literal("include"), Type.Literal("exclude")])),
+    expression: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const RedactionSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    patterns: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ResponseSchema = Type.Object(
+  {
+    mode: Type.Union([Type.Literal("immediate"), Type.Literal("workflow")]),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const WorkflowSchema = Type.Union([
+  Type.Object({ kind: Type.Literal("none") }, { additionalProperties: false }),
+  Type.Object(
+    {
+      kind: Type.Literal("http"),
+      url: Type.String({ pattern: "^https?://[^\\s]+$" }),
+      headers: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }), Type.String())),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+      retry: Type.Optional(Type.Object({ maxAttempts: Type.Integer({ minimum: 1, maximum: 20 }) }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal("command"),
+      argv: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 3_600_000 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal("script"),
+      source: Type.String({ minLength: 1, maxLength: 200_000 }),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+const Methods = Type.Union([
+  Type.Tuple([Type.Literal("POST")]),
+  Type.Tuple([Type.Literal("GET")]),
+  Type.Tuple([Type.Literal("GET"), Type.Literal("POST")]),
+  Type.Tuple([Type.Literal("POST"), Type.Literal("GET")]),
+]);
+
+const inputFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  app: Type.Union([Type.Null(), Type.String({ pattern: "^[a-z0-9-]+$" })]),
+  appSecret: Type.String({ maxLength: 10_000 }),
+  methods: Methods,
+  auth: AuthSchema,
+  dedup: DedupSchema,
+  filter: FilterSchema,
+  redaction: RedactionSchema,
+  response: ResponseSchema,
+  workflow: WorkflowSchema,
+};
+
+/** The body of `POST /api/triggers`. */
+export const TriggerInputSchema = Type.Object(
+  {
+    name: inputFields.name,
+    app: Type.Optional(inputFields.app),
+    appSecret: Type.Optional(inputFields.appSecret),
+    methods: Type.Optional(inputFields.methods),
+    auth: Type.Optional(Type.Partial(AuthSchema)),
+    dedup: Type.Optional(Type.Partial(DedupSchema)),
+    filter: Type.Optional(Type.Partial(FilterSchema)),
+    redaction: Type.Optional(Type.Partial(RedactionSchema)),
+    response: Type.Optional(Type.Partial(ResponseSchema)),
+    workflow: Type.Optional(inputFields.workflow),
+  },
+  { additionalProperties: false },
+);
+export type TriggerInput = Static<typeof TriggerInputSchema>;
+
+/** The body of `PATCH /api/triggers/:id`: every field optional. */
+export const TriggerPatchSchema = Type.Partial(TriggerInputSchema, { additionalProperties: false });
+export type TriggerPatch = Static<typeof TriggerPatchSchema>;
+
+export type AuthConfig = Static<typeof AuthSchema> & { signatureHeader: string; encoding: "hex" | "base64" };
+export type DedupConfig = Static<typeof DedupSchema>;
+export type FilterConfig = Static<typeof FilterSchema>;
+export type RedactionConfig = Static<typeof RedactionSchema>;
+export type ResponseConfig = Static<typeof ResponseSchema>;
+export type WorkflowConfig = Static<typeof WorkflowSchema>;
+export type Method = "GET" | "POST";
+
+/** A trigger's configuration as stored (secrets kept apart, encrypted). */
+export interface TriggerConfig {
+  id: string;
+  token: string;
+  name: string;
+  app: string | null;
+  methods: Method[];
+  auth: AuthConfig;
+  dedup: DedupConfig;
+  filter: FilterConfig;
+  redaction: RedactionConfig;
+  response: ResponseConfig;
+  workflow: WorkflowConfig;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A trigger with its (decrypted) secrets, as the ingest path holds it in memory. */
+export interface TriggerRecord extends TriggerConfig {
+  /** Generated secret of bearer/header/HMAC modes (or a generated app secret); null for `none`. */
+  secret: string | null;
+  /** The provider's secret / key pasted by the user, for app triggers. */
+  appSecret: string | null;
+}
+
+/** The public shape returned by the API (CONTRACT §3 Trigger). */
+export const TriggerSchema = Type.Object({
+  id: Type.String(),
+  token: Type.String(),
+  url: Type.String(),
+  curl: Type.String(),
+  name: inputFields.name,
+  app: inputFields.app,
+  methods: Type.Array(Type.Union([Type.Literal("GET"), Type.Literal("POST")])),
+  auth: Type.Intersect([AuthSchema, Type.Object({ hasSecret: Type.Boolean() })]),
+  dedup: DedupSchema,
+  filter: FilterSchema,
+  redaction: RedactionSchema,
+  response: ResponseSchema,
+  workflow: WorkflowSchema,
+  createdAt: Type.String({ format: "date-time" }),
+  updatedAt: Type.String({ format: "date-time" }),
+});

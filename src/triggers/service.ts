@@ -1,0 +1,142 @@
+import { newSecret, newWebhookToken } from "../auth/secrets.ts";
+import type { SealedBox } from "../auth/sealed_box.ts";
+import type { Store, StoredTrigger } from "../store/types.ts";
+import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "./normalize.ts";
+import type { TriggerConfig, TriggerRecord } from "./schema.ts";
+import { ValidationError } from "./validation_error.ts";
+
+/** Is a generated secret part of these settings? */
+type SecretPolicy = (settings: TriggerSettings) => boolean;
+
+/**
+ * Creating, changing and deleting triggers, and the in-memory index the ingest path reads.
+ * Every change bumps the store's revision; `refresh()` picks up changes made by other processes
+ * (the CLI, other instances) and is polled once a second by the server.
+ */
+export class TriggerService {
+  private byToken = new Map<string, TriggerRecord>();
+  private byId = new Map<string, TriggerRecord>();
+  private revision = -1;
+
+  constructor(
+    private readonly store: Store,
+    private readonly box: SealedBox,
+    private readonly rules: NormalizeContext,
+    /** Whether a trigger gets a generated secret: generic non-none modes, and apps whose plugin generates one. */
+    private readonly needsGeneratedSecret: SecretPolicy,
+  ) {}
+
+  /** Loads every trigger if the store changed since the last load. */
+  async refresh(force = false): Promise<void> {
+    const revision = await this.store.triggersRevision();
+    if (!force && revision === this.revision) return;
+    const stored = await this.store.listTriggers();
+    const byToken = new Map<string, TriggerRecord>();
+    const byId = new Map<string, TriggerRecord>();
+    for (const s of stored) {
+      // Keep the same object for an unchanged trigger so per-trigger compiled state stays cached.
+      const previous = this.byId.get(s.config.id);
+      const record = previous && previous.updatedAt === s.config.updatedAt && previous.token === s.config.token ? previous : this.open(s);
+      byToken.set(record.token, record);
+      byId.set(record.id, record);
+    }
+    this.byToken = byToken;
+    this.byId = byId;
+    this.revision = revision;
+  }
+
+  private open(stored: StoredTrigger): TriggerRecord {
+    return {
+      ...stored.config,
+      secret: stored.secretSealed ? this.box.open(stored.secretSealed) : null,
+      appSecret: stored.appSecretSealed ? this.box.open(stored.appSecretSealed) : null,
+    };
+  }
+
+  private seal(record: TriggerRecord): StoredTrigger {
+    const { secret, appSecret, ...config } = record;
+    return {
+      config: config as TriggerConfig,
+      secretSealed: secret ? this.box.seal(secret) : null,
+      appSecretSealed: appSecret ? this.box.seal(appSecret) : null,
+    };
+  }
+
+  findByToken(token: string): TriggerRecord | undefined {
+    return this.byToken.get(token);
+  }
+
+  get(id: string): TriggerRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Newest first. */
+  list(): TriggerRecord[] {
+    return [...this.byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+  }
+
+  async create(input: unknown): Promise<TriggerRecord> {
+    const settings = normalizeTrigger(input, this.rules);
+    const now = new Date().toISOString();
+    const appSecret = (input as { appSecret?: string }).appSecret;
+    const record: TriggerRecord = {
+      id: Bun.randomUUIDv7(),
+      token: newWebhookToken(),
+      ...settings,
+      createdAt: now,
+      updatedAt: now,
+      secret: this.needsGeneratedSecret(settings) ? newSecret() : null,
+      appSecret: settings.app !== null && appSecret ? appSecret : null,
+    };
+    await this.store.insertTrigger(this.seal(record));
+    await this.refresh(true);
+    return this.byId.get(record.id) ?? record;
+  }
+
+  async update(id: string, patch: unknown): Promise<TriggerRecord | undefined> {
+    await this.refresh();
+    const current = this.byId.get(id);
+    if (!current) return undefined;
+    const body = patch as { app?: unknown; appSecret?: string };
+    if (body && typeof body === "object" && "app" in body && body.app !== current.app) {
+      throw new ValidationError([{ path: "/app", message: "a trigger's app cannot be changed; create a new trigger instead" }]);
+    }
+    const settings = normalizeTrigger(patch, this.rules, current);
+    // Changing the Authentication Type is how a secret is rotated (seed rule 5).
+    const rotate = settings.auth.type !== current.auth.type;
+    const wantsSecret = this.needsGeneratedSecret(settings);
+    const record: TriggerRecord = {
+      ...current,
+      ...settings,
+      updatedAt: laterThan(current.updatedAt),
+      secret: wantsSecret ? (rotate || !current.secret ? newSecret() : current.secret) : null,
+      appSecret: body.appSecret !== undefined ? body.appSecret || null : current.appSecret,
+    };
+    await this.store.updateTrigger(this.seal(record));
+    await this.refresh(true);
+    return this.byId.get(id);
+  }
+
+  /** Stores a secret the provider handed over on first contact (Asana, Notion), only while none is set. */
+  async adoptAppSecret(id: string, secret: string): Promise<boolean> {
+    await this.refresh();
+    const current = this.byId.get(id);
+    if (!current || current.appSecret) return false;
+    await this.store.updateTrigger(this.seal({ ...current, appSecret: secret, updatedAt: laterThan(current.updatedAt) }));
+    await this.refresh(true);
+    return true;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const removed = await this.store.deleteTrigger(id);
+    await this.refresh(true);
+    return removed;
+  }
+}
+
+/** An ISO time strictly after `previous`, so every change is seen as one even within a millisecond. */
+function laterThan(previous: string): string {
+  const now = Date.now();
+  const prev = Date.parse(previous);
+  return new Date(now > prev ? now : prev + 1).toISOString();
+}

@@ -1,0 +1,4 @@
+import pkg from "../package.json" with { type: "json" };
+
+/** The version of this build, from package.json. */
+export const VERSION: string = pkg.version;
