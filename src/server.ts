@@ -5,6 +5,7 @@ import { ensureAdminToken } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
 import { publicBaseUrl, type ServerConfig } from "./config/server_config.ts";
 import { apiRoutes } from "./http/api.ts";
+import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
 import { ingestRoute } from "./http/ingest_route.ts";
 import { Metrics } from "./http/metrics.ts";
@@ -69,11 +70,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
   });
   const app = new Elysia({ name: "inlet" })
-    .onError(({ code, error }) => {
-      if (code === "NOT_FOUND") return Response.json({ error: "not found" }, { status: 404 });
-      logEvent("error", "unhandled error", { error: (error as Error)?.message ?? String(error) });
-      return Response.json({ error: "internal error" }, { status: 500 });
-    })
+    .onError(({ code, error }) => errorResponse(code, error))
     .use(ingestRoute(pipeline, metrics, log))
     .use(
       apiRoutes({

@@ -1,30 +1,48 @@
-import { UsageError } from "../config/server_config.ts";
+import { OPTIONS, UsageError } from "../config/server_config.ts";
 
-/** Splits `--name value`, `--name=value` and bare flags out of a command's own options. */
-export function takeOptions(args: string[], known: Record<string, "value" | "flag">): { options: Record<string, string | true>; rest: string[] } {
+export interface ParsedArgs {
+  /** The command's own options. */
+  options: Record<string, string | true>;
+  /** Words that are not flags (ids…). */
+  positional: string[];
+  /** Server flags (`--data-dir` and the rest), for loadServerConfig. */
+  serverArgs: string[];
+}
+
+/**
+ * Splits a command's arguments into its own options (`known`), server flags and positional
+ * words. `--name value` and `--name=value` both work.
+ */
+export function parseArgs(args: string[], known: Record<string, "value" | "flag">): ParsedArgs {
   const options: Record<string, string | true> = {};
-  const rest: string[] = [];
+  const positional: string[] = [];
+  const serverArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (!arg.startsWith("--")) {
-      rest.push(arg);
+      positional.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
     const kind = known[name];
-    if (!kind) {
-      rest.push(arg);
-      if (eq < 0 && args[i + 1] !== undefined && !args[i + 1].startsWith("--")) rest.push(args[++i]);
-      continue;
-    }
     if (kind === "flag") {
       options[name] = true;
       continue;
     }
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    options[name] = value;
+    if (kind === "value") {
+      const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      options[name] = value;
+      continue;
+    }
+    const server = OPTIONS.find((o) => o.flag === `--${name}`);
+    if (!server) throw new UsageError(`unknown flag --${name} (see 'inlet help')`);
+    serverArgs.push(arg);
+    if (eq < 0 && server.kind !== "boolean") {
+      if (args[i + 1] === undefined) throw new UsageError(`--${name} needs a value`);
+      serverArgs.push(args[++i]);
+    }
   }
-  return { options, rest };
+  return { options, positional, serverArgs };
 }

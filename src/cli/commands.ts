@@ -3,11 +3,15 @@ import { loadServerConfig, publicBaseUrl, UsageError, type ServerConfig } from "
 import { openCore, startServer, type Core } from "../server.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import { VERSION } from "../version.ts";
-import { takeOptions } from "./args.ts";
+import { parseArgs } from "./args.ts";
 import { HELP } from "./help.ts";
 import { signedCurl } from "./sign.ts";
 
-const print = (value: unknown) => process.stdout.write((typeof value === "string" ? value : JSON.stringify(value, null, 2)) + "\n");
+// Output is written with Bun.write and awaited before exit: process.exit() would cut a pending pipe write short.
+const pending: Promise<unknown>[] = [];
+const print = (value: unknown) => {
+  pending.push(Bun.write(Bun.stdout, (typeof value === "string" ? value : JSON.stringify(value, null, 2)) + "\n"));
+};
 
 async function withCore<T>(config: ServerConfig, work: (core: Core) => Promise<T>): Promise<T> {
   const core = await openCore(config);
@@ -48,7 +52,7 @@ async function serve(args: string[]): Promise<number> {
 
 async function triggers(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { options, rest: left } = takeOptions(rest, {
+  const { options, positional, serverArgs } = parseArgs(rest, {
     name: "value",
     auth: "value",
     methods: "value",
@@ -60,8 +64,7 @@ async function triggers(args: string[]): Promise<number> {
     input: "value",
     reveal: "flag",
   });
-  const positional = left.filter((a) => !a.startsWith("--"));
-  const config = loadServerConfig(left.filter((a, i) => a.startsWith("--") || (i > 0 && left[i - 1].startsWith("--") && !left[i - 1].includes("="))));
+  const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     switch (sub) {
       case "list":
@@ -102,9 +105,8 @@ async function triggers(args: string[]): Promise<number> {
 
 async function runs(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { options, rest: left } = takeOptions(rest, { trigger: "value", limit: "value", before: "value", "include-trigger": "flag" });
-  const positional = left.filter((a) => !a.startsWith("--"));
-  const config = loadServerConfig(left.filter((a) => !positional.includes(a)));
+  const { options, positional, serverArgs } = parseArgs(rest, { trigger: "value", limit: "value", before: "value", "include-trigger": "flag" });
+  const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     if (sub === "list") {
       const limit = options.limit ? Number(options.limit) : 50;
@@ -133,7 +135,9 @@ async function runs(args: string[]): Promise<number> {
 async function plugins(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== "list") throw new UsageError(`unknown command 'plugins ${sub ?? ""}' (list)`);
-  const config = loadServerConfig(rest);
+  const { positional, serverArgs } = parseArgs(rest, {});
+  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}`);
+  const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     print(core.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: p.secret, source: p.source })));
     return 0;
@@ -141,9 +145,8 @@ async function plugins(args: string[]): Promise<number> {
 }
 
 async function sign(args: string[]): Promise<number> {
-  const { options, rest } = takeOptions(args, { body: "value", "content-type": "value", key: "value", query: "value" });
-  const positional = rest.filter((a, i) => !a.startsWith("--") && !(i > 0 && rest[i - 1].startsWith("--") && !rest[i - 1].includes("=")));
-  const config = loadServerConfig(rest.filter((a) => !positional.includes(a)));
+  const { options, positional, serverArgs } = parseArgs(args, { body: "value", "content-type": "value", key: "value", query: "value" });
+  const config = loadServerConfig(serverArgs);
   if (!positional[0]) throw new UsageError("sign needs a trigger id: inlet sign TRIGGER_ID --body FILE");
   if (!options.body) throw new UsageError("sign needs --body FILE (the exact bytes to send; - for stdin)");
   return withCore(config, async (core) => {
@@ -161,8 +164,14 @@ async function sign(args: string[]): Promise<number> {
   });
 }
 
-/** Runs one CLI command; returns the exit code. Errors are one line on stderr. */
+/** Runs one CLI command; returns the exit code once its output is written. Errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
+  const code = await dispatch(argv);
+  await Promise.all(pending.splice(0));
+  return code;
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   try {
     switch (command) {

@@ -1,8 +1,7 @@
 import { Elysia } from "elysia";
 import { adminTokenMatches } from "../auth/admin_token.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import { UnknownCursor } from "../store/sqlite/sqlite_store.ts";
-import { ACTIVITY_LABELS, StoreUnavailable, type ActivityRecord, type Store } from "../store/types.ts";
+import { ACTIVITY_LABELS, type ActivityRecord, type Store } from "../store/types.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
@@ -44,14 +43,7 @@ export const presentActivity = (row: ActivityRecord) => ({
 export function apiRoutes(deps: ApiDeps) {
   const { triggers, store } = deps;
   return new Elysia({ name: "inlet-api", prefix: "/api" })
-    .onError({ as: "scoped" }, ({ error, code }) => {
-      if (error instanceof ValidationError) return json(400, { error: error.message, details: error.details });
-      if (error instanceof UnknownCursor) return json(400, { error: error.message, details: [{ path: "/before", message: error.message }] });
-      if (error instanceof StoreUnavailable) return json(503, { error: "unavailable" }, { "Retry-After": "5" });
-      if (code === "NOT_FOUND") return json(404, { error: "not found" });
-      return json(500, { error: "internal error" });
-    })
-    .onBeforeHandle({ as: "scoped" }, ({ request }) => {
+    .onBeforeHandle(({ request }) => {
       const header = request.headers.get("authorization") ?? "";
       if (!header.startsWith("Bearer ") || !adminTokenMatches(header.slice(7), deps.adminTokenHash())) {
         return json(401, { error: "unauthorized" }, { "WWW-Authenticate": 'Bearer realm="inlet"' });

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUN, ROOT, spawnServer } from "./support/process.ts";
+
+// `npm run build` compiles dist/inlet; here the same script builds into a scratch folder, and the
+// binary is copied alone into an empty folder to prove it needs nothing beside it.
+const work = mkdtempSync(join(tmpdir(), "inlet-bin-"));
+const empty = join(work, "empty");
+let binary: string;
+
+beforeAll(async () => {
+  const built = join(work, "inlet");
+  const proc = Bun.spawn([BUN, "run", "scripts/build.ts", built], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const code = await proc.exited;
+  if (code !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
+  Bun.spawnSync(["mkdir", "-p", empty]);
+  binary = join(empty, "inlet");
+  copyFileSync(built, binary);
+  Bun.spawnSync(["chmod", "+x", binary]);
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful stop", async () => {
+  expect(readdirSync(empty)).toEqual(["inlet"]);
+  const version = Bun.spawnSync([binary, "version"], { cwd: empty });
+  expect(version.stdout.toString()).toMatch(/^inlet \d/);
+  const server = await spawnServer([binary], [], { cwd: empty, env: { INLET_ADMIN_TOKEN: "binary-admin-token-0123456789" } });
+  try {
+    const headers = { Authorization: "Bearer binary-admin-token-0123456789", "Content-Type": "application/json" };
+    const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "bin", auth: { type: "hmac-sha512", encoding: "base64" } }) })).json();
+    const curl = Bun.spawn(["bash", "-c", `${created.curl} -w '\\n%{http_code}'`], { stdout: "pipe" });
+    expect((await new Response(curl.stdout).text()).trim().split("\n").at(-1)).toBe("200");
+    const plugins = await (await fetch(`${server.url}/api/plugins`, { headers })).json();
+    expect(Array.isArray(plugins)).toBe(true);
+  } finally {
+    server.proc.kill("SIGTERM");
+    expect(await server.proc.exited).toBe(0);
+  }
+  // The default data dir is ./inlet-data, with the key file readable by the owner only.
+  expect(existsSync(join(empty, "inlet-data", "inlet.db"))).toBe(true);
+  expect(statSync(join(empty, "inlet-data", "secret.key")).mode & 0o777).toBe(0o600);
+}, 60_000);

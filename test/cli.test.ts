@@ -1,0 +1,93 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUN, cli, ROOT, spawnServer } from "./support/process.ts";
+
+const dataDir = mkdtempSync(join(tmpdir(), "inlet-cli-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const flags = ["--data-dir", dataDir];
+
+test("version and help", async () => {
+  const v = await cli(["version"]);
+  expect(v.code).toBe(0);
+  expect(v.stdout).toMatch(/^inlet \d+\.\d+\.\d+/);
+  const h = await cli(["help"]);
+  expect(h.code).toBe(0);
+  for (const word of ["serve", "triggers list", "runs list", "sign", "--data-dir", "INLET_DATABASE_URL", "INLET_ADMIN_TOKEN"]) expect(h.stdout).toContain(word);
+});
+
+test("errors are one line on stderr with a non-zero exit", async () => {
+  for (const args of [["bogus"], ["triggers", "show", "nope", ...flags], ["serve", "--port", "http"], ["serve", "--colour", "red"], ["triggers", "frobnicate", ...flags]]) {
+    const r = await cli(args);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toStartWith("inlet: ");
+  }
+});
+
+test("triggers create, list, show --reveal, sign, runs, delete — against a running server's data dir", async () => {
+  const created = await cli(["triggers", "create", "--name", "deploys", "--auth", "hmac-sha256", ...flags]);
+  expect(created.code).toBe(0);
+  const trigger = JSON.parse(created.stdout);
+  expect(trigger).toMatchObject({ name: "deploys", auth: { type: "hmac-sha256", hasSecret: true } });
+  const list = JSON.parse((await cli(["triggers", "list", ...flags])).stdout);
+  expect(list.map((t: any) => t.id)).toContain(trigger.id);
+  const shown = JSON.parse((await cli(["triggers", "show", trigger.id, "--reveal", ...flags])).stdout);
+  expect(shown.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  const server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], [...flags, "--log-requests", "false"]);
+  try {
+    const bodyFile = join(dataDir, "body.json");
+    writeFileSync(bodyFile, '{"ref":"refs/heads/main",  "n": 1}');
+    const signed = await cli(["sign", trigger.id, "--body", bodyFile, "--base-url", server.url, ...flags]);
+    expect(signed.code).toBe(0);
+    expect(signed.stdout).toContain("X-Signature: sha256=");
+    const curl = Bun.spawn(["bash", "-c", `${signed.stdout.trim()} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });
+    expect(await new Response(curl.stdout).text()).toBe("200");
+
+    // A trigger created by the CLI while the server runs is served within a second.
+    const late = JSON.parse((await cli(["triggers", "create", "--name", "late", ...flags])).stdout);
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await fetch(`${server.url}/webhooks/${late.token}`, { method: "POST", body: "{}" })).status;
+      if (status !== 200) await Bun.sleep(50);
+    }
+    expect(status).toBe(200);
+  } finally {
+    server.proc.kill("SIGTERM");
+    expect(await server.proc.exited).toBe(0);
+  }
+
+  const runs = JSON.parse((await cli(["runs", "list", "--trigger", trigger.id, "--include-trigger", ...flags])).stdout);
+  expect(runs).toHaveLength(1);
+  expect(runs[0].trigger.body).toEqual({ ref: "refs/heads/main", n: 1 });
+  const run = JSON.parse((await cli(["runs", "show", runs[0].id, ...flags])).stdout);
+  expect(run.id).toBe(runs[0].id);
+  expect((await cli(["runs", "list", "--limit", "0", ...flags])).code).not.toBe(0);
+
+  const deleted = await cli(["triggers", "delete", trigger.id, ...flags]);
+  expect(deleted.code).toBe(0);
+  expect((await cli(["triggers", "show", trigger.id, ...flags])).code).not.toBe(0);
+});
+
+test("serve prints a generated admin token once, then only its hash is kept", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-admin-"));
+  try {
+    const first = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dir], { env: { INLET_ADMIN_TOKEN: "" } });
+    expect(first.adminToken).toMatch(/^inlet_/);
+    const ok = await fetch(`${first.url}/api/triggers`, { headers: { Authorization: `Bearer ${first.adminToken}` } });
+    expect(ok.status).toBe(200);
+    first.proc.kill("SIGTERM");
+    await first.proc.exited;
+    const db = Bun.file(join(dir, "inlet.db"));
+    expect(new TextDecoder().decode(new Uint8Array(await db.arrayBuffer())).includes(first.adminToken!)).toBe(false);
+    const second = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dir], { env: { INLET_ADMIN_TOKEN: "" } });
+    expect(second.adminToken).toBeNull();
+    expect((await fetch(`${second.url}/api/triggers`, { headers: { Authorization: `Bearer ${first.adminToken}` } })).status).toBe(200);
+    second.proc.kill("SIGINT");
+    expect(await second.proc.exited).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,58 @@
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+export const BUN = process.execPath;
+
+/** Runs the CLI from source (asynchronously: a server under test may live in this process). */
+export async function cli(args: string[], env: Record<string, string> = {}, stdin?: string) {
+  const proc = Bun.spawn([BUN, "run", join(ROOT, "src/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+export interface ServerProcess {
+  url: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  output: () => string;
+  adminToken: string | null;
+}
+
+/** Starts `command` (a binary or `bun run src/main.ts`) with `serve`, and waits for the listening line. */
+export async function spawnServer(command: string[], args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn([...command, "serve", "--port", "0", ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...(options.env ?? {}) },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + 20_000;
+  while (!/inlet listening on (http:\/\/\S+)/.test(text)) {
+    if (Date.now() > deadline) throw new Error(`server did not start: ${text}`);
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`server exited before listening: ${text}${await new Response(proc.stderr).text()}`);
+    text += decoder.decode(value);
+  }
+  // Keep draining so the child never blocks on a full pipe.
+  (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+  })();
+  return {
+    url: text.match(/inlet listening on (http:\/\/\S+)/)![1],
+    proc,
+    output: () => text,
+    adminToken: text.match(/admin token[^:]*: (\S+)/)?.[1] ?? null,
+  };
+}

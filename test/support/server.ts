@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadServerConfig, type ServerConfig } from "../../src/config/server_config.ts";
+import { startServer, type RunningServer } from "../../src/server.ts";
+
+export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** JSON call to the management API with the admin token. */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Creates a trigger through the API and returns it with its revealed secret. */
+  createTrigger(input: Record<string, unknown>): Promise<any & { secret: string | null }>;
+  close(): Promise<void>;
+}
+
+/** A real server on 127.0.0.1 with a throwaway data dir. */
+export async function startTestServer(overrides: Partial<ServerConfig> = {}, args: string[] = []): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "inlet-test-"));
+  const config = { ...loadServerConfig(["--port", "0", "--data-dir", dataDir, "--log-requests", "false", ...args], { INLET_ADMIN_TOKEN: ADMIN_TOKEN }), ...overrides };
+  const server = await startServer(config);
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  };
+  return {
+    ...server,
+    dataDir,
+    api,
+    async createTrigger(input) {
+      const created = await api("POST", "/api/triggers", input);
+      if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+      const secret = await api("GET", `/api/triggers/${created.body.id}/secret`);
+      return { ...created.body, secret: secret.status === 200 ? secret.body.secret : null };
+    },
+    async close() {
+      await server.stop();
+      if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check` returns a truthy value (polling), or fails after `ms`. */
+export async function eventually<T>(check: () => Promise<T> | T, ms = 5000, every = 25): Promise<T> {
+  const until = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms${last ? `: ${(last as Error).message}` : ""}`);
+    await Bun.sleep(every);
+  }
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

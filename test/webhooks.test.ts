@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { startTestServer, UUID, type TestServer } from "./support/server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ maxBodyBytes: 64 * 1024 });
+});
+afterAll(() => server.close());
+
+const post = (url: string, body: string | Uint8Array | ReadableStream | null, headers: Record<string, string> = {}, method = "POST") =>
+  fetch(url, { method, body, headers: { "Content-Type": "application/json", ...headers } });
+
+async function expectShape(response: Response, status: number, error?: string) {
+  expect(response.status).toBe(status);
+  const id = response.headers.get("x-request-id");
+  expect(id).toMatch(UUID);
+  const body = await response.json();
+  if (error) expect(body).toEqual({ error, request_id: id });
+  else expect(body).toEqual({ received: true, request_id: id });
+  return id!;
+}
+
+const activity = async (triggerId: string) => (await server.api("GET", `/api/triggers/${triggerId}/activity?limit=500`)).body as any[];
+
+describe("immediate acknowledgement", () => {
+  test("200 with received:true and a fresh request id equal to the header, after the run is stored", async () => {
+    const t = await server.createTrigger({ name: "plain" });
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) ids.add(await expectShape(await post(t.url, JSON.stringify({ n: i })), 200));
+    expect(ids.size).toBe(3);
+    const runs = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+    expect(runs).toHaveLength(3);
+    expect(new Set(runs.map((r: any) => r.requestId))).toEqual(ids);
+    expect(runs[0].trigger.body).toEqual({ n: 2 });
+    const rows = await activity(t.id);
+    expect(rows.map((r) => r.outcome)).toEqual(["run", "run", "run"]);
+    expect(rows[0].label).toBe("Run");
+    expect(rows[0].runId).toBe(runs[0].id);
+  });
+
+  test("$trigger carries body, headers, query, method, receivedAt, requestId, triggerId; credentials removed", async () => {
+    const t = await server.createTrigger({ name: "bearer", auth: { type: "bearer" } });
+    const requestId = await expectShape(
+      await post(`${t.url}?source=ci&tag=a&tag=b`, '{"x":1}', { Authorization: `Bearer ${t.secret}`, "X-Custom": "kept" }),
+      200,
+    );
+    const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+    expect(run.trigger).toMatchObject({ body: { x: 1 }, query: { source: "ci", tag: ["a", "b"] }, method: "POST", requestId, triggerId: t.id, app: null });
+    expect(run.trigger.headers["x-custom"]).toBe("kept");
+    expect(run.trigger.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(run)).not.toContain(t.secret);
+    expect(Date.parse(run.trigger.receivedAt)).toBeGreaterThan(0);
+  });
+
+  test("form bodies become an object of fields; other types a string", async () => {
+    const t = await server.createTrigger({ name: "types" });
+    await expectShape(await post(t.url, "a=1&b=two&b=three", { "Content-Type": "application/x-www-form-urlencoded" }), 200);
+    await expectShape(await post(t.url, "plain words", { "Content-Type": "text/plain" }), 200);
+    const runs = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+    expect(runs[1].trigger.body).toEqual({ a: "1", b: ["two", "three"] });
+    expect(runs[0].trigger.body).toBe("plain words");
+  });
+
+  test("GET triggers: the query parameters stand as the body", async () => {
+    const t = await server.createTrigger({ name: "get", methods: ["GET"], auth: { type: "header", headerName: "X-Key" } });
+    const response = await fetch(`${t.url}?status=ok&n=2`, { headers: { "x-key": t.secret } });
+    await expectShape(response, 200);
+    const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+    expect(run.trigger.body).toEqual({ status: "ok", n: "2" });
+    expect(run.trigger.method).toBe("GET");
+    expect(run.trigger.headers["x-key"]).toBeUndefined();
+  });
+});
+
+describe("authentication failures: one identical 401, the real reason only in Activity", () => {
+  const sign = (secret: string, body: string, alg = "sha256", enc: "hex" | "base64" = "hex") => createHmac(alg, secret).update(body).digest(enc);
+
+  test("bearer: missing, wrong, malformed", async () => {
+    const t = await server.createTrigger({ name: "b", auth: { type: "bearer" } });
+    const bodies: string[] = [];
+    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: `Bearer  ${t.secret}` }, { Authorization: `Basic ${t.secret}` }]) {
+      const r = await post(t.url, "{}", headers);
+      await expectShape(r.clone(), 401, "authentication failed");
+      const { request_id, ...rest } = await r.json();
+      bodies.push(JSON.stringify(rest));
+    }
+    expect(new Set(bodies).size).toBe(1);
+    const rows = await activity(t.id);
+    expect(rows.every((r) => r.outcome === "auth_failed" && r.label === "Authentication failed" && r.runId === null)).toBe(true);
+    expect(rows.map((r) => r.detail)).toContain("missing Authorization header");
+    expect(rows.map((r) => r.detail)).toContain("wrong bearer token");
+    expect((await server.api("GET", `/api/runs?triggerId=${t.id}`)).body).toHaveLength(0);
+  });
+
+  test("header mode: case-insensitive name, exact value", async () => {
+    const t = await server.createTrigger({ name: "h", auth: { type: "header", headerName: "X-Webhook-Secret" } });
+    await expectShape(await post(t.url, "{}", { "x-webhook-secret": t.secret }), 200);
+    await expectShape(await post(t.url, "{}", { "X-WEBHOOK-SECRET": t.secret }), 200);
+    await expectShape(await post(t.url, "{}", { "X-Webhook-Secret": t.secret + "Z" }), 401, "authentication failed");
+    await expectShape(await post(t.url, "{}", { "X-Webhook-Secret": t.secret.slice(1) }), 401, "authentication failed");
+    await expectShape(await post(t.url, "{}", { "X-Webhook-Secret": "nope" }), 401, "authentication failed");
+  });
+
+  for (const alg of ["sha256", "sha512"] as const) {
+    test(`hmac-${alg}: raw bytes, hex or base64, prefix optional`, async () => {
+      const t = await server.createTrigger({ name: alg, auth: { type: `hmac-${alg}` } });
+      const body = '{"id": 1,   "spaced": true}';
+      await expectShape(await post(t.url, body, { "X-Signature": `${alg}=${sign(t.secret, body, alg)}` }), 200);
+      await expectShape(await post(t.url, body, { "X-Signature": sign(t.secret, body, alg) }), 200);
+      await expectShape(await post(t.url, JSON.stringify(JSON.parse(body)), { "X-Signature": sign(t.secret, body, alg) }), 401, "authentication failed");
+      await expectShape(await post(t.url, body, { "X-Signature": "sha256=not-hex" }), 401, "authentication failed");
+      await expectShape(await post(t.url, body, {}), 401, "authentication failed");
+      const b64 = await server.createTrigger({ name: `${alg}-b64`, auth: { type: `hmac-${alg}`, encoding: "base64", signatureHeader: "X-Hub-Signature" } });
+      await expectShape(await post(b64.url, body, { "x-hub-signature": `${alg}=${sign(b64.secret, body, alg, "base64")}` }), 200);
+      await expectShape(await post(b64.url, body, { "x-hub-signature": sign(b64.secret, body, alg, "hex") }), 401, "authentication failed");
+      const details = (await activity(t.id)).map((r) => r.detail);
+      expect(details).toContain("signature does not match the body");
+      expect(details.some((d) => d?.includes("invalid signature format"))).toBe(true);
+      expect(details).toContain("missing signature header X-Signature");
+    });
+  }
+
+  test("the curl command of every mode runs as is (INLET_SECRET exported for bearer/header)", async () => {
+    for (const auth of [{ type: "none" }, { type: "bearer" }, { type: "header", headerName: "X-Token" }, { type: "hmac-sha256" }, { type: "hmac-sha512", encoding: "base64" }]) {
+      const t = await server.createTrigger({ name: `curl-${auth.type}`, auth });
+      // Asynchronous: the server answering the curl lives in this very process.
+      const proc = Bun.spawn(["bash", "-c", `${t.curl} -w '\\n%{http_code}'`], { env: { ...process.env, INLET_SECRET: t.secret ?? "" }, stdout: "pipe" });
+      const out = (await new Response(proc.stdout).text()).trim().split("\n");
+      expect(out.at(-1)).toBe("200");
+      expect(JSON.parse(out[0]).received).toBe(true);
+      if (auth.type === "bearer" || auth.type === "header") expect(t.curl).toContain("$INLET_SECRET");
+    }
+  });
+});
+
+describe("other rejections", () => {
+  test("404 for an unknown token, with the contract body", async () => {
+    await expectShape(await post(`${server.url}/webhooks/unknown-token`, "{}"), 404, "not found");
+  });
+
+  test("405 with Allow for a method the trigger does not accept", async () => {
+    const t = await server.createTrigger({ name: "post-only" });
+    const r = await fetch(t.url, { method: "GET" });
+    expect(r.headers.get("allow")).toBe("POST");
+    await expectShape(r, 405, "method not allowed");
+    const put = await post(t.url, "{}", {}, "PUT");
+    await expectShape(put, 405, "method not allowed");
+    const both = await server.createTrigger({ name: "both", methods: ["GET", "POST"] });
+    const del = await fetch(both.url, { method: "DELETE" });
+    expect(del.headers.get("allow")).toBe("GET, POST");
+    expect((await activity(t.id)).map((r) => r.outcome)).toEqual(["rejected", "rejected"]);
+  });
+
+  test("413 past the body limit, declared or streamed, before authentication", async () => {
+    const t = await server.createTrigger({ name: "big", auth: { type: "bearer" } });
+    const big = "x".repeat(64 * 1024 + 1);
+    await expectShape(await post(t.url, big, { Authorization: `Bearer ${t.secret}` }), 413, "payload too large");
+    const chunks = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode("y".repeat(8 * 1024)));
+        controller.close();
+      },
+    });
+    await expectShape(await post(t.url, chunks, { Authorization: `Bearer ${t.secret}` }), 413, "payload too large");
+    await expectShape(await post(t.url, JSON.stringify({ s: "z".repeat(60 * 1024) }), { Authorization: `Bearer ${t.secret}` }), 200);
+  });
+
+  test("400 for a JSON content type whose body is not JSON, or nested too deep", async () => {
+    const t = await server.createTrigger({ name: "json" });
+    await expectShape(await post(t.url, "{not json"), 400, "invalid JSON body");
+    await expectShape(await post(t.url, "", { "Content-Type": "application/vnd.api+json" }), 400, "invalid JSON body");
+    await expectShape(await post(t.url, "[".repeat(300) + "]".repeat(300)), 400, "invalid JSON body");
+    await expectShape(await post(t.url, "[".repeat(200) + "]".repeat(200)), 200);
+    const rows = await activity(t.id);
+    expect(rows.filter((r) => r.outcome === "rejected")).toHaveLength(3);
+    expect(rows.some((r) => r.detail?.includes("deeper than 256"))).toBe(true);
+  });
+
+  test("every request with a known token leaves exactly one Activity row", async () => {
+    const t = await server.createTrigger({ name: "count", auth: { type: "bearer" } });
+    const calls = [
+      post(t.url, "{}", { Authorization: `Bearer ${t.secret}` }),
+      post(t.url, "{}", {}),
+      post(t.url, "nope", { Authorization: `Bearer ${t.secret}` }),
+      fetch(t.url, { method: "GET" }),
+    ];
+    await Promise.all(calls);
+    await Bun.sleep(50);
+    expect((await activity(t.id)).map((r) => r.outcome).sort()).toEqual(["auth_failed", "rejected", "rejected", "run"]);
+  });
+});
+
+describe("rate limit and storage", () => {
+  test("429 with Retry-After once a trigger exceeds --rate-limit", async () => {
+    const limited = await startTestServer({ rateLimit: 3 });
+    try {
+      const t = await limited.createTrigger({ name: "limited" });
+      const statuses = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await post(t.url, "{}");
+        statuses.push(r.status);
+        if (r.status === 429) {
+          expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+          await expectShape(r, 429, "rate limited");
+        }
+      }
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+      expect(statuses).toContain(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("503 with Retry-After and never a 200 when the store cannot record the run", async () => {
+    const s = await startTestServer();
+    const t = await s.createTrigger({ name: "doomed" });
+    await s.core.store.close();
+    const r = await post(t.url, "{}");
+    expect(r.headers.get("retry-after")).toBe("5");
+    await expectShape(r, 503, "unavailable");
+    const ready = await fetch(`${s.url}/readyz`);
+    expect(ready.status).toBe(503);
+    await s.stop();
+  });
+});
