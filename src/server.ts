@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 import { ensureAdminToken } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
-import { publicBaseUrl, type ServerConfig } from "./config/server_config.ts";
+import { publicBaseUrl, UsageError, type ServerConfig } from "./config/server_config.ts";
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -29,6 +29,10 @@ export interface Core {
 
 /** Opens the store, the key, the plugins and the trigger index. */
 export async function openCore(config: ServerConfig): Promise<Core> {
+  if (config.databaseUrl) {
+    // Refuse rather than silently fall back to SQLite: several instances would each keep their own data.
+    throw new UsageError("--database-url: the PostgreSQL store is not part of this build yet; run one instance on the embedded SQLite store");
+  }
   const box = SealedBox.load(config.dataDir, config.secretKey);
   const plugins = new PluginRegistry(BUILTIN_PLUGINS);
   if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);

@@ -9,7 +9,7 @@ afterAll(() => server.close());
 
 describe("admin token", () => {
   test("every /api call needs it", async () => {
-    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: "Basic abc" }]) {
+    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: "Basic abc" }] as Record<string, string>[]) {
       const r = await fetch(`${server.url}/api/triggers`, { headers });
       expect(r.status).toBe(401);
       expect(await r.json()).toEqual({ error: "unauthorized" });

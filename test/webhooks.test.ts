@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const post = (url: string, body: string | Uint8Array | ReadableStream | null, headers: Record<string, string> = {}, method = "POST") =>
+const post = (url: string, body: string | ReadableStream | null, headers: Record<string, string> = {}, method = "POST") =>
   fetch(url, { method, body, headers: { "Content-Type": "application/json", ...headers } });
 
 async function expectShape(response: Response, status: number, error?: string) {
@@ -79,7 +79,7 @@ describe("authentication failures: one identical 401, the real reason only in Ac
   test("bearer: missing, wrong, malformed", async () => {
     const t = await server.createTrigger({ name: "b", auth: { type: "bearer" } });
     const bodies: string[] = [];
-    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: `Bearer  ${t.secret}` }, { Authorization: `Basic ${t.secret}` }]) {
+    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: `Bearer  ${t.secret}` }, { Authorization: `Basic ${t.secret}` }] as Record<string, string>[]) {
       const r = await post(t.url, "{}", headers);
       await expectShape(r.clone(), 401, "authentication failed");
       const { request_id, ...rest } = await r.json();

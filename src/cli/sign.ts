@@ -26,6 +26,7 @@ export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugin
   } catch (error) {
     throw new UsageError(`cannot read the body file ${options.bodyFile}: ${(error as Error).message}`);
   }
+  let replacedBody = false;
   let url = `${baseUrl}/webhooks/${trigger.token}${options.query ? (options.query.startsWith("?") ? options.query : `?${options.query}`) : ""}`;
   const headers: Record<string, string> = { "Content-Type": options.contentType };
   if (trigger.app) {
@@ -36,6 +37,9 @@ export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugin
     const signed = await plugin.sign({ method: "POST", url, rawBody: body, headers: new Headers(headers) }, pluginContext(key, new Date()));
     Object.assign(headers, signed.headers);
     if (signed.url) url = signed.url;
+    // Some recipes sign inside the body (Mailgun) or stamp it (Linear): send the body they return.
+    if (signed.rawBody) body = signed.rawBody;
+    replacedBody = signed.rawBody !== undefined;
   } else {
     const { auth } = trigger;
     const secret = trigger.secret ?? "";
@@ -48,6 +52,6 @@ export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugin
   }
   const lines = [`curl -sS -X POST ${quote(url)}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`-H ${quote(`${name}: ${value}`)}`);
-  lines.push(`--data-binary @${quote(options.bodyFile)}`);
+  lines.push(replacedBody ? `--data-raw ${quote(new TextDecoder().decode(body))}` : `--data-binary @${quote(options.bodyFile)}`);
   return lines.join(" \\\n  ");
 }

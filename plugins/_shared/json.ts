@@ -1,0 +1,70 @@
+/**
+ * Small, throw-free readers for plugin hooks that look inside a JSON body (event names,
+ * handshake shapes, timestamps carried in the body).
+ *
+ * @module
+ */
+
+const decoder = new TextDecoder();
+
+/**
+ * Parses the raw body as JSON; `undefined` when it is not valid UTF-8 JSON.
+ *
+ * @example
+ * ```ts
+ * parseJson(new TextEncoder().encode('{"type":"ping"}')); // { type: "ping" }
+ * ```
+ */
+export function parseJson(rawBody: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(rawBody));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The value at `path` inside nested objects, or `undefined` when any step is missing.
+ *
+ * @example
+ * ```ts
+ * valueAt({ subscription: { type: "channel.follow" } }, "subscription", "type"); // "channel.follow"
+ * ```
+ */
+export function valueAt(value: unknown, ...path: string[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || Array.isArray(at)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/**
+ * The non-empty string at `path`, or `null`.
+ *
+ * @example
+ * ```ts
+ * stringAt({ type: "email.sent" }, "type"); // "email.sent"
+ * stringAt({ type: 3 }, "type");            // null
+ * ```
+ */
+export function stringAt(value: unknown, ...path: string[]): string | null {
+  const found = valueAt(value, ...path);
+  return typeof found === "string" && found !== "" ? found : null;
+}
+
+/**
+ * Distinct non-null names in first-seen order, joined with `,`; `null` when there are none.
+ * Used where one delivery batches several events (HubSpot, Asana).
+ *
+ * @example
+ * ```ts
+ * distinctJoined(["contact.creation", "contact.creation", "deal.creation"]); // "contact.creation,deal.creation"
+ * ```
+ */
+export function distinctJoined(names: Array<string | null>): string | null {
+  const seen: string[] = [];
+  for (const name of names) if (name !== null && !seen.includes(name)) seen.push(name);
+  return seen.length > 0 ? seen.join(",") : null;
+}

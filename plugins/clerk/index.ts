@@ -1,0 +1,15 @@
+/** Clerk: webhooks are sent by Svix, signed with the endpoint's `whsec_` secret under `svix-*` headers. */
+import { definePlugin } from "../../src/plugins/index.ts";
+import { stringAt } from "../_shared/json.ts";
+import { standardWebhooksRecipe } from "../_shared/standard_webhooks.ts";
+
+export default definePlugin({
+  id: "clerk",
+  name: "Clerk",
+  secret: { label: "Signing secret (whsec_…)", generated: false },
+  // Clerk's own verifier (`@clerk/backend` verifyWebhook) reads only the svix-* headers.
+  ...standardWebhooksRecipe({ prefixes: ["svix-"], secret: "standard" }),
+  // Delivered by Svix: its retry schedule spans about 28 hours.
+  dedupWindowSeconds: 172800,
+  event: (_req, body) => stringAt(body, "type"),
+});

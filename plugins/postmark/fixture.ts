@@ -1,0 +1,30 @@
+import type { PluginFixture } from "../../src/plugins/index.ts";
+
+export default {
+  appSecret: "postmark-hooks:Vq8s2Lx4Tz6Rk1",
+  body: JSON.stringify({
+    RecordType: "Bounce",
+    MessageStream: "outbound",
+    ID: 4323372036854775807,
+    Type: "HardBounce",
+    TypeCode: 1,
+    Name: "Hard bounce",
+    Tag: "receipts",
+    MessageID: "883953f4-6105-42a2-a16a-77a8eac79483",
+    Metadata: { user_id: "111" },
+    ServerID: 23,
+    Description: "The server was unable to deliver your message (ex: unknown user, mailbox not found).",
+    Details: "smtp;550 5.1.1 The email account that you tried to reach does not exist.",
+    Email: "nobody@example.com",
+    From: "billing@acme.example",
+    BouncedAt: "2025-06-15T14:26:40Z",
+    DumpAvailable: true,
+    Inactive: true,
+    CanActivate: true,
+    Subject: "Your receipt",
+  }),
+  headers: { "user-agent": "Postmark" },
+  deliveryId: null,
+  event: "Bounce",
+  signsBody: false,
+} satisfies PluginFixture;

@@ -1,0 +1,35 @@
+import type { PluginFixture } from "../../src/plugins/index.ts";
+
+export default {
+  appSecret: "9f2c4a6e8b0d1f3a5c7e9b1d3f5a7c9e",
+  body: new URLSearchParams({
+    ToCountry: "US",
+    ToState: "CA",
+    SmsMessageSid: "SM7a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    NumMedia: "0",
+    ToCity: "SAN FRANCISCO",
+    FromZip: "94105",
+    SmsSid: "SM7a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    FromState: "CA",
+    SmsStatus: "received",
+    FromCity: "SAN FRANCISCO",
+    Body: "Deploy inlet? Yes & go + fast",
+    FromCountry: "US",
+    To: "+14155550100",
+    MessagingServiceSid: "MG0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    ToZip: "94107",
+    NumSegments: "1",
+    MessageSid: "SM7a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    AccountSid: "AC0123456789abcdef0123456789abcdef",
+    From: "+14155550123",
+    ApiVersion: "2010-04-01",
+  }).toString(),
+  contentType: "application/x-www-form-urlencoded",
+  query: "?team=ops",
+  headers: {
+    "i-twilio-idempotency-token": "3b6c2e0a-8d4f-4e1b-9a7c-5f2d1e0b3c4a",
+    "user-agent": "TwilioProxy/1.1",
+  },
+  deliveryId: "3b6c2e0a-8d4f-4e1b-9a7c-5f2d1e0b3c4a",
+  event: "received",
+} satisfies PluginFixture;

@@ -1,0 +1,28 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { storeContract } from "../store_contract.ts";
+import { SqliteStore } from "./sqlite_store.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+storeContract("sqlite", async () => new SqliteStore(join(dir, `db-${n++}.sqlite`)));
+
+test("migrations apply once: reopening keeps data and schema", async () => {
+  const path = join(dir, "reopen.sqlite");
+  const a = new SqliteStore(path);
+  await a.setMeta("kept", "yes");
+  await a.close();
+  const b = new SqliteStore(path);
+  expect(await b.getMeta("kept")).toBe("yes");
+  await b.close();
+});
+
+test("a closed store refuses work with StoreUnavailable", async () => {
+  const s = new SqliteStore(join(dir, "closed.sqlite"));
+  await s.close();
+  expect(await s.ping()).toBe(false);
+  await expect(s.getMeta("x")).rejects.toThrow("closed");
+});

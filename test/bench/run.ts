@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: load benchmarks measured in one run against a bare Bun.serve baseline, so the
+ * ratios hold on a noisy machine. Server pinned to core 1, wrk to core 0 (research/baseline.md).
+ *
+ * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of case names).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHmac } from "node:crypto";
+import { sampleBody } from "./body.ts";
+import { ensureWrk, load, type LoadResult } from "./wrk.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+const ADMIN = "bench-admin-token-0123456789abcdef";
+
+interface Started {
+  url: string;
+  proc: ReturnType<typeof Bun.spawn>;
+}
+
+async function startPinned(command: string[], env: Record<string, string>, pattern: RegExp): Promise<Started> {
+  const pinned = Bun.which("taskset") ? ["taskset", "-c", "1", ...command] : command;
+  const proc = Bun.spawn(pinned, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!pattern.test(text)) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`${command.join(" ")} exited: ${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return { url: text.match(pattern)![1], proc };
+}
+
+async function api(base: string, path: string, body: unknown) {
+  const r = await fetch(base + path, { method: "POST", headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (r.status !== 201) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+interface Case {
+  name: string;
+  target(): Promise<{ url: string; body: string; headers: Record<string, string> }>;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  ensureWrk();
+  const body1k = sampleBody(1024);
+  const dataDir = mkdtempSync(join(tmpdir(), "inlet-bench-"));
+  const bare = await startPinned([process.execPath, "run", "test/bench/bare_server.ts"], {}, /bare listening on (http:\/\/\S+)/);
+  const inlet = await startPinned(
+    [process.execPath, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"],
+    { INLET_ADMIN_TOKEN: ADMIN },
+    /inlet listening on (http:\/\/\S+)/,
+  );
+  const json = { "Content-Type": "application/json" };
+  const none = await api(inlet.url, "/api/triggers", { name: "bench-none" });
+  const hmac = await api(inlet.url, "/api/triggers", { name: "bench-hmac", auth: { type: "hmac-sha256" } });
+  const hmacSecret = (await (await fetch(`${inlet.url}/api/triggers/${hmac.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
+  const signature = `sha256=${createHmac("sha256", hmacSecret).update(body1k).digest("hex")}`;
+
+  const cases: Case[] = [
+    { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
+    { name: "inlet, auth none", target: async () => ({ url: none.url, body: body1k, headers: json }) },
+    { name: "inlet, hmac-sha256", target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
+  ].filter((c, i) => i === 0 || !only || only.includes(c.name));
+
+  const results = new Map<string, LoadResult[]>();
+  const ratios = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    let baseline = 0;
+    for (const c of cases) {
+      const t = await c.target();
+      const r = await load(t.url, { seconds, connections, body: t.body, headers: t.headers });
+      if (r.non2xx > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx answers`);
+      if (c === cases[0]) baseline = r.rps;
+      results.set(c.name, [...(results.get(c.name) ?? []), r]);
+      ratios.set(c.name, [...(ratios.get(c.name) ?? []), r.rps / baseline]);
+      process.stderr.write(`round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s\n`);
+    }
+  }
+  bare.proc.kill();
+  inlet.proc.kill("SIGTERM");
+  await inlet.proc.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const rows = cases.map((c) => {
+    const rs = results.get(c.name)!;
+    return {
+      case: c.name,
+      rps: Math.round(median(rs.map((r) => r.rps))),
+      p50ms: median(rs.map((r) => r.p50ms)),
+      p99ms: median(rs.map((r) => r.p99ms)),
+      ratio: Number(median(ratios.get(c.name)!).toFixed(2)),
+    };
+  });
+  const table = [
+    `1 KB JSON body, wrk -t1 -c${connections} -d${seconds}s, median of ${rounds} rounds; server on core 1, wrk on core 0; ratio = req/s ÷ bare Bun.serve in the same round`,
+    "",
+    "| case | req/s | p50 ms | p99 ms | ratio to bare |",
+    "|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
+  ].join("\n");
+  console.log(table);
+  mkdirSync(join(ROOT, ".bench"), { recursive: true });
+  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows }, null, 2));
+  writeFileSync(join(ROOT, ".bench", "latest.md"), table + "\n");
+}
+
+await main();

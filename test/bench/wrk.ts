@@ -1,0 +1,64 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface LoadResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  non2xx: number;
+}
+
+/** Makes sure wrk is there (Debian's package), installing it when we are root. */
+export function ensureWrk(): string {
+  const found = Bun.which("wrk");
+  if (found) return found;
+  if (process.getuid?.() === 0) {
+    Bun.spawnSync(["apt-get", "update", "-qq"], { stdout: "ignore", stderr: "inherit" });
+    Bun.spawnSync(["apt-get", "install", "-y", "-qq", "wrk"], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  }
+  const installed = Bun.which("wrk");
+  if (!installed) throw new Error("wrk is needed for the benchmark: apt-get install wrk");
+  return installed;
+}
+
+const luaString = (s: string) => JSON.stringify(s);
+
+function script(method: string, body: string, headers: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-wrk-"));
+  const file = join(dir, "request.lua");
+  const lines = [`wrk.method = ${luaString(method)}`, `wrk.body = ${luaString(body)}`];
+  for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
+  // Count non-2xx answers so a broken case cannot pass as fast.
+  lines.push(
+    "local bad = 0",
+    "response = function(status, headers, body) if status < 200 or status > 299 then bad = bad + 1 end end",
+    "done = function(summary, latency, requests) io.write(string.format('NON2XX %d\\n', bad)) end",
+  );
+  writeFileSync(file, lines.join("\n") + "\n");
+  return file;
+}
+
+function parseDuration(text: string): number {
+  const m = text.match(/^([\d.]+)(us|ms|s|m)$/);
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  return m[2] === "us" ? n / 1000 : m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
+}
+
+/** Runs wrk pinned to core 0 (the server under test is pinned to core 1). */
+export async function load(url: string, options: { seconds: number; connections: number; method?: string; body?: string; headers?: Record<string, string> }): Promise<LoadResult> {
+  const wrk = ensureWrk();
+  const lua = script(options.method ?? "POST", options.body ?? "", options.headers ?? {});
+  const args = [wrk, "-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", "-s", lua, url];
+  const command = Bun.which("taskset") ? ["taskset", "-c", "0", ...args] : args;
+  const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
+  const p50 = parseDuration(out.match(/\s50%\s+(\S+)/)?.[1] ?? "");
+  const p99 = parseDuration(out.match(/\s99%\s+(\S+)/)?.[1] ?? "");
+  const non2xx = Number(out.match(/NON2XX (\d+)/)?.[1] ?? NaN);
+  if (!Number.isFinite(rps)) throw new Error(`could not read wrk output:\n${out}`);
+  return { rps, p50ms: p50, p99ms: p99, non2xx };
+}
