@@ -36,7 +36,7 @@ afterAll(async () => {
 async function deliver(plugin: InletPlugin, trigger: any, secret: string, body: string, headers: Record<string, string> = {}, now = new Date()) {
   const base = { "content-type": "application/json", ...headers };
   const signed = await plugin.sign!({ method: "POST", url: trigger.url, rawBody: new TextEncoder().encode(body), headers: new Headers(base) }, pluginContext(secret, now));
-  return fetch(signed.url ?? trigger.url, { method: "POST", body: signed.rawBody ?? body, headers: { ...base, ...signed.headers } });
+  return fetch(signed.url ?? trigger.url, { method: "POST", body: signed.rawBody ? new Blob([signed.rawBody as Uint8Array<ArrayBuffer>]) : body, headers: { ...base, ...signed.headers } });
 }
 
 const activity = async (id: string) => (await server.api("GET", `/api/triggers/${id}/activity`)).body as any[];
