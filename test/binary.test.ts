@@ -42,3 +42,26 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
   expect(existsSync(join(empty, "inlet-data", "inlet.db"))).toBe(true);
   expect(statSync(join(empty, "inlet-data", "secret.key")).mode & 0o777).toBe(0o600);
 }, 60_000);
+
+test("dist/inlet scaffolds a plugin, loads it from --plugins-dir and signs a request for it", async () => {
+  const dir = join(empty, "my-plugins");
+  const scaffold = Bun.spawnSync([binary, "plugins", "new", "acme", "--dir", dir], { cwd: empty });
+  expect(scaffold.exitCode).toBe(0);
+  const env = { INLET_ADMIN_TOKEN: "binary-admin-token-0123456789" };
+  const listed = Bun.spawnSync([binary, "plugins", "list", "--plugins-dir", dir, "--data-dir", join(empty, "d2")], { cwd: empty, env: { ...process.env, ...env } });
+  expect(JSON.parse(listed.stdout.toString()).map((p: any) => p.id)).toContain("acme");
+  const server = await spawnServer([binary], ["--plugins-dir", dir, "--data-dir", join(empty, "d2")], { cwd: empty, env });
+  try {
+    const headers = { Authorization: `Bearer ${env.INLET_ADMIN_TOKEN}`, "Content-Type": "application/json" };
+    const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "acme", app: "acme", appSecret: "acme-secret" }) })).json();
+    Bun.write(join(empty, "body.json"), '{"type":"thing.created"}');
+    const sign = Bun.spawn([binary, "sign", created.id, "--body", join(empty, "body.json"), "--data-dir", join(empty, "d2"), "--plugins-dir", dir, "--base-url", server.url], { cwd: empty, stdout: "pipe" });
+    const curl = (await new Response(sign.stdout).text()).trim();
+    expect(curl).toContain("x-acme-signature");
+    const sent = Bun.spawn(["bash", "-c", `${curl} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });
+    expect(await new Response(sent.stdout).text()).toBe("200");
+  } finally {
+    server.proc.kill("SIGTERM");
+    expect(await server.proc.exited).toBe(0);
+  }
+}, 60_000);

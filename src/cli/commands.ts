@@ -6,6 +6,7 @@ import { VERSION } from "../version.ts";
 import { parseArgs } from "./args.ts";
 import { HELP } from "./help.ts";
 import { signedCurl } from "./sign.ts";
+import { scaffoldPlugin } from "../plugins/scaffold.ts";
 
 // Output is written with Bun.write and awaited before exit: process.exit() would cut a pending pipe write short.
 const pending: Promise<unknown>[] = [];
@@ -134,7 +135,19 @@ async function runs(args: string[]): Promise<number> {
 
 async function plugins(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== "list") throw new UsageError(`unknown command 'plugins ${sub ?? ""}' (list)`);
+  if (sub === "new") {
+    const { options, positional } = parseArgs(rest, { dir: "value" });
+    if (!positional[0]) throw new UsageError("plugins new needs an id: inlet plugins new acme [--dir DIR]");
+    const dir = String(options.dir ?? process.env.INLET_PLUGINS_DIR ?? "./inlet-plugins");
+    try {
+      for (const file of scaffoldPlugin(dir, positional[0])) print(`wrote ${file}`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    print(`load it with: inlet serve --plugins-dir ${dir}`);
+    return 0;
+  }
+  if (sub !== "list") throw new UsageError(`unknown command 'plugins ${sub ?? ""}' (list, new)`);
   const { positional, serverArgs } = parseArgs(rest, {});
   if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}`);
   const config = loadServerConfig(serverArgs);

@@ -14,6 +14,7 @@ Usage:
   inlet runs list [--trigger ID] [--limit N] [--before ID] [--include-trigger] [flags]
   inlet runs show ID [flags]
   inlet plugins list [flags]                 app-trigger plugins (built-in and --plugins-dir)
+  inlet plugins new ID [--dir DIR]           scaffold a plugin and its test (default dir ./inlet-plugins)
   inlet sign TRIGGER_ID --body FILE [--content-type TYPE] [--key FILE] [--query Q] [--base-url URL]
                                              print a correctly signed curl command for the trigger
   inlet version
