@@ -14,6 +14,7 @@ import { checkExpression, compileChecks, expressionRules } from "./ingest/checks
 import { IngestPipeline } from "./ingest/pipeline.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
+import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
 import { SqliteStore } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/types.ts";
 import { TriggerService } from "./triggers/service.ts";
@@ -36,7 +37,8 @@ export async function openCore(config: ServerConfig): Promise<Core> {
   const box = SealedBox.load(config.dataDir, config.secretKey);
   const plugins = new PluginRegistry(BUILTIN_PLUGINS);
   if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);
-  const store: Store = new SqliteStore(join(config.dataDir, "inlet.db"));
+  // INLET_GROUP_COMMIT=0 is a benchmark knob (one transaction per request), not a setting.
+  const store: Store = new SqliteStore(join(config.dataDir, "inlet.db"), { groupCommit: process.env.INLET_GROUP_COMMIT !== "0" });
   const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
     s.app === null ? s.auth.type !== "none" : plugins.get(s.app)?.secret.generated === true,
   );
@@ -55,6 +57,8 @@ export interface RunningServer {
 }
 
 const SWEEP_EVERY_MS = 60_000;
+/** On stop, how long executing runs may take to finish before they are put back in the queue. */
+const RUN_DRAIN_MS = 5_000;
 
 /** Starts `inlet serve`. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
@@ -64,6 +68,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let baseUrl = publicBaseUrl(config, config.port);
   const metrics = new Metrics();
   const log = new RequestLog(config.logRequests);
+  const runners = createRunners({ scriptPool: { size: config.runConcurrency } });
+  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency, log: logEvent });
   const pipeline = new IngestPipeline({
     triggers,
     store,
@@ -72,7 +78,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
+    onRunCommitted: (trigger, run) => queue.onCommitted(trigger, run),
+    workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
   });
+  await queue.start();
   const app = new Elysia({ name: "inlet" })
     .onError(({ code, error }) => errorResponse(code, error))
     .use(ingestRoute(pipeline, metrics, log))
@@ -87,7 +96,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         onTriggerDeleted: (id) => metrics.forget(id),
       }),
     )
-    .use(healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length })));
+    .use(healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length })))
 
   const server = Bun.serve({
     hostname: config.host,
@@ -113,6 +122,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       clearInterval(refresh);
       clearInterval(sweep);
       await server.stop(false);
+      await queue.stop(RUN_DRAIN_MS);
+      await runners.close();
       log.close();
       await store.close();
     })());

@@ -14,6 +14,7 @@ export const ServerConfigSchema = Type.Object({
   maxBodyBytes: Type.Integer({ minimum: 1, maximum: 64 * 1024 * 1024 }),
   rateLimit: Type.Integer({ minimum: 0 }),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  runConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
   logRequests: Type.Boolean(),
 });
 export type ServerConfig = Static<typeof ServerConfigSchema>;
@@ -41,6 +42,7 @@ export const OPTIONS: Option[] = [
   { key: "maxBodyBytes", flag: "--max-body-bytes", env: "INLET_MAX_BODY_BYTES", kind: "integer", fallback: 1024 * 1024, help: "largest accepted request body (413 past it)" },
   { key: "rateLimit", flag: "--rate-limit", env: "INLET_RATE_LIMIT", kind: "integer", fallback: 0, help: "requests per second per trigger before 429 (0 = no limit)" },
   { key: "retentionDays", flag: "--retention-days", env: "INLET_RETENTION_DAYS", kind: "integer", fallback: 30, help: "days Activity rows and finished runs are kept" },
+  { key: "runConcurrency", flag: "--run-concurrency", env: "INLET_RUN_CONCURRENCY", kind: "integer", fallback: 8, help: "workflow runs executed at once (and sandbox processes for scripts)" },
   { key: "logRequests", flag: "--log-requests", env: "INLET_LOG_REQUESTS", kind: "boolean", fallback: true, help: "one JSON log line per webhook request (true/false)" },
   { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, help: "admin token (default: generated on first start, printed once)" },
   { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },

@@ -17,8 +17,11 @@ export interface PreparedChecks {
 /** Compiles a trigger's checks; the pipeline caches the result per trigger version. */
 export type ChecksCompiler = (trigger: TriggerRecord) => PreparedChecks;
 
-/** An error raised while evaluating user logic: answered as 500 "pre-execution check failed". */
+/**
+ * An error raised while compiling or evaluating user logic (deadline, memory, a stored
+ * expression that no longer compiles): answered as 500 "pre-execution check failed".
+ */
 export function isSandboxFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("sandbox");
+  return typeof code === "string" && (code.startsWith("sandbox") || code === "invalid_expression" || code === "invalid_pattern");
 }

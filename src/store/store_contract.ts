@@ -131,6 +131,73 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
+    test("runs: queued runs are claimed oldest first and once; finishing needs the lease", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t6"));
+      const now = new Date();
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = { ...run("t6", now), status: "queued" as const, attempts: 0, finishedAt: null };
+        ids.push(r.id);
+        await store.commitIngest({ dedup: null, run: r, activity: activity("t6", now, "run", r.id) });
+      }
+      const [first, second] = await Promise.all([store.claimRuns("a", 2, 60_000, now), store.claimRuns("b", 2, 60_000, now)]);
+      expect([...first, ...second].map((r) => r.id).sort()).toEqual([...ids].sort());
+      expect(first.map((r) => r.id)).toEqual(ids.slice(0, 2));
+      expect(first[0].status).toBe("running");
+      expect(first[0].trigger).toEqual({ body: { n: 1 } });
+      expect(await store.claimRun(ids[0], "b", 60_000, now)).toBeNull();
+      expect(await store.claimRuns("c", 5, 60_000, now)).toEqual([]);
+
+      expect(await store.recordAttempt(ids[0], "b", 1, { attempts: [{ status: 503 }] })).toBe(false);
+      expect(await store.recordAttempt(ids[0], "a", 1, { attempts: [{ status: 503 }] })).toBe(true);
+      expect((await store.getRun(ids[0]))?.attempts).toBe(1);
+      const done = { status: "succeeded" as const, result: { status: 200 }, error: null, attempts: 2, finishedAt: new Date().toISOString() };
+      expect(await store.finishRun(ids[0], "b", done)).toBe(false);
+      expect(await store.finishRun(ids[0], "a", done)).toBe(true);
+      expect(await store.finishRun(ids[0], "a", done)).toBe(false);
+      const finished = await store.getRun(ids[0]);
+      expect(finished).toMatchObject({ status: "succeeded", attempts: 2, result: { status: 200 }, error: null, finishedAt: done.finishedAt });
+      await store.close();
+    });
+
+    test("runs: a lapsed lease is claimed again; released and abandoned runs are queued again", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t7"));
+      const now = new Date();
+      const r = { ...run("t7", now), status: "queued" as const, attempts: 0, finishedAt: null };
+      await store.commitIngest({ dedup: null, run: r, activity: activity("t7", now, "run", r.id) });
+      expect(await store.claimRun(r.id, "a", 1_000, now)).not.toBeNull();
+      await store.renewLeases("a", [r.id], 10_000, now);
+      expect(await store.claimRuns("b", 1, 1_000, new Date(now.getTime() + 5_000))).toEqual([]);
+      const taken = await store.claimRuns("b", 1, 1_000, new Date(now.getTime() + 11_000));
+      expect(taken.map((x) => x.id)).toEqual([r.id]);
+      expect(await store.finishRun(r.id, "a", { status: "failed", result: null, error: "late", attempts: 1, finishedAt: now.toISOString() })).toBe(false);
+      await store.releaseRuns("b", [r.id]);
+      expect((await store.getRun(r.id))?.status).toBe("queued");
+      await store.claimRun(r.id, "c", 60_000, now);
+      expect(await store.requeueAbandonedRuns(new Date(now.getTime() + 120_000))).toBe(1);
+      expect((await store.getRun(r.id))?.status).toBe("queued");
+      await store.close();
+    });
+
+    test("sweep keeps unfinished runs however old (retention by an injected clock)", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t8"));
+      const old = new Date(Date.now() - 400 * 86_400_000);
+      const queued = { ...run("t8", old), status: "queued" as const, attempts: 0, finishedAt: null };
+      const failed = { ...run("t8", old), status: "failed" as const, error: "boom" };
+      for (const r of [queued, failed]) await store.commitIngest({ dedup: null, run: r, activity: activity("t8", old, "run", r.id) });
+      // One day of retention, seen from a clock a year on: the finished run and the Activity go.
+      const later = new Date(old.getTime() + 365 * 86_400_000);
+      const swept = await store.sweep(later, new Date(later.getTime() - 86_400_000));
+      expect(swept.runs).toBe(1);
+      expect(swept.activity).toBe(2);
+      expect(await store.getRun(failed.id)).toBeNull();
+      expect((await store.getRun(queued.id))?.status).toBe("queued");
+      await store.close();
+    });
+
     test("meta values persist", async () => {
       const store = await open();
       await store.setMeta("x", "1");

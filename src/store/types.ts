@@ -65,6 +65,18 @@ export interface IngestRecord {
   activity: ActivityRecord;
 }
 
+/** A run with its `$trigger`, as a runner receives it. */
+export type ClaimedRun = RunRecord & { trigger: unknown };
+
+/** How a run ended. */
+export interface RunFinish {
+  status: "succeeded" | "failed";
+  result: unknown;
+  error: string | null;
+  attempts: number;
+  finishedAt: string;
+}
+
 export interface Page {
   limit: number;
   before?: string;
@@ -98,6 +110,29 @@ export interface Store {
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]>;
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]>;
   getRun(id: string): Promise<RunRecord | null>;
+
+  /**
+   * Claims up to `limit` runs for `owner`, oldest first: queued runs, and running runs whose lease
+   * lapsed (their process is gone). They become `running`, leased until `now + leaseMs`.
+   * (PostgreSQL: `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)`.)
+   */
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]>;
+  /** Claims one queued run by id (a run that should start now); null when it is not queued. */
+  claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null>;
+  /** Extends the lease of the runs `owner` is still executing. */
+  renewLeases(owner: string, ids: string[], leaseMs: number, now: Date): Promise<void>;
+  /** Records progress of a running run (attempts so far, the result so far); false when `owner` no longer holds it. */
+  recordAttempt(id: string, owner: string, attempts: number, result: unknown): Promise<boolean>;
+  /** Ends a run `owner` holds; false when it no longer holds it (deleted, or its lease was taken over). */
+  finishRun(id: string, owner: string, finish: RunFinish): Promise<boolean>;
+  /** Gives runs `owner` holds back to the queue (graceful stop): running → queued. */
+  releaseRuns(owner: string, ids: string[]): Promise<void>;
+  /**
+   * Requeues runs left `running` by a process that is gone (at-least-once after a crash). SQLite
+   * has one process per file, so at start every running run is abandoned; PostgreSQL requeues
+   * those whose lease lapsed.
+   */
+  requeueAbandonedRuns(now: Date): Promise<number>;
 
   /** Deletes expired dedup keys, and Activity rows and finished runs older than `olderThan`. */
   sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }>;

@@ -2,7 +2,13 @@
  * `npm run bench`: load benchmarks measured in one run against a bare Bun.serve baseline, so the
  * ratios hold on a noisy machine. Server pinned to core 1, wrk to core 0 (research/baseline.md).
  *
- * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of case names).
+ * Cases: the bare baseline; inlet acknowledging durably with group commit and, in the same round,
+ * with one transaction per request (a second server started with the benchmark knob
+ * INLET_GROUP_COMMIT=0); HMAC auth; then, once, end to end: a workflow-response-mode trigger
+ * (each request waits for its http run: req/s = runs/s), and immediate acks with an http
+ * workflow, counting the runs the target receives over fixed windows (under load, then draining).
+ *
+ * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of case names; "end to end" for those).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,8 +68,16 @@ async function main() {
     { INLET_ADMIN_TOKEN: ADMIN },
     /inlet listening on (http:\/\/\S+)/,
   );
+  // The same server committing each request in its own transaction (one fsync each).
+  const soloDir = mkdtempSync(join(tmpdir(), "inlet-bench-solo-"));
+  const solo = await startPinned(
+    [process.execPath, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", soloDir, "--log-requests", "false"],
+    { INLET_ADMIN_TOKEN: ADMIN, INLET_GROUP_COMMIT: "0" },
+    /inlet listening on (http:\/\/\S+)/,
+  );
   const json = { "Content-Type": "application/json" };
   const none = await api(inlet.url, "/api/triggers", { name: "bench-none" });
+  const noneSolo = await api(solo.url, "/api/triggers", { name: "bench-none-solo" });
   const hmac = await api(inlet.url, "/api/triggers", { name: "bench-hmac", auth: { type: "hmac-sha256" } });
   const hmacSecret = (await (await fetch(`${inlet.url}/api/triggers/${hmac.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
   const signature = `sha256=${createHmac("sha256", hmacSecret).update(body1k).digest("hex")}`;
@@ -71,6 +85,7 @@ async function main() {
   const cases: Case[] = [
     { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
     { name: "inlet, auth none", target: async () => ({ url: none.url, body: body1k, headers: json }) },
+    { name: "inlet, auth none, one commit per request", target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
     { name: "inlet, hmac-sha256", target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
   ].filter((c, i) => i === 0 || !only || only.includes(c.name));
 
@@ -89,6 +104,10 @@ async function main() {
     }
   }
   bare.proc.kill();
+  solo.proc.kill("SIGTERM");
+  await solo.proc.exited;
+  rmSync(soloDir, { recursive: true, force: true });
+  const endToEnd = !only || only.includes("end to end") ? await endToEndRuns(inlet.url, body1k) : null;
   inlet.proc.kill("SIGTERM");
   await inlet.proc.exited;
   rmSync(dataDir, { recursive: true, force: true });
@@ -103,17 +122,65 @@ async function main() {
       ratio: Number(median(ratios.get(c.name)!).toFixed(2)),
     };
   });
+  const e2eTable = endToEnd
+    ? [
+        "",
+        `End to end, http workflow to a local target (target on core 0 with wrk), run concurrency 8, wrk -c${connections} -d${seconds}s, once:`,
+        "",
+        "| case | acks/s | runs/s | p50 ms | p99 ms |",
+        "|---|---|---|---|---|",
+        `| workflow response mode (each request waits for its run) | ${Math.round(endToEnd.workflow.rps)} | ${Math.round(endToEnd.workflow.rps)} | ${endToEnd.workflow.p50ms} | ${endToEnd.workflow.p99ms} |`,
+        `| immediate ack, runs under load | ${Math.round(endToEnd.immediate.rps)} | ${Math.round(endToEnd.runsUnderLoad)} | ${endToEnd.immediate.p50ms} | ${endToEnd.immediate.p99ms} |`,
+        `| immediate ack, backlog draining (no load) | – | ${Math.round(endToEnd.runsDraining)} | – | – |`,
+      ]
+    : [];
   const table = [
     `1 KB JSON body, wrk -t1 -c${connections} -d${seconds}s, median of ${rounds} rounds; server on core 1, wrk on core 0; ratio = req/s ÷ bare Bun.serve in the same round`,
     "",
     "| case | req/s | p50 ms | p99 ms | ratio to bare |",
     "|---|---|---|---|---|",
     ...rows.map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
+    ...e2eTable,
   ].join("\n");
   console.log(table);
   mkdirSync(join(ROOT, ".bench"), { recursive: true });
-  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows }, null, 2));
+  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd }, null, 2));
   writeFileSync(join(ROOT, ".bench", "latest.md"), table + "\n");
+}
+
+/**
+ * Runs executed end to end, to a local http target: a closed loop in workflow response mode,
+ * then immediate acks with runs counted at the target over fixed windows.
+ */
+async function endToEndRuns(inletUrl: string, body: string) {
+  const json = { "Content-Type": "application/json" };
+  const target = await startPinned([process.execPath, "run", "test/bench/target_server.ts"], {}, /target listening on (http:\/\/\S+)/);
+  const deliveries = async () => ((await (await fetch(`${target.url}/count`)).json()) as { deliveries: number }).deliveries;
+  const workflow = { kind: "http", url: `${target.url}/hook` };
+  const waiting = await api(inletUrl, "/api/triggers", { name: "bench-e2e-workflow", response: { mode: "workflow", timeoutMs: 30_000 }, workflow });
+  const immediate = await api(inletUrl, "/api/triggers", { name: "bench-e2e-immediate", workflow });
+
+  const closedLoop = await load(waiting.url, { seconds, connections, body, headers: json });
+  if (closedLoop.non2xx > 0) throw new Error(`end to end (workflow response mode): ${closedLoop.non2xx} non-2xx answers`);
+  process.stderr.write(`end to end, workflow response mode: ${Math.round(closedLoop.rps)} runs/s\n`);
+
+  // Counted between 1 s after the start and 1 s before the end: the steady part of the load.
+  const window = Math.max(1, seconds - 2);
+  const acks = load(immediate.url, { seconds, connections, body, headers: json });
+  await Bun.sleep(1000);
+  const c1 = await deliveries();
+  await Bun.sleep(window * 1000);
+  const c2 = await deliveries();
+  const ackResult = await acks;
+  if (ackResult.non2xx > 0) throw new Error(`end to end (immediate): ${ackResult.non2xx} non-2xx answers`);
+  const drainWindow = Math.min(seconds, 5);
+  const c3 = await deliveries();
+  await Bun.sleep(drainWindow * 1000);
+  const c4 = await deliveries();
+  target.proc.kill();
+  const result = { workflow: closedLoop, immediate: ackResult, runsUnderLoad: (c2 - c1) / window, runsDraining: (c4 - c3) / drainWindow };
+  process.stderr.write(`end to end, immediate: ${Math.round(ackResult.rps)} acks/s, ${Math.round(result.runsUnderLoad)} runs/s under load, ${Math.round(result.runsDraining)} runs/s draining\n`);
+  return result;
 }
 
 await main();

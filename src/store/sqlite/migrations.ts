@@ -54,4 +54,12 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       INSERT INTO meta (key, value) VALUES ('triggers_revision', '0');
     `,
   },
+  {
+    version: 2,
+    name: "run leases",
+    sql: `
+      ALTER TABLE runs ADD COLUMN lease_owner TEXT;
+      ALTER TABLE runs ADD COLUMN lease_until_ms INTEGER;
+    `,
+  },
 ];

@@ -6,8 +6,10 @@ import { GroupCommit } from "../group_commit.ts";
 import {
   StoreUnavailable,
   type ActivityRecord,
+  type ClaimedRun,
   type IngestRecord,
   type Page,
+  type RunFinish,
   type RunRecord,
   type Store,
   type StoredTrigger,
@@ -78,6 +80,18 @@ const toActivity = (row: ActivityRow): ActivityRecord => ({
   detail: row.detail,
 });
 
+const RUN_COLUMNS = "id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at";
+
+const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export interface SqliteStoreOptions {
+  /**
+   * Benchmark knob (`INLET_GROUP_COMMIT=0`): false commits every write in its own transaction,
+   * one fsync each, to measure what group commit saves. Never turn it off in production.
+   */
+  groupCommit?: boolean;
+}
+
 /** The embedded store: one SQLite file in the data dir, WAL, fully synced grouped commits. */
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
@@ -86,7 +100,7 @@ export class SqliteStore implements Store {
   private readonly stmt: Record<string, Statement>;
   private closed = false;
 
-  constructor(path: string) {
+  constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL");
@@ -105,11 +119,27 @@ export class SqliteStore implements Store {
         "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       bumpRevision: db.prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'triggers_revision'"),
+      claimQueued: db.prepare(
+        `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM runs WHERE status = 'queued' ORDER BY seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
+      ),
+      claimLapsed: db.prepare(
+        `UPDATE runs SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM runs WHERE status = 'running' AND lease_until_ms < ? ORDER BY seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
+      ),
+      claimOne: db.prepare(`UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE id = ? AND status = 'queued' RETURNING ${RUN_COLUMNS}`),
+      renewLeases: db.prepare("UPDATE runs SET lease_until_ms = ? WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))"),
+      recordAttempt: db.prepare("UPDATE runs SET attempts = ?, result_json = ? WHERE id = ? AND lease_owner = ? AND status = 'running'"),
+      finishRun: db.prepare(
+        "UPDATE runs SET status = ?, result_json = ?, error = ?, attempts = ?, finished_at = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ? AND lease_owner = ? AND status = 'running'",
+      ),
+      releaseRuns: db.prepare(
+        "UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
+      ),
+      requeueRunning: db.prepare("UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE status = 'running'"),
     };
     const begin = db.transaction((work: () => void) => work());
     this.group = new GroupCommit(
       (work) => begin.immediate(work),
-      64,
+      options.groupCommit === false ? 1 : 64,
       (error) => new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`),
     );
   }
@@ -262,6 +292,58 @@ export class SqliteStore implements Store {
   recordActivity(row: ActivityRecord): Promise<void> {
     if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
     return this.group.submit(() => this.insertActivity(row));
+  }
+
+  /** A write that rides the next grouped transaction: durable when it resolves. */
+  private write<T>(work: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    return this.group.submit(work);
+  }
+
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    const until = now.getTime() + leaseMs;
+    return this.write(() => {
+      const rows = this.stmt.claimQueued.all(owner, until, limit) as Array<RunRow & { seq: number }>;
+      if (rows.length < limit) rows.push(...(this.stmt.claimLapsed.all(owner, until, now.getTime(), limit - rows.length) as Array<RunRow & { seq: number }>));
+      return rows.sort((a, b) => a.seq - b.seq).map((row) => toRun(row) as ClaimedRun);
+    });
+  }
+
+  claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null> {
+    return this.write(() => {
+      const row = this.stmt.claimOne.get(owner, now.getTime() + leaseMs, id) as RunRow | null;
+      return row ? (toRun(row) as ClaimedRun) : null;
+    });
+  }
+
+  renewLeases(owner: string, ids: string[], leaseMs: number, now: Date): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.write(() => {
+      this.stmt.renewLeases.run(now.getTime() + leaseMs, owner, JSON.stringify(ids));
+    });
+  }
+
+  recordAttempt(id: string, owner: string, attempts: number, result: unknown): Promise<boolean> {
+    return this.write(() => this.stmt.recordAttempt.run(attempts, jsonOrNull(result), id, owner).changes > 0);
+  }
+
+  finishRun(id: string, owner: string, finish: RunFinish): Promise<boolean> {
+    return this.write(
+      () => this.stmt.finishRun.run(finish.status, jsonOrNull(finish.result), finish.error, finish.attempts, finish.finishedAt, id, owner).changes > 0,
+    );
+  }
+
+  releaseRuns(owner: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.write(() => {
+      this.stmt.releaseRuns.run(owner, JSON.stringify(ids));
+    });
+  }
+
+  requeueAbandonedRuns(_now: Date): Promise<number> {
+    // One process owns the SQLite file: at start, nothing running is still running.
+    return this.write(() => this.stmt.requeueRunning.run().changes);
   }
 
   private cursor(table: "runs" | "activity", before: string | undefined): number {

@@ -1,0 +1,121 @@
+import { JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type Query } from "../jsonpath/index.ts";
+import { bundleGuest } from "../sandbox/bundle_guest.ts" with { type: "macro" };
+import { defineGuest, exceedsDepth, GuestUnit, MAX_NESTING_DEPTH, SandboxError, sandbox as sharedSandbox, type Sandbox } from "../sandbox/index.ts";
+
+/** The JSONPath engine, bundled to run inside QuickJS. */
+export const jsonPathGuest = defineGuest("inletJsonPath", bundleGuest("src/filter/guest.ts"));
+
+/** A filter expression or query that does not parse; the message says what and where. */
+export class ExpressionError extends Error {
+  override name = "ExpressionError";
+  readonly code = "invalid_expression";
+  constructor(
+    message: string,
+    /** 0-based offset of the problem in the source. */
+    readonly position: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ExpressionOptions {
+  /** The sandbox that evaluates it (default: the process-wide one). */
+  sandbox?: Sandbox;
+}
+
+/** A filter expression, parsed on the host (validation, pruning plan) and compiled in QuickJS on first use. */
+export interface CompiledFilter {
+  readonly source: string;
+  readonly ast: Filter;
+  /** @internal */ readonly unit: GuestUnit;
+  /** @internal */ readonly sandbox: Sandbox;
+}
+
+/** An RFC 9535 query whose selected values make an expression dedup key. */
+export interface CompiledKeyQuery {
+  readonly source: string;
+  readonly ast: Query;
+  /** @internal */ readonly unit: GuestUnit;
+  /** @internal */ readonly sandbox: Sandbox;
+}
+
+/**
+ * Parses a filter expression (RFC 9535 `logical-expr`, `$` and `@` bound to the body). Throws
+ * an `ExpressionError` with the parser's message ("use ==", "string literals need quotes"…).
+ *
+ * @example
+ * ```ts
+ * const filter = compileFilter('$.type == "invoice.paid" && $.data.object.amount > 100');
+ * runFilter(filter, { type: "invoice.paid", data: { object: { amount: 250 } } }); // true
+ * ```
+ */
+export function compileFilter(source: string, options: ExpressionOptions = {}): CompiledFilter {
+  const ast = parsed(() => parseFilter(source));
+  return { source, ast, unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+}
+
+/**
+ * Whether the filter holds for `body` (the parsed request body). Only the projection of the
+ * body the expression can observe enters QuickJS. Throws a `SandboxError` when the evaluation
+ * cannot finish (deadline, memory, nesting deeper than 256): fail closed.
+ */
+export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
+  const answer = compiled.sandbox.call(jsonPathGuest, "filter", [compiled.unit, projection(compiled.ast, body)]);
+  return answer === "1";
+}
+
+/**
+ * Parses an RFC 9535 query for an expression dedup key. Throws an `ExpressionError`.
+ *
+ * @example
+ * ```ts
+ * runKeyQuery(compileKeyQuery("$.data.id"), { data: { id: "evt_1" } }); // ["evt_1"]
+ * ```
+ */
+export function compileKeyQuery(source: string, options: ExpressionOptions = {}): CompiledKeyQuery {
+  const ast = parsed(() => parseQuery(source));
+  return { source, ast, unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+}
+
+/** The values of the nodes the query selects from `body`, in document order. Throws a `SandboxError` like `runFilter`. */
+export function runKeyQuery(compiled: CompiledKeyQuery, body: unknown): unknown[] {
+  const answer = compiled.sandbox.call(jsonPathGuest, "query", [compiled.unit, projection(compiled.ast, body)]);
+  return JSON.parse(answer) as unknown[];
+}
+
+/** `null` when `source` is a valid filter expression, else the message that helps fix it. */
+export function checkFilter(source: string): string | null {
+  return problem(() => parseFilter(source));
+}
+
+/** `null` when `source` is a valid RFC 9535 query, else the message that helps fix it. */
+export function checkQuery(source: string): string | null {
+  return problem(() => parseQuery(source));
+}
+
+/** The pruned body as JSON text: what the guest parses. */
+function projection(ast: Filter | Query, body: unknown): string {
+  const pruned = prune(ast, body);
+  // QuickJS's JSON.parse recurses on the host's native stack (research §3).
+  if (exceedsDepth(pruned)) throw new SandboxError("sandbox_too_deep", `body nests deeper than ${MAX_NESTING_DEPTH} levels; expression not evaluated`);
+  return JSON.stringify(pruned) ?? "null";
+}
+
+function parsed<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof JsonPathSyntaxError) throw new ExpressionError(error.message, error.position);
+    throw error;
+  }
+}
+
+function problem(parse: () => unknown): string | null {
+  try {
+    parse();
+    return null;
+  } catch (error) {
+    if (error instanceof JsonPathSyntaxError) return error.message;
+    throw error;
+  }
+}

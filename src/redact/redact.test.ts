@@ -1,0 +1,215 @@
+import { describe, expect, test } from "bun:test";
+import { Sandbox, SandboxError, SandboxMemory, SandboxTimeout } from "../sandbox/index.ts";
+import { checkPatterns, compileRedaction, MAX_PATTERNS, redact, REDACTED, RedactionPatternError } from "./index.ts";
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected an error");
+}
+
+function nested(depth: number, leaf: unknown): unknown {
+  let value = leaf;
+  for (let i = 1; i < depth; i++) value = { next: value };
+  return value;
+}
+
+describe("redact", () => {
+  const pii = compileRedaction(["pass(word)?", "^email$", "token$", "^(card|cc)[_-]?(num|number)?$"]);
+
+  test("replaces matching fields at every depth, inside arrays too", () => {
+    const body = {
+      email: "top@example.com",
+      user: { Email: "a@b.c", profile: { password: "hunter2", name: "Ann" } },
+      cards: [{ cc_num: "4242", brand: "visa" }, [{ CARD: "5555" }], "card"],
+      deep: nested(200, { password: "x" }),
+    };
+    const out = redact(pii, body) as typeof body;
+    expect(out.email).toBe(REDACTED);
+    expect(out.user).toEqual({ Email: REDACTED, profile: { password: REDACTED, name: "Ann" } });
+    expect(out.cards).toEqual([{ cc_num: REDACTED, brand: "visa" }, [{ CARD: REDACTED }], "card"]);
+    expect(JSON.stringify(out.deep)).toBe(JSON.stringify(nested(200, { password: REDACTED })));
+  });
+
+  test("replaces values of every type, and never matches values or array indexes", () => {
+    const body = {
+      password: { nested: { object: true } },
+      passwords: ["a", "b"],
+      api_token: 12345,
+      refreshToken: null,
+      passport: false,
+      note: "password email token",
+      list: ["password", "email"],
+      "0": "index-like name",
+    };
+    const numeric = compileRedaction(["^0$", "^1$"]);
+    expect(redact(pii, body)).toEqual({
+      password: REDACTED,
+      passwords: REDACTED,
+      api_token: REDACTED,
+      refreshToken: REDACTED,
+      passport: REDACTED, // "pass" is a substring
+      note: "password email token",
+      list: ["password", "email"],
+      "0": "index-like name",
+    });
+    expect(redact(numeric, { list: ["a", "b"], "0": "named zero" })).toEqual({ list: ["a", "b"], "0": REDACTED });
+  });
+
+  test("patterns are case-insensitive and match substrings unless anchored", () => {
+    const redactor = compileRedaction(["secret", "^id$"]);
+    expect(redact(redactor, { MY_SECRET_KEY: 1, SecretSauce: 2, id: 3, ID: 4, user_id: 5, identity: 6 })).toEqual({
+      MY_SECRET_KEY: REDACTED,
+      SecretSauce: REDACTED,
+      id: REDACTED,
+      ID: REDACTED,
+      user_id: 5,
+      identity: 6,
+    });
+  });
+
+  test("does not modify the body, keeps field order, and leaves non-objects alone", () => {
+    const body = { a: 1, password: "x", b: { c: [1, 2] } };
+    const copy = structuredClone(body);
+    const out = redact(pii, body) as typeof body;
+    expect(body).toEqual(copy);
+    expect(Object.keys(out)).toEqual(["a", "password", "b"]);
+    expect(out.b).toBe(body.b); // untouched subtrees are shared, not copied
+    for (const value of ["password", 42, null, true, undefined]) expect(redact(pii, value)).toBe(value);
+  });
+
+  test('a field named "__proto__" is redacted as a field, not turned into a prototype', () => {
+    const body = JSON.parse('{"__proto__": {"password": "x"}, "email": "e"}') as Record<string, unknown>;
+    const out = redact(compileRedaction(["^email$"]), body) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(["__proto__", "email"]);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"password":"x"},"email":"[REDACTED]"}');
+    const proto = redact(compileRedaction(["proto"]), body) as Record<string, unknown>;
+    expect(JSON.stringify(proto)).toBe('{"__proto__":"[REDACTED]","email":"e"}');
+  });
+
+  test("no patterns: the body passes as is", () => {
+    const body = { password: "x" };
+    expect(redact(compileRedaction([]), body)).toBe(body);
+  });
+
+  test("a catastrophic pattern ends at the deadline, fails closed, and the sandbox stays usable", () => {
+    const evil = compileRedaction(["^(a+)+$"]);
+    const started = performance.now();
+    const error = thrown(() => redact(evil, { ["a".repeat(40) + "!"]: "secret", password: "x" }));
+    expect(error).toBeInstanceOf(SandboxTimeout);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Other triggers, and the same one on harmless names, answer correctly afterwards.
+    expect(redact(pii, { password: "x", ok: 1 })).toEqual({ password: REDACTED, ok: 1 });
+    expect(redact(evil, { aaaa: 1, b: 2 })).toEqual({ aaaa: REDACTED, b: 2 });
+  });
+
+  test("a pattern that exhausts the sandbox's memory fails closed with SandboxMemory", async () => {
+    const sandbox = await Sandbox.create({ memoryBytes: 8 * 1024 * 1024, deadlineMs: 5_000 });
+    const redactor = compileRedaction(["^(a|b)*$"], { sandbox });
+    const error = thrown(() => redact(redactor, { ["a".repeat(400_000)]: "secret" }));
+    expect(error).toBeInstanceOf(SandboxMemory);
+    expect(redact(redactor, { ab: 1, c: 2 })).toEqual({ ab: REDACTED, c: 2 });
+  });
+
+  test("nesting deeper than 256 is refused before anything enters the sandbox", () => {
+    expect(JSON.stringify(redact(pii, nested(256, { password: 1 })))).toContain(REDACTED);
+    const error = thrown(() => redact(pii, nested(257, { password: 1 })));
+    expect(error).toBeInstanceOf(SandboxError);
+    expect((error as SandboxError).code).toBe("sandbox_too_deep");
+    expect(thrown(() => redact(pii, [nested(257, 1)]))).toBeInstanceOf(SandboxError);
+  });
+
+  test("decisions are cached per redactor, bounded, and a decision evicted mid-call never lets a field through", () => {
+    const redactor = compileRedaction(["^secret"], { maxCachedNames: 4 });
+    const body: Record<string, number> = {};
+    for (let i = 0; i < 10; i++) body[i % 2 ? `secret${i}` : `plain${i}`] = i;
+    const expected = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, k.startsWith("secret") ? REDACTED : v]));
+    expect(redact(redactor, body)).toEqual(expected);
+    expect(redactor.cachedNames).toBe(4);
+    expect(redact(redactor, body)).toEqual(expected);
+    expect(redactor.cachedNames).toBe(4);
+    // The cache is bounded in characters too.
+    const wide = compileRedaction(["^secret"]);
+    const wideBody = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`${i % 2 ? "secret" : "plain"}${"_".repeat(200)}${i}`, i]));
+    const wideOut = redact(wide, wideBody) as Record<string, unknown>;
+    expect(Object.entries(wideOut).every(([k, v]) => (k.startsWith("secret") ? v === REDACTED : v !== REDACTED))).toBe(true);
+    expect(wide.cachedNames).toBeGreaterThan(100);
+    expect(wide.cachedNames).toBeLessThanOrEqual(Math.floor(65_536 / 200));
+    // Very long names are decided every time, never cached.
+    const long = compileRedaction(["^secret"]);
+    expect(redact(long, { ["secret" + "x".repeat(500)]: 1 })).toEqual({ ["secret" + "x".repeat(500)]: REDACTED });
+    expect(long.cachedNames).toBe(0);
+  });
+
+  test("a warm body does not enter the sandbox", () => {
+    const redactor = compileRedaction(["^password$"]);
+    const body = { password: "x", user: { name: "n" } };
+    redact(redactor, body);
+    const calls: string[] = [];
+    const original = redactor.sandbox.call.bind(redactor.sandbox);
+    redactor.sandbox.call = (...args) => {
+      calls.push(args[1]);
+      return original(...args);
+    };
+    try {
+      expect(redact(redactor, body)).toEqual({ password: REDACTED, user: { name: "n" } });
+    } finally {
+      redactor.sandbox.call = original;
+    }
+    expect(calls).toEqual([]);
+  });
+
+  test("patterns that refer to groups keep their meaning beside other patterns", () => {
+    const redactor = compileRedaction(["^x", "^(ab)\\1$", "^(?<c>c)\\k<c>$", "(?<n>d)e", "(?<n>f)g"]);
+    expect(redact(redactor, { abab: 1, ab: 2, cc: 3, c: 4, de: 5, fg: 6, xa: 7, ax: 8 })).toEqual({
+      abab: REDACTED,
+      ab: 2,
+      cc: REDACTED,
+      c: 4,
+      de: REDACTED,
+      fg: REDACTED,
+      xa: REDACTED,
+      ax: 8,
+    });
+  });
+
+  test("field names with newlines, quotes and astral characters are classified one by one", () => {
+    const redactor = compileRedaction(["^pass\\nword$", '"', "🔑"]);
+    const body = { "pass\nword": 1, "say \"hi\"": 2, "key🔑": 3, "pass word": 4, "\u0000": 5 };
+    expect(redact(redactor, body)).toEqual({ "pass\nword": REDACTED, "say \"hi\"": REDACTED, "key🔑": REDACTED, "pass word": 4, "\u0000": 5 });
+  });
+});
+
+describe("checkPatterns / compileRedaction", () => {
+  test("names the pattern and says why", () => {
+    const problems = checkPatterns(["^email$", "card(", "", "x".repeat(201), "[z-a]", "a**", 7]);
+    expect(problems.map((p) => p.index)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(problems[0].message).toBe(`pattern "card(" is not a valid regular expression: expecting ')'`);
+    expect(problems[1].message).toMatch(/empty/);
+    expect(problems[2].message).toMatch(/201 characters long; at most 200/);
+    expect(problems[3].message).toMatch(/"\[z-a\]" is not a valid regular expression: .*range/);
+    expect(problems[4].message).toMatch(/"a\*\*" is not a valid regular expression: nothing to repeat/);
+    expect(problems[5].message).toMatch(/must be a string/);
+  });
+
+  test("at most 50 patterns", () => {
+    const many = Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => `field${i}`);
+    expect(checkPatterns(many.slice(0, MAX_PATTERNS))).toEqual([]);
+    expect(checkPatterns(many)).toEqual([{ index: MAX_PATTERNS, message: "too many patterns: at most 50 are allowed, got 51" }]);
+  });
+
+  test("accepts the syntax of JavaScript regular expressions", () => {
+    expect(checkPatterns(["^(?<name>user)_?id$", "(?=x)y", "(a)\\1", "\\bssn\\b", "[\\p{L}]", "cvv|cvc", "x{2,3}"])).toEqual([]);
+  });
+
+  test("compileRedaction throws one error listing every problem", () => {
+    const error = thrown(() => compileRedaction(["ok", "(", "?"]));
+    expect(error).toBeInstanceOf(RedactionPatternError);
+    expect((error as RedactionPatternError).problems.map((p) => p.index)).toEqual([1, 2]);
+    expect((error as Error).message).toMatch(/^pattern 2: pattern "\(" is not a valid regular expression: .+; pattern 3: pattern "\?" is not a valid regular expression: nothing to repeat$/);
+  });
+});

@@ -1,0 +1,121 @@
+import { OUTPUT_LIMIT_BYTES, readBounded } from "./bounded_output.ts";
+import { RunAborted, type Runner, type RunOutcome, type WorkflowAnswer } from "./types.ts";
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
+/** After the command exits, how long processes it left behind may keep its pipes open. */
+const PIPE_GRACE_MS = 250;
+
+export interface CommandRunnerOptions {
+  /** The environment commands start from (default: this process's, without inlet's own `INLET_*` settings). */
+  env?: Record<string, string | undefined>;
+  /** Bound of each captured stream. */
+  outputLimitBytes?: number;
+}
+
+/** The server's environment minus its own settings: the admin token and the secret key stay in. */
+function baseEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("INLET_")) env[name] = value;
+  return env;
+}
+
+/**
+ * Runs `argv` without a shell, `$trigger` as JSON on stdin, the run id in `INLET_RUN_ID`. The
+ * command gets its own process group (setsid), so its timeout kills everything it started, not
+ * only the first process. stdout and stderr are kept up to 64 KiB each.
+ */
+export function commandRunner(options: CommandRunnerOptions = {}): Runner<"command"> {
+  const limit = options.outputLimitBytes ?? OUTPUT_LIMIT_BYTES;
+  return async (workflow, run, context): Promise<RunOutcome> => {
+    if (context.signal.aborted) throw new RunAborted();
+    const timeoutMs = workflow.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    const env = {
+      ...(options.env ?? baseEnv()),
+      INLET_RUN_ID: run.id,
+      INLET_REQUEST_ID: run.requestId,
+      INLET_TRIGGER_ID: run.triggerId,
+    };
+    const started = performance.now();
+    let proc: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
+    try {
+      proc = Bun.spawn(workflow.argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env, detached: true });
+    } catch (error) {
+      const message = `could not start ${JSON.stringify(workflow.argv[0])}: ${(error as Error)?.message ?? String(error)}`;
+      return { status: "failed", attempts: 1, error: message, result: { argv: workflow.argv, exitCode: null, error: message }, answer: null, failureStatus: 500 };
+    }
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        // The negative pid names the process group the command leads.
+        process.kill(-proc.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    context.signal.addEventListener("abort", killGroup, { once: true });
+    const pipesClosed = new AbortController();
+    const stdout = readBounded(proc.stdout, limit, pipesClosed.signal);
+    const stderr = readBounded(proc.stderr, limit, pipesClosed.signal);
+    writeStdin(proc.stdin, JSON.stringify(run.trigger));
+
+    const exitCode = await proc.exited;
+    clearTimeout(timer);
+    context.signal.removeEventListener("abort", killGroup);
+    // Something it started in the background may hold the pipes open: stop reading after a moment.
+    const grace = setTimeout(() => pipesClosed.abort(), PIPE_GRACE_MS);
+    const [out, err] = await Promise.all([stdout, stderr]);
+    clearTimeout(grace);
+    if (context.signal.aborted) throw new RunAborted();
+
+    const durationMs = Math.round(performance.now() - started);
+    const signal = proc.signalCode ?? null;
+    const result = {
+      argv: workflow.argv,
+      exitCode: signal ? null : exitCode,
+      signal,
+      timedOut,
+      durationMs,
+      stdout: out.text,
+      stderr: err.text,
+      stdoutBytes: out.bytes,
+      stderrBytes: err.bytes,
+      stdoutTruncated: out.truncated,
+      stderrTruncated: err.truncated,
+    };
+    if (timedOut) {
+      return { status: "failed", attempts: 1, error: `timed out after ${timeoutMs} ms; its process group was killed`, result, answer: null, failureStatus: 500 };
+    }
+    if (signal || exitCode !== 0) {
+      return { status: "failed", attempts: 1, error: signal ? `killed by ${signal}` : `exited with code ${exitCode}`, result, answer: null, failureStatus: 500 };
+    }
+    return { status: "succeeded", attempts: 1, error: null, result, answer: stdoutAnswer(out.text, out.raw, out.truncated) };
+  };
+}
+
+/** A command's stdout as the workflow's answer: JSON when it parses, else text; 200. */
+function stdoutAnswer(text: string, raw: Uint8Array<ArrayBuffer>, truncated: boolean): WorkflowAnswer {
+  let json = false;
+  if (!truncated && text.trim() !== "") {
+    try {
+      JSON.parse(text);
+      json = true;
+    } catch {
+      json = false;
+    }
+  }
+  return { status: 200, headers: { "Content-Type": json ? "application/json" : "text/plain; charset=utf-8" }, body: raw };
+}
+
+/** Writes `$trigger` and closes stdin; a command that never reads it (closed pipe) is fine. */
+function writeStdin(sink: import("bun").FileSink, text: string): void {
+  try {
+    sink.write(text);
+    Promise.resolve(sink.end()).catch(() => {});
+  } catch {
+    // EPIPE: the command exited or closed its stdin without reading.
+  }
+}

@@ -1,0 +1,98 @@
+import { VERSION } from "../version.ts";
+import { DEFAULT_BACKOFF, isRetryableStatus, jitteredDelay, retryAfterMs, sleep, type BackoffPolicy } from "./backoff.ts";
+import { boundBytes, OUTPUT_LIMIT_BYTES, readBounded } from "./bounded_output.ts";
+import { RunAborted, type Runner, type RunOutcome } from "./types.ts";
+
+export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
+export const DEFAULT_HTTP_MAX_ATTEMPTS = 5;
+/** The largest target answer relayed in workflow response mode; the stored copy keeps 64 KiB. */
+const ANSWER_LIMIT_BYTES = 1024 * 1024;
+
+/** One delivery attempt, as recorded in the run's result. */
+export interface HttpAttempt {
+  at: string;
+  durationMs: number;
+  status?: number;
+  error?: string;
+  /** The wait before the next attempt. */
+  retryInMs?: number;
+}
+
+export interface HttpRunnerOptions {
+  backoff?: BackoffPolicy;
+  random?: () => number;
+}
+
+/**
+ * POSTs the run's `$trigger` as JSON. Network errors, timeouts, 408, 429 and 5xx are retried with
+ * exponential backoff and full jitter (a `Retry-After` is honoured, capped); other answers are
+ * final. The target sees the run id as `X-Inlet-Run-Id` and `Idempotency-Key`: every attempt
+ * of one run, including one repeated after a crash, carries the same key.
+ */
+export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const random = options.random ?? Math.random;
+  return async (workflow, run, context): Promise<RunOutcome> => {
+    const timeoutMs = workflow.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
+    const maxAttempts = workflow.retry?.maxAttempts ?? DEFAULT_HTTP_MAX_ATTEMPTS;
+    const body = JSON.stringify(run.trigger);
+    const headers = {
+      "Content-Type": "application/json",
+      "User-Agent": `inlet/${VERSION}`,
+      ...(workflow.headers ?? {}),
+      "X-Inlet-Run-Id": run.id,
+      "Idempotency-Key": run.id,
+    };
+    const attempts: HttpAttempt[] = [];
+    const resultOf = (extra: Record<string, unknown>) => ({ url: workflow.url, ...extra, attempts });
+    for (let n = 1; ; n++) {
+      const started = performance.now();
+      const attempt: HttpAttempt = { at: new Date().toISOString(), durationMs: 0 };
+      attempts.push(attempt);
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([context.signal, timeout]);
+      let retryIn: number;
+      try {
+        const response = await fetch(workflow.url, { method: "POST", headers, body, signal, redirect: "manual" });
+        const answer = await readBounded(response.body, ANSWER_LIMIT_BYTES, signal);
+        if (context.signal.aborted) throw new RunAborted();
+        if (timeout.aborted) throw timeout.reason;
+        attempt.status = response.status;
+        attempt.durationMs = Math.round(performance.now() - started);
+        const contentType = response.headers.get("content-type");
+        const stored = boundBytes(answer.raw, OUTPUT_LIMIT_BYTES, answer.bytes);
+        const final = (): RunOutcome => ({
+          status: response.ok ? ("succeeded" as const) : ("failed" as const),
+          attempts: n,
+          error: response.ok ? null : `the target answered ${response.status}${n > 1 ? ` (attempt ${n} of ${maxAttempts})` : ""}`,
+          result: resultOf({ status: response.status, contentType, body: stored.text, bodyBytes: answer.bytes, bodyTruncated: stored.truncated }),
+          answer: { status: response.status, headers: contentType ? { "Content-Type": contentType } : ({} as Record<string, string>), body: answer.raw },
+        });
+        if (response.ok || !isRetryableStatus(response.status) || n >= maxAttempts) return final();
+        retryIn = retryAfterMs(response.headers.get("retry-after"), Date.now(), backoff.maxRetryAfterMs) ?? jitteredDelay(n, backoff, random);
+      } catch (error) {
+        if (context.signal.aborted) throw new RunAborted();
+        attempt.durationMs = Math.round(performance.now() - started);
+        attempt.error = timeout.aborted ? `timed out after ${timeoutMs} ms` : `network error: ${(error as Error)?.message ?? String(error)}`;
+        if (n >= maxAttempts) {
+          return {
+            status: "failed",
+            attempts: n,
+            error: `the target was unreachable after ${n} attempt${n === 1 ? "" : "s"}: ${attempt.error}`,
+            result: resultOf({ status: null }),
+            answer: null,
+            failureStatus: 502,
+          };
+        }
+        retryIn = jitteredDelay(n, backoff, random);
+      }
+      attempt.retryInMs = retryIn;
+      context.recordAttempt(n, { url: workflow.url, status: attempt.status ?? null, attempts: attempts.map((a) => ({ ...a })) });
+      try {
+        await sleep(retryIn, context.signal);
+      } catch {
+        throw new RunAborted();
+      }
+    }
+  };
+}

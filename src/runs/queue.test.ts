@@ -1,0 +1,202 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
+import type { ClaimedRun, RunRecord } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import { RunQueue, type ExecuteRun } from "./queue.ts";
+import { RunAborted, type RunOutcome } from "./types.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "inlet-queue-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord => ({
+  id: "t1",
+  token: "tok",
+  name: "t1",
+  app: null,
+  methods: ["POST"],
+  auth: { type: "none", signatureHeader: "X-Signature", encoding: "hex" },
+  dedup: { strategy: "disabled" },
+  filter: { enabled: false },
+  redaction: { enabled: false },
+  response: { mode, timeoutMs: 10_000 },
+  workflow: { kind: "http", url: "http://127.0.0.1:9/hook" },
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  secret: null,
+  appSecret: null,
+});
+
+const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
+
+async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow" } = {}) {
+  const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
+  const t = trigger(options.mode);
+  const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: 50 });
+  /** Commits a queued run the way the pipeline does, and tells the queue. */
+  const commit = async (tell = true, payload: unknown = { n: 1 }): Promise<RunRecord> => {
+    const now = new Date();
+    const run = { id: Bun.randomUUIDv7(), triggerId: t.id, requestId: crypto.randomUUID(), status: "queued" as const, trigger: payload, result: null, attempts: 0, error: null, createdAt: now.toISOString(), finishedAt: null };
+    await store.commitIngest({ dedup: null, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
+    if (tell) queue.onCommitted(t, run);
+    return run;
+  };
+  const statuses = async () => (await store.listRuns({ limit: 500, includeTrigger: false })).map((r) => r.status);
+  return { store, queue, commit, statuses, trigger: t };
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await Bun.sleep(10);
+  }
+}
+
+test("bounded concurrency: never more than `concurrency` at once; every run executes exactly once", async () => {
+  let current = 0;
+  let peak = 0;
+  const executed: string[] = [];
+  const { queue, commit, statuses, store } = await setup(async (_t, run) => {
+    current++;
+    peak = Math.max(peak, current);
+    executed.push(run.id);
+    await Bun.sleep(20);
+    current--;
+    return ok(run);
+  });
+  await queue.start();
+  const runs = await Promise.all(Array.from({ length: 30 }, () => commit()));
+  await until(async () => (await statuses()).every((s) => s === "succeeded"));
+  expect(peak).toBe(3);
+  expect(executed.sort()).toEqual(runs.map((r) => r.id).sort());
+  const one = await store.getRun(runs[0].id);
+  expect(one).toMatchObject({ status: "succeeded", attempts: 1, error: null, result: { ran: runs[0].id } });
+  expect(one?.finishedAt).not.toBeNull();
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("runs committed without telling the queue (left by a previous process) are found by polling", async () => {
+  const executed: string[] = [];
+  const { queue, commit, statuses, store } = await setup(async (_t, run) => {
+    executed.push(run.id);
+    return ok(run);
+  });
+  const early = await commit(false);
+  await queue.start();
+  const later = await commit(false);
+  await until(async () => (await statuses()).every((s) => s === "succeeded"));
+  expect(executed.sort()).toEqual([early.id, later.id].sort());
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("at start, runs a crashed process left running are requeued and executed (at-least-once)", async () => {
+  const { queue, commit, statuses, store } = await setup(async (_t, run) => ok(run));
+  const run = await commit(false);
+  await store.claimRun(run.id, "crashed-process", 60_000, new Date());
+  expect(await statuses()).toEqual(["running"]);
+  await queue.start();
+  await until(async () => (await statuses())[0] === "succeeded");
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("a failed outcome and a throwing runner are recorded as failed runs", async () => {
+  let calls = 0;
+  const { queue, commit, store } = await setup(async (_t, run) => {
+    if (calls++ === 0) return { status: "failed", attempts: 3, error: "the target answered 500", result: { status: 500 }, answer: null };
+    throw new Error("bug in a runner");
+  });
+  await queue.start();
+  const a = await commit();
+  await until(async () => (await store.getRun(a.id))?.status === "failed");
+  const b = await commit();
+  await until(async () => (await store.getRun(b.id))?.status === "failed");
+  expect(await store.getRun(a.id)).toMatchObject({ attempts: 3, error: "the target answered 500", result: { status: 500 } });
+  expect((await store.getRun(b.id))?.error).toContain("internal error: bug in a runner");
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("workflow response mode: the run starts at once even when the queue is saturated, and is awaited", async () => {
+  const gate = Promise.withResolvers<void>();
+  const { queue, commit, store, trigger: t } = await setup(
+    async (_t, run) => {
+      if ((run.trigger as any).n === 1 && _t.response.mode === "immediate") await gate.promise;
+      return ok(run);
+    },
+    { concurrency: 1 },
+  );
+  await queue.start();
+  await commit(); // holds the only slot
+  const urgent = await commit(false);
+  queue.onCommitted({ ...t, response: { mode: "workflow", timeoutMs: 1000 } }, urgent);
+  const outcome = await queue.waitFor(urgent.id, 2000);
+  expect(outcome?.answer?.body).toBe(urgent.id);
+  expect((await store.getRun(urgent.id))?.status).toBe("succeeded");
+  gate.resolve();
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("waitFor times out with null while the run goes on and is recorded", async () => {
+  const { queue, commit, store, trigger: t } = await setup(async (_t, run) => {
+    await Bun.sleep(300);
+    return ok(run);
+  });
+  await queue.start();
+  const run = await commit(false);
+  queue.onCommitted({ ...t, response: { mode: "workflow", timeoutMs: 100 } }, run);
+  expect(await queue.waitFor(run.id, 100)).toBeNull();
+  await until(async () => (await store.getRun(run.id))?.status === "succeeded");
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("no run executes twice when commits, immediate starts and polls race", async () => {
+  const counts = new Map<string, number>();
+  const { queue, commit, statuses, store } = await setup(
+    async (_t, run) => {
+      counts.set(run.id, (counts.get(run.id) ?? 0) + 1);
+      await Bun.sleep(Math.random() * 5);
+      return ok(run);
+    },
+    { concurrency: 4 },
+  );
+  await queue.start();
+  const runs = await Promise.all(Array.from({ length: 60 }, (_, i) => commit(i % 3 !== 0)));
+  await until(async () => (await statuses()).every((s) => s === "succeeded"));
+  expect(counts.size).toBe(runs.length);
+  expect([...counts.values()].every((c) => c === 1)).toBe(true);
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("graceful stop: running runs finish within the drain time; the rest go back to the queue", async () => {
+  const { queue, commit, store } = await setup(async (_t, run, context) => {
+    const ms = (run.trigger as { ms: number }).ms;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      context.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new RunAborted());
+      });
+    });
+    return ok(run);
+  });
+  await queue.start();
+  const slow = await commit(true, { ms: 10_000 });
+  const quick = await commit(true, { ms: 50 });
+  await until(() => queue.inFlight === 2);
+  const started = performance.now();
+  await queue.stop(300);
+  expect(performance.now() - started).toBeLessThan(2000);
+  expect((await store.getRun(quick.id))?.status).toBe("succeeded");
+  expect((await store.getRun(slow.id))?.status).toBe("queued");
+  await store.close();
+});

@@ -1,0 +1,272 @@
+import { hostname } from "node:os";
+import type { ClaimedRun, RunRecord, Store } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
+
+/** Executes one run with its trigger's workflow (see `createRunners`). */
+export type ExecuteRun = (trigger: TriggerRecord, run: ClaimedRun, context: RunContext) => Promise<RunOutcome>;
+
+export interface RunQueueOptions {
+  store: Store;
+  triggers: { get(id: string): TriggerRecord | undefined };
+  execute: ExecuteRun;
+  /** Runs executing at once (workflow response mode runs start at once and are not counted). */
+  concurrency: number;
+  /** How often the store is asked for runs nobody picked up (after a restart, or while saturated). */
+  pollMs?: number;
+  /** How long a claim holds without renewal (renewed every third of it while the run executes). */
+  leaseMs?: number;
+  owner?: string;
+  now?: () => Date;
+  log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
+}
+
+interface Waiter {
+  promise: Promise<RunOutcome | null>;
+  resolve(outcome: RunOutcome | null): void;
+}
+
+/**
+ * The run queue: executes committed runs with bounded concurrency. A run starts at once when it is
+ * committed and a slot is free (workflow response mode runs start at once regardless); others
+ * wait in the store and are claimed by polling. Every start goes through the store's atomic claim
+ * (queued → running), so no run executes twice in one process, whichever path saw it first.
+ */
+export class RunQueue {
+  readonly owner: string;
+  private readonly store: Store;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly now: () => Date;
+  private readonly log: NonNullable<RunQueueOptions["log"]>;
+  private readonly running = new Map<string, AbortController>();
+  private readonly tasks = new Set<Promise<void>>();
+  /** Claims in flight: stop() waits for them so nothing claimed starts after it returns. */
+  private readonly claims = new Set<Promise<unknown>>();
+  private readonly waiters = new Map<string, Waiter>();
+  private active = 0;
+  private polling = false;
+  private pollAgain = false;
+  private backlog = true;
+  private stopping = false;
+  private timers: Array<ReturnType<typeof setInterval>> = [];
+
+  constructor(private readonly options: RunQueueOptions) {
+    this.store = options.store;
+    this.concurrency = Math.max(1, options.concurrency);
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.now = options.now ?? (() => new Date());
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    this.log = options.log ?? (() => {});
+  }
+
+  /** Runs executing now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /** Requeues what a crashed process left running, then starts polling. */
+  async start(): Promise<void> {
+    const requeued = await this.store.requeueAbandonedRuns(this.now());
+    if (requeued > 0) this.log("info", "requeued runs left running by a previous process", { runs: requeued });
+    const poll = setInterval(() => this.poll(), this.pollMs);
+    const heartbeat = setInterval(() => this.renewLeases(), Math.max(1000, this.leaseMs / 3));
+    poll.unref?.();
+    heartbeat.unref?.();
+    this.timers.push(poll, heartbeat);
+    this.poll();
+  }
+
+  /** The pipeline's hook: a run was durably committed. */
+  onCommitted(trigger: TriggerRecord, run: RunRecord): void {
+    if (run.status !== "queued" || this.stopping) return;
+    const urgent = trigger.response.mode === "workflow";
+    if (urgent) this.waiterFor(run.id);
+    if (urgent || this.active < this.concurrency) this.claimAndExecute(run.id, trigger, !urgent);
+    else if (this.polling) this.pollAgain = true;
+    else this.backlog = true;
+  }
+
+  /**
+   * Waits for a run's outcome, at most `timeoutMs`; null on timeout (the run goes on and is
+   * recorded) or when the server stops first.
+   */
+  async waitFor(runId: string, timeoutMs: number): Promise<RunOutcome | null> {
+    const waiter = this.waiterFor(runId);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), timeoutMs);
+    });
+    try {
+      return await Promise.race([waiter.promise, timeout]);
+    } finally {
+      clearTimeout(timer);
+      if (this.waiters.get(runId) === waiter) this.waiters.delete(runId);
+    }
+  }
+
+  /**
+   * Stops claiming, waits up to `drainMs` for executing runs to finish, then aborts the rest,
+   * which go back to the queue for the next start.
+   */
+  async stop(drainMs: number): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await Promise.allSettled([...this.claims]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...this.tasks]), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
+    clearTimeout(timer);
+    for (const controller of this.running.values()) controller.abort(new RunAborted());
+    await Promise.allSettled([...this.tasks]);
+    for (const waiter of this.waiters.values()) waiter.resolve(null);
+    this.waiters.clear();
+  }
+
+  private waiterFor(runId: string): Waiter {
+    let waiter = this.waiters.get(runId);
+    if (!waiter) {
+      let resolve!: (outcome: RunOutcome | null) => void;
+      const promise = new Promise<RunOutcome | null>((r) => (resolve = r));
+      waiter = { promise, resolve };
+      this.waiters.set(runId, waiter);
+    }
+    return waiter;
+  }
+
+  private claimAndExecute(runId: string, trigger: TriggerRecord, counted: boolean): void {
+    if (counted) this.active++;
+    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now())).then(
+      (claimed) => {
+        if (claimed) this.execute(claimed, trigger, counted);
+        else this.release(counted);
+      },
+      (error: unknown) => {
+        // Still queued in the store: the next poll picks it up.
+        this.log("warn", "could not claim a run", { runId, error: String(error) });
+        this.backlog = true;
+        this.release(counted);
+      },
+    );
+  }
+
+  private release(counted: boolean): void {
+    if (counted) this.active--;
+    if (this.backlog) this.poll();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.stopping) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    const free = this.concurrency - this.active;
+    if (free <= 0) {
+      this.backlog = true;
+      return;
+    }
+    this.polling = true;
+    this.active += free;
+    try {
+      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now()));
+      this.active -= free - claimed.length;
+      this.backlog = claimed.length === free;
+      for (const run of claimed) this.execute(run, undefined, true);
+    } catch (error) {
+      this.active -= free;
+      this.log("warn", "could not claim queued runs", { error: String(error) });
+    } finally {
+      this.polling = false;
+    }
+    if (this.pollAgain) {
+      this.pollAgain = false;
+      this.poll();
+    }
+  }
+
+  private track<T>(claim: Promise<T>): Promise<T> {
+    this.claims.add(claim);
+    claim.then(
+      () => this.claims.delete(claim),
+      () => this.claims.delete(claim),
+    );
+    return claim;
+  }
+
+  private execute(run: ClaimedRun, known: TriggerRecord | undefined, counted: boolean): void {
+    if (this.stopping) {
+      // Claimed while the server began to stop: back to the queue for the next start.
+      const task = this.store
+        .releaseRuns(this.owner, [run.id])
+        .catch((error) => this.log("warn", "could not release a run", { runId: run.id, error: String(error) }))
+        .finally(() => {
+          this.tasks.delete(task);
+          if (counted) this.active--;
+        });
+      this.tasks.add(task);
+      return;
+    }
+    const controller = new AbortController();
+    this.running.set(run.id, controller);
+    const context: RunContext = {
+      signal: controller.signal,
+      recordAttempt: (attempts, result) => {
+        this.store.recordAttempt(run.id, this.owner, attempts, result).catch((error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }));
+      },
+    };
+    let freed = false;
+    // The slot frees when the runner returns, not when its end is on disk: the next run need not
+    // wait for that commit (the run is still held by this process meanwhile).
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      this.running.delete(run.id);
+      this.release(counted);
+    };
+    const task = this.complete(run, known, context, free).finally(() => {
+      free();
+      this.tasks.delete(task);
+    });
+    this.tasks.add(task);
+  }
+
+  private async complete(run: ClaimedRun, known: TriggerRecord | undefined, context: RunContext, runnerDone: () => void): Promise<void> {
+    let outcome: RunOutcome | null;
+    try {
+      const trigger = known ?? this.options.triggers.get(run.triggerId);
+      outcome = trigger
+        ? await this.options.execute(trigger, run, context)
+        : { status: "failed", attempts: run.attempts, error: "the trigger no longer exists", result: null, answer: null };
+    } catch (error) {
+      if (error instanceof RunAborted || context.signal.aborted) outcome = null;
+      else {
+        this.log("error", "a runner failed", { runId: run.id, error: String((error as Error)?.stack ?? error) });
+        outcome = { status: "failed", attempts: Math.max(1, run.attempts), error: `internal error: ${(error as Error)?.message ?? error}`, result: null, answer: null };
+      }
+    }
+    runnerDone();
+    try {
+      if (outcome === null) {
+        await this.store.releaseRuns(this.owner, [run.id]);
+      } else {
+        const finish = { status: outcome.status, result: outcome.result, error: outcome.error, attempts: outcome.attempts, finishedAt: this.now().toISOString() };
+        if (!(await this.store.finishRun(run.id, this.owner, finish))) this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
+      }
+    } catch (error) {
+      // Left running in the store: requeued at the next start (at-least-once).
+      this.log("error", "could not record a run's end", { runId: run.id, error: String(error) });
+    }
+    const waiter = this.waiters.get(run.id);
+    if (waiter) {
+      this.waiters.delete(run.id);
+      waiter.resolve(outcome);
+    }
+  }
+
+  private renewLeases(): void {
+    if (this.running.size === 0) return;
+    this.store.renewLeases(this.owner, [...this.running.keys()], this.leaseMs, this.now()).catch((error) => this.log("warn", "could not renew run leases", { error: String(error) }));
+  }
+}

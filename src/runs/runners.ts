@@ -1,0 +1,48 @@
+import type { ClaimedRun } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import { commandRunner, type CommandRunnerOptions } from "./command_runner.ts";
+import { httpRunner, type HttpRunnerOptions } from "./http_runner.ts";
+import { ScriptPool, type ScriptPoolOptions } from "./script/pool.ts";
+import { DEFAULT_SCRIPT_LIMITS, scriptRunner, type ScriptLimits } from "./script_runner.ts";
+import type { RunContext, RunOutcome } from "./types.ts";
+
+export interface RunnersOptions {
+  http?: HttpRunnerOptions;
+  command?: CommandRunnerOptions;
+  /** Sandbox processes for script workflows (size: how many scripts run at once). */
+  scriptPool: ScriptPoolOptions;
+  scriptLimits?: ScriptLimits;
+}
+
+/** Every workflow kind's runner, and the sandbox processes script workflows use. */
+export interface Runners {
+  execute(trigger: TriggerRecord, run: ClaimedRun, context: RunContext): Promise<RunOutcome>;
+  /** Stops the sandbox processes. */
+  close(): Promise<void>;
+  readonly scriptPool: ScriptPool;
+}
+
+export function createRunners(options: RunnersOptions): Runners {
+  const http = httpRunner(options.http);
+  const command = commandRunner(options.command);
+  const scriptPool = new ScriptPool(options.scriptPool);
+  const script = scriptRunner(scriptPool, options.scriptLimits ?? DEFAULT_SCRIPT_LIMITS);
+  return {
+    scriptPool,
+    execute(trigger, run, context) {
+      const workflow = trigger.workflow;
+      switch (workflow.kind) {
+        case "http":
+          return http(workflow, run, context);
+        case "command":
+          return command(workflow, run, context);
+        case "script":
+          return script(workflow, run, context);
+        case "none":
+          // The trigger was changed to "none" after this run was queued: nothing to execute.
+          return Promise.resolve({ status: "succeeded", attempts: 1, error: null, result: null, answer: null });
+      }
+    },
+    close: () => scriptPool.close(),
+  };
+}

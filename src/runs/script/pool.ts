@@ -1,0 +1,286 @@
+import { fileURLToPath } from "node:url";
+import { RunAborted } from "../types.ts";
+import { SANDBOX_CHILD_ARG, type FromChild, type ScriptJob, type ScriptReply, type ToChild } from "./protocol.ts";
+
+export interface ScriptPoolOptions {
+  /** Most sandbox processes alive at once, which is also how many scripts run at once. */
+  size: number;
+  /** Processes kept alive while idle, once the pool has been used. */
+  warm?: number;
+  /** The command that starts a child (default: this program with `__sandbox-child`). */
+  command?: string[];
+  /** The hard line: SIGKILL this long after a script's deadline if QuickJS did not stop it. */
+  killGraceMs?: number;
+  /** How long a new child may take to be ready. */
+  startTimeoutMs?: number;
+  /** Idle children beyond `warm` are stopped after this long. */
+  idleMs?: number;
+}
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+
+/** This program in sandbox-child mode: the compiled binary re-executes itself; from a checkout, `bun run src/main.ts`. */
+export function sandboxChildCommand(): string[] {
+  return Bun.isStandaloneExecutable ? [process.execPath, SANDBOX_CHILD_ARG] : [process.execPath, "run", MAIN, SANDBOX_CHILD_ARG];
+}
+
+/** The child needs no secrets: inlet's own settings stay out of its environment. */
+function childEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("INLET_")) env[name] = value;
+  return env;
+}
+
+/** One sandbox process. */
+class SandboxChild {
+  readonly proc: ReturnType<typeof Bun.spawn>;
+  readonly ready: Promise<void>;
+  readonly exited: Promise<void>;
+  idleSince = 0;
+  /** Became ready once (a child that never started is not replaced in a loop). */
+  started = false;
+  private markReady!: () => void;
+  private current: { id: number; timeoutMs: number; resolve: (reply: ScriptReply) => void; reject: (error: unknown) => void } | null = null;
+  private killedFor: "deadline" | "abort" | "close" | null = null;
+  private seq = 0;
+  private alive = true;
+
+  constructor(command: string[], startTimeoutMs: number) {
+    let failStart!: (error: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.markReady = resolve;
+      failStart = reject;
+    });
+    this.proc = Bun.spawn(command, {
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "inherit",
+      env: childEnv(),
+      serialization: "json",
+      ipc: (message: FromChild) => this.onMessage(message),
+    });
+    const startTimer = setTimeout(() => {
+      failStart(new Error(`the sandbox process did not start within ${startTimeoutMs} ms`));
+      this.kill("close");
+    }, startTimeoutMs);
+    this.exited = this.proc.exited.then((code) => {
+      clearTimeout(startTimer);
+      this.alive = false;
+      failStart(new Error(`the sandbox process exited while starting (code ${code})`));
+      this.onExit(code);
+    });
+    this.ready.then(
+      () => clearTimeout(startTimer),
+      () => {},
+    );
+  }
+
+  get usable(): boolean {
+    return this.alive && this.killedFor === null;
+  }
+
+  /** Runs one job; the hard timer kills the process `graceMs` after the script's deadline. */
+  run(job: ScriptJob, graceMs: number, signal: AbortSignal): Promise<ScriptReply> {
+    return new Promise<ScriptReply>((resolve, reject) => {
+      const id = ++this.seq;
+      const hard = setTimeout(() => this.kill("deadline"), job.timeoutMs + graceMs);
+      const onAbort = () => this.kill("abort");
+      signal.addEventListener("abort", onAbort, { once: true });
+      const done = () => {
+        clearTimeout(hard);
+        signal.removeEventListener("abort", onAbort);
+        this.current = null;
+      };
+      this.current = {
+        id,
+        timeoutMs: job.timeoutMs,
+        resolve: (reply) => {
+          done();
+          resolve(reply);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      if (signal.aborted) return this.kill("abort");
+      try {
+        this.proc.send({ type: "run", id, job } satisfies ToChild);
+      } catch (error) {
+        this.current.resolve({ ok: false, code: "crashed", message: `could not reach the sandbox process: ${(error as Error).message}`, logs: [] });
+      }
+    });
+  }
+
+  kill(reason: "deadline" | "abort" | "close"): void {
+    this.killedFor ??= reason;
+    if (this.alive) this.proc.kill("SIGKILL");
+  }
+
+  private onMessage(message: FromChild): void {
+    if (message?.type === "ready") {
+      this.started = true;
+      this.markReady();
+    }
+    else if (message?.type === "result" && this.current?.id === message.id) this.current.resolve(message.reply);
+  }
+
+  private onExit(code: number | null): void {
+    const job = this.current;
+    if (!job) return;
+    if (this.killedFor === "abort" || this.killedFor === "close") return job.reject(new RunAborted());
+    if (this.killedFor === "deadline") {
+      return job.resolve({ ok: false, code: "timeout", message: `the script ran past its ${job.timeoutMs} ms deadline; its sandbox process was killed`, logs: [] });
+    }
+    job.resolve({ ok: false, code: "crashed", message: `the sandbox process exited unexpectedly (code ${code ?? this.proc.signalCode})`, logs: [] });
+  }
+}
+
+/**
+ * Warm sandbox processes for script workflows, reused run after run. A script that overruns
+ * its deadline is interrupted by QuickJS (the first line) or its process is killed with SIGKILL
+ * (the hard line, for long built-in calls QuickJS cannot interrupt); a killed process is replaced.
+ */
+export class ScriptPool {
+  private readonly size: number;
+  private readonly warm: number;
+  private readonly command: string[];
+  private readonly graceMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly idleMs: number;
+  private readonly children = new Set<SandboxChild>();
+  private readonly idle: SandboxChild[] = [];
+  private readonly waiters: Array<{ resolve: (child: SandboxChild) => void; reject: (error: unknown) => void }> = [];
+  private starting = 0;
+  private used = false;
+  private closed = false;
+  private readonly reaper: ReturnType<typeof setInterval>;
+
+  constructor(options: ScriptPoolOptions) {
+    this.size = Math.max(1, options.size);
+    this.warm = Math.min(this.size, options.warm ?? 1);
+    this.command = options.command ?? sandboxChildCommand();
+    this.graceMs = options.killGraceMs ?? 100;
+    this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
+    this.idleMs = options.idleMs ?? 30_000;
+    this.reaper = setInterval(() => this.reap(), Math.max(1000, this.idleMs / 3));
+    this.reaper.unref?.();
+  }
+
+  /** Processes alive (busy, idle or starting). */
+  get processes(): number {
+    return this.children.size;
+  }
+
+  /** Starts the warm processes now rather than on the first script. */
+  prewarm(): void {
+    this.used = true;
+    this.pump();
+  }
+
+  /** Runs `job` in a sandbox process; rejects with RunAborted when `signal` aborts. */
+  async run(job: ScriptJob, signal: AbortSignal): Promise<ScriptReply> {
+    const child = await this.take(signal);
+    try {
+      return await child.run(job, this.graceMs, signal);
+    } finally {
+      this.give(child);
+    }
+  }
+
+  /** Stops every process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.reaper);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new RunAborted());
+    const exits = [...this.children].map((child) => {
+      child.kill("close");
+      return child.exited;
+    });
+    await Promise.all(exits);
+  }
+
+  private take(signal: AbortSignal): Promise<SandboxChild> {
+    if (this.closed) return Promise.reject(new RunAborted());
+    if (signal.aborted) return Promise.reject(new RunAborted());
+    this.used = true;
+    return new Promise<SandboxChild>((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        reject(new RunAborted());
+      };
+      const waiter = {
+        resolve: (child: SandboxChild) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(child);
+        },
+        reject: (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.pump();
+    });
+  }
+
+  private give(child: SandboxChild): void {
+    if (child.usable && !this.closed) {
+      child.idleSince = performance.now();
+      this.idle.push(child);
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    while (this.waiters.length && this.idle.length) {
+      const child = this.idle.pop()!;
+      if (child.usable) this.waiters.shift()!.resolve(child);
+    }
+    let wanted = this.waiters.length - this.starting;
+    if (this.used) wanted = Math.max(wanted, this.warm - this.children.size);
+    while (wanted-- > 0 && this.children.size < this.size) this.spawn();
+  }
+
+  private spawn(): void {
+    let child: SandboxChild;
+    try {
+      child = new SandboxChild(this.command, this.startTimeoutMs);
+    } catch (error) {
+      this.waiters.shift()?.reject(new Error(`could not start a sandbox process: ${(error as Error).message}`));
+      return;
+    }
+    this.children.add(child);
+    this.starting++;
+    child.ready.then(
+      () => {
+        this.starting--;
+        this.give(child);
+      },
+      (error: Error) => {
+        this.starting--;
+        this.waiters.shift()?.reject(error);
+      },
+    );
+    child.exited.then(() => {
+      this.children.delete(child);
+      const at = this.idle.indexOf(child);
+      if (at >= 0) this.idle.splice(at, 1);
+      // Replace it (a killed child, or keep the warm count); not in a loop when starting fails.
+      if (!this.closed && (this.waiters.length || child.started)) this.pump();
+    });
+  }
+
+  private reap(): void {
+    const now = performance.now();
+    for (const child of [...this.idle]) {
+      if (this.children.size <= this.warm) break;
+      if (now - child.idleSince < this.idleMs) continue;
+      this.idle.splice(this.idle.indexOf(child), 1);
+      child.kill("close");
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import type { ClaimedRun } from "../store/types.ts";
+import type { WorkflowConfig } from "../triggers/schema.ts";
+
+/** What a workflow answers in `workflow` response mode (status, headers, body as sent to the caller). */
+export interface WorkflowAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array<ArrayBuffer>;
+}
+
+/** How a run ended, as the queue records it and workflow response mode answers it. */
+export interface RunOutcome {
+  status: "succeeded" | "failed";
+  attempts: number;
+  /** One line for the owner (never sent to callers); null when it succeeded. */
+  error: string | null;
+  /** Stored as the run's `result` (bounded). */
+  result: unknown;
+  /** The response the workflow authored; null when it failed without one. */
+  answer: WorkflowAnswer | null;
+  /** The status of the "workflow failed" answer when `answer` is null: 502 for an unreachable http target, else 500. */
+  failureStatus?: 500 | 502;
+}
+
+/** What a runner is given besides the run. */
+export interface RunContext {
+  /** Aborted when the server stops: the runner stops at once and the run is queued again. */
+  signal: AbortSignal;
+  /** Stores progress (attempts so far and the result so far) before a retry. */
+  recordAttempt(attempts: number, result: unknown): void;
+}
+
+export type WorkflowOf<K extends WorkflowConfig["kind"]> = Extract<WorkflowConfig, { kind: K }>;
+
+/** Executes one kind of workflow. Expected failures are outcomes; a throw is a bug. */
+export type Runner<K extends WorkflowConfig["kind"]> = (workflow: WorkflowOf<K>, run: ClaimedRun, context: RunContext) => Promise<RunOutcome>;
+
+/** The aborted error runners throw when the server stops mid-run. */
+export class RunAborted extends Error {
+  override name = "RunAborted";
+  constructor() {
+    super("the server is stopping; the run goes back to the queue");
+  }
+}

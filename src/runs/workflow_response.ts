@@ -1,0 +1,21 @@
+import { ERRORS, failure } from "../ingest/respond.ts";
+import type { RunRecord } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import type { RunQueue } from "./queue.ts";
+
+export const DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS = 10_000;
+
+/**
+ * Workflow response mode: waits for the run (already started by the queue) up to the trigger's
+ * `response.timeoutMs` and answers with what the workflow authored. Failures are opaque to the
+ * caller (the run's `error` says why): 502 when an http target stayed unreachable, else 500;
+ * 504 past the timeout, while the run goes on and is recorded.
+ */
+export async function workflowResponse(queue: RunQueue, trigger: TriggerRecord, run: RunRecord, requestId: string): Promise<Response> {
+  const outcome = await queue.waitFor(run.id, trigger.response.timeoutMs ?? DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS);
+  if (!outcome) return failure(504, ERRORS.timedOut, requestId);
+  if (!outcome.answer) return failure(outcome.failureStatus ?? 500, ERRORS.workflowFailed, requestId);
+  const headers = new Headers(outcome.answer.headers);
+  headers.set("X-Request-Id", requestId);
+  return new Response(outcome.answer.body, { status: outcome.answer.status, headers });
+}

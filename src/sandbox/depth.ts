@@ -1,0 +1,17 @@
+/** SPEC §Limits: JSON nesting deeper than this is refused before anything enters QuickJS. */
+export const MAX_NESTING_DEPTH = 256;
+
+/**
+ * Whether `value` nests objects/arrays more than `limit` levels deep (`{}` is depth 1).
+ * QuickJS's JSON.parse recurses on the host's native stack, which no sandbox limit covers
+ * (research §3): a deep enough document corrupts the runtime.
+ */
+export function exceedsDepth(value: unknown, limit: number = MAX_NESTING_DEPTH): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) return value.some((item) => exceedsDepth(item, limit - 1));
+  for (const key in value) {
+    if (exceedsDepth((value as Record<string, unknown>)[key], limit - 1)) return true;
+  }
+  return false;
+}
