@@ -8,20 +8,20 @@
  * (each request waits for its http run: req/s = runs/s), and immediate acks with an http
  * workflow, counting the runs the target receives over fixed windows (under load, then draining).
  *
- * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of case names; "end to end" for those).
+ * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
 import { sampleBody } from "./body.ts";
-import { ensureWrk, load, type LoadResult } from "./wrk.ts";
+import { ensureWrk, load, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+const only = process.env.BENCH_ONLY?.split(";").map((s) => s.trim());
 const ADMIN = "bench-admin-token-0123456789abcdef";
 
 interface Started {
@@ -82,13 +82,35 @@ async function main() {
   const hmacSecret = (await (await fetch(`${inlet.url}/api/triggers/${hmac.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
   const signature = `sha256=${createHmac("sha256", hmacSecret).update(body1k).digest("hex")}`;
 
+  // Pre-execution settings (issue 3): filter + 10 redaction patterns + payload-hash dedup, against
+  // the same trigger without them; every body is new (a counter) so dedup never short-circuits.
+  const patterns = ["pass(word)?", "^secret", "token$", "^api[_-]?key$", "ssn|social", "^(card|cc)[_-]?(num|number)?$", "cvv|cvc", "email", "phone", "^(dob|birth)"];
+  const preExec = {
+    dedup: { strategy: "payload-hash" },
+    filter: { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' },
+    redaction: { enabled: true, patterns },
+  };
+  const unique = (body: string) => body.replace('"evt_', `"evt_${UNIQUE_MARKER}_`);
+  const body64k = sampleBody(64 * 1024);
+  const plain = await api(inlet.url, "/api/triggers", { name: "bench-plain" });
+  const checked = await api(inlet.url, "/api/triggers", { name: "bench-pre-exec", ...preExec });
+
   const cases: Case[] = [
     { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
     { name: "inlet, auth none", target: async () => ({ url: none.url, body: body1k, headers: json }) },
     { name: "inlet, auth none, one commit per request", target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
     { name: "inlet, hmac-sha256", target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
+    { name: "inlet 1 KB, no pre-execution settings", target: async () => ({ url: plain.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 1 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 64 KB, no pre-execution settings", target: async () => ({ url: plain.url, body: unique(body64k), headers: json }) },
+    { name: "inlet 64 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body64k), headers: json }) },
   ].filter((c, i) => i === 0 || !only || only.includes(c.name));
 
+  // Steady state is what is compared: warm every case once (JIT, sandbox compile, name caches).
+  for (const c of cases) {
+    const t = await c.target();
+    await load(t.url, { seconds: Math.min(2, seconds), connections, body: t.body, headers: t.headers });
+  }
   const results = new Map<string, LoadResult[]>();
   const ratios = new Map<string, number[]>();
   for (let round = 0; round < rounds; round++) {
@@ -122,6 +144,15 @@ async function main() {
       ratio: Number(median(ratios.get(c.name)!).toFixed(2)),
     };
   });
+  const rpsOf = (name: string) => rows.find((r) => r.case === name)?.rps;
+  const preExecTable = ["1 KB", "64 KB"].flatMap((size) => {
+    const without = rpsOf(`inlet ${size}, no pre-execution settings`);
+    const withChecks = rpsOf(`inlet ${size}, filter + 10 patterns + payload hash`);
+    return without && withChecks ? [`| ${size} | ${without} | ${withChecks} | ${(withChecks / without).toFixed(2)} |`] : [];
+  });
+  const preTable = preExecTable.length
+    ? ["", "Pre-execution settings (field names recurring, warm caches): req/s of the same trigger with and without them, same run:", "", "| body | without | with filter + 10 patterns + payload hash | ratio |", "|---|---|---|---|", ...preExecTable]
+    : [];
   const e2eTable = endToEnd
     ? [
         "",
@@ -140,6 +171,7 @@ async function main() {
     "| case | req/s | p50 ms | p99 ms | ratio to bare |",
     "|---|---|---|---|---|",
     ...rows.map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
+    ...preTable,
     ...e2eTable,
   ].join("\n");
   console.log(table);

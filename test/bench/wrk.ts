@@ -24,11 +24,22 @@ export function ensureWrk(): string {
 
 const luaString = (s: string) => JSON.stringify(s);
 
+/** In a body, this marker is replaced by a per-request counter (so payload-hash dedup sees new events). */
+export const UNIQUE_MARKER = "__N__";
+
 function script(method: string, body: string, headers: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "inlet-wrk-"));
   const file = join(dir, "request.lua");
   const lines = [`wrk.method = ${luaString(method)}`, `wrk.body = ${luaString(body)}`];
   for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
+  const at = body.indexOf(UNIQUE_MARKER);
+  if (at >= 0) {
+    lines.push(
+      `local head, tail = ${luaString(body.slice(0, at))}, ${luaString(body.slice(at + UNIQUE_MARKER.length))}`,
+      "local n = 0",
+      "request = function() n = n + 1; return wrk.format(nil, nil, nil, head .. n .. tail) end",
+    );
+  }
   // Count non-2xx answers so a broken case cannot pass as fast.
   lines.push(
     "local bad = 0",
