@@ -18,6 +18,7 @@ import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
 import { SqliteStore } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/types.ts";
 import { TriggerService } from "./triggers/service.ts";
+import { panelRoutes } from "./ui/routes.ts";
 
 /** Everything a process needs to read and change triggers, shared by the server and the CLI. */
 export interface Core {
@@ -97,6 +98,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       }),
     )
     .use(healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length })))
+    .use(panelRoutes());
 
   const server = Bun.serve({
     hostname: config.host,

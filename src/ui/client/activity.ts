@@ -1,0 +1,125 @@
+import { api } from "./api.ts";
+import { outcomeChart } from "./chart.ts";
+import { h, replaceChildren, timeEl } from "./dom.ts";
+import { poll } from "./poll.ts";
+import type { ActivityRow, Trigger } from "./types.ts";
+import type { View } from "./view.ts";
+
+const PAGE = 200;
+const HOUR = 3_600_000;
+const MAX_PAGES = 10;
+const SHOW_STEP = 50;
+
+/**
+ * Monitoring → Activity: every request's outcome, newest first, refreshed every 2 seconds, with
+ * the last hour as a chart of outcomes per minute.
+ */
+export function activityPanel(trigger: Trigger): View {
+  const path = `/api/triggers/${encodeURIComponent(trigger.id)}/activity`;
+  let rows: ActivityRow[] = [];
+  let complete = false; // every row of the trigger is loaded
+  let partialHour = false;
+  let shown = SHOW_STEP;
+  let paused = false;
+
+  const chartHost = h("div", { class: "chart-host" });
+  const tbody = h("tbody");
+  const updated = h("span", { class: "muted" });
+  const empty = h("p", { class: "muted", hidden: true }, "No requests yet. Call the trigger's URL (Settings has a curl command) and they appear here.");
+  const more = h("button", { type: "button", class: "secondary", hidden: true }, "Show older");
+  const pause = h("button", { type: "button", class: "secondary small", "aria-pressed": "false" }, "Pause updates");
+  const live = h("span", { class: "live-dot" }, "Live");
+
+  async function page(before?: string): Promise<ActivityRow[]> {
+    return api<ActivityRow[]>("GET", `${path}?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+  }
+
+  /** New rows since the last tick; on the first, enough to cover the last hour. */
+  async function refresh(): Promise<void> {
+    const known = new Set(rows.map((r) => r.id));
+    const fresh: ActivityRow[] = [];
+    let before: string | undefined;
+    for (let i = 0; i < MAX_PAGES; i++) {
+      const batch = await page(before);
+      const unseen = batch.filter((r) => !known.has(r.id));
+      fresh.push(...unseen);
+      const last = batch[batch.length - 1];
+      if (batch.length < PAGE) {
+        if (rows.length === 0) complete = true;
+        break;
+      }
+      if (unseen.length < batch.length) break;
+      if (rows.length === 0 && Date.parse(last.at) < Date.now() - HOUR) break;
+      before = last.id;
+      if (i === MAX_PAGES - 1 && rows.length === 0) partialHour = true;
+    }
+    if (fresh.length > 0 || rows.length === 0) {
+      rows = [...fresh, ...rows];
+      render();
+    } else renderChart();
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+  }
+
+  function renderChart() {
+    // The figure's padding and border take about 34 px of the host's width.
+    replaceChildren(chartHost, outcomeChart(rows, Date.now(), partialHour, (chartHost.clientWidth || 960) - 34));
+  }
+
+  function render() {
+    renderChart();
+    empty.hidden = rows.length > 0;
+    replaceChildren(
+      tbody,
+      rows.slice(0, shown).map((r) =>
+        h(
+          "tr",
+          { class: `outcome-${r.outcome}` },
+          h("td", { "data-label": "Outcome" }, h("span", { class: `badge o-${r.outcome}` }, r.label)),
+          h("td", { "data-label": "Request ID", class: "mono" }, r.requestId),
+          h("td", { "data-label": "Time" }, timeEl(r.at)),
+          h(
+            "td",
+            { "data-label": "Detail" },
+            r.detail ?? "",
+            r.runId ? [r.detail ? " " : "", h("a", { href: `#/triggers/${encodeURIComponent(trigger.id)}/runs/${encodeURIComponent(r.runId)}` }, "View run")] : "",
+          ),
+        ),
+      ),
+    );
+    more.hidden = complete && shown >= rows.length;
+  }
+
+  more.addEventListener("click", async () => {
+    shown += SHOW_STEP;
+    if (shown > rows.length && !complete) {
+      const older = await page(rows[rows.length - 1]?.id);
+      if (older.length < PAGE) complete = true;
+      rows = [...rows, ...older];
+    }
+    render();
+  });
+  pause.addEventListener("click", () => {
+    paused = !paused;
+    pause.setAttribute("aria-pressed", String(paused));
+    live.textContent = paused ? "Paused" : "Live";
+    live.classList.toggle("paused", paused);
+  });
+
+  const el = h(
+    "section",
+    { class: "activity", "aria-labelledby": "activity-heading" },
+    h("div", { class: "panel-head" }, h("h2", { id: "activity-heading" }, "Activity"), live, updated, h("span", { class: "spacer" }), pause),
+    chartHost,
+    h(
+      "table",
+      { class: "table responsive activity-table" },
+      h("caption", { class: "sr-only" }, "Requests to this trigger, newest first"),
+      h("thead", null, h("tr", null, ["Outcome", "Request ID", "Time", "Detail"].map((c) => h("th", { scope: "col" }, c)))),
+      tbody,
+    ),
+    empty,
+    more,
+  );
+  const stop = poll(refresh, 2000, () => paused);
+  return { el, dispose: stop };
+}

@@ -1,0 +1,75 @@
+import { h, uid } from "./dom.ts";
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** A labelled control with its hint and its validation message, wired for assistive tech. */
+export interface Field<C extends Control = Control> {
+  wrap: HTMLDivElement;
+  control: C;
+  hint: HTMLParagraphElement;
+  label: string;
+  /** Shows (or clears, with null) the message tied to the control. */
+  setError(message: string | null): void;
+  error(): string | null;
+}
+
+function wired<C extends Control>(label: string, control: C, hint: string | undefined, layout: (hint: HTMLElement, error: HTMLElement) => HTMLDivElement): Field<C> {
+  const hintEl = h("p", { class: "hint", id: uid("hint") }, hint ?? "");
+  const errorEl = h("p", { class: "error", id: uid("err"), "aria-live": "polite" });
+  hintEl.hidden = !hint;
+  let current: string | null = null;
+  // The message joins the description and is the control's error message while it is invalid.
+  const describe = () => {
+    const ids = [hintEl.hidden ? "" : hintEl.id, current ? errorEl.id : ""].filter(Boolean);
+    if (ids.length) control.setAttribute("aria-describedby", ids.join(" "));
+    else control.removeAttribute("aria-describedby");
+  };
+  new MutationObserver(describe).observe(hintEl, { attributes: true, attributeFilter: ["hidden"] });
+  describe();
+  const wrap = layout(hintEl, errorEl);
+  return {
+    wrap,
+    control,
+    hint: hintEl,
+    label,
+    setError(message) {
+      current = message;
+      errorEl.textContent = message ?? "";
+      if (message) {
+        control.setAttribute("aria-invalid", "true");
+        control.setAttribute("aria-errormessage", errorEl.id);
+      } else {
+        control.removeAttribute("aria-invalid");
+        control.removeAttribute("aria-errormessage");
+      }
+      wrap.classList.toggle("invalid", !!message);
+      describe();
+    },
+    error: () => current,
+  };
+}
+
+/** `label` above `control` (and `extra` beside it), then the hint and the message. */
+export function field<C extends Control>(label: string, control: C, hint?: string, extra?: Node): Field<C> {
+  control.id ||= uid("f");
+  return wired(label, control, hint, (hintEl, errorEl) =>
+    h("div", { class: "field" }, h("label", { for: control.id }, label), extra ? h("div", { class: "control-row" }, control, extra) : control, hintEl, errorEl),
+  );
+}
+
+/** A checkbox exposed as a switch, its label beside it. */
+export function switchField(label: string, checked: boolean, hint?: string): Field<HTMLInputElement> {
+  const control = h("input", { type: "checkbox", role: "switch", id: uid("sw"), class: "switch", checked });
+  return wired(label, control, hint, (hintEl, errorEl) =>
+    h("div", { class: "field switch-field" }, h("div", { class: "switch-row" }, control, h("label", { for: control.id }, label)), hintEl, errorEl),
+  );
+}
+
+export function readonlyInput(value: string, multiline = false): HTMLInputElement | HTMLTextAreaElement {
+  if (multiline) {
+    const area = h("textarea", { readonly: true, rows: Math.min(8, value.split("\n").length + 1), spellcheck: "false", class: "mono" });
+    area.value = value;
+    return area;
+  }
+  return h("input", { type: "text", readonly: true, value, spellcheck: "false", class: "mono" });
+}
