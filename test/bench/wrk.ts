@@ -64,12 +64,12 @@ export async function load(url: string, options: { seconds: number; connections:
   const args = [wrk, "-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", "-s", lua, url];
   const command = Bun.which("taskset") ? ["taskset", "-c", "0", ...args] : args;
   const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
   const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
   const p50 = parseDuration(out.match(/\s50%\s+(\S+)/)?.[1] ?? "");
   const p99 = parseDuration(out.match(/\s99%\s+(\S+)/)?.[1] ?? "");
   const non2xx = Number(out.match(/NON2XX (\d+)/)?.[1] ?? NaN);
-  if (!Number.isFinite(rps)) throw new Error(`could not read wrk output:\n${out}`);
+  if (!Number.isFinite(rps)) throw new Error(`could not read wrk output:\n${out}\n${err}`);
   return { rps, p50ms: p50, p99ms: p99, non2xx };
 }
