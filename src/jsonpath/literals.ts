@@ -90,7 +90,7 @@ export function scanString(source: string, start: number): { value: string; end:
         }
       } else {
         throw new JsonPathSyntaxError(
-          `expected one of \\b \\f \\n \\r \\t \\/ \\\\ \\${quoteChar} or \\uXXXX after backslash, found ${describeChar(source, i + 1)}`,
+          `expected one of \\b \\f \\n \\r \\t \\/ \\\\ \\${quoteChar} or \\u and four hex digits after backslash, found ${describeChar(source, i + 1)}`,
           i,
         );
       }
