@@ -42,6 +42,7 @@ const NO_STORE_RETRY = "5";
 /** The whole life of one request to `/webhooks/<token>`: auth → dedup → parse → filter → redact → run. */
 export class IngestPipeline {
   private readonly prepared = new WeakMap<TriggerRecord, PreparedChecks>();
+  private readonly hiddenHeaders = new WeakMap<TriggerRecord, Set<string>>();
 
   constructor(private readonly deps: IngestDeps) {}
 
@@ -52,6 +53,16 @@ export class IngestPipeline {
       this.prepared.set(trigger, checks);
     }
     return checks;
+  }
+
+  /** Header names kept out of `$trigger`, worked out once per trigger version. */
+  private credentialsOf(trigger: TriggerRecord, plugin: InletPlugin | undefined): Set<string> {
+    let hidden = this.hiddenHeaders.get(trigger);
+    if (!hidden) {
+      hidden = new Set([...credentialHeaders(trigger.auth), ...(plugin?.credentialHeaders ?? [])]);
+      this.hiddenHeaders.set(trigger, hidden);
+    }
+    return hidden;
   }
 
   async handle(request: Request, token: string, query: string): Promise<IngestResult> {
@@ -165,7 +176,7 @@ export class IngestPipeline {
 
     // 6. Redact, then 7. record the run and answer.
     const redacted = checks.redact ? checks.redact(body) : body;
-    const hidden = new Set([...credentialHeaders(trigger.auth), ...(plugin?.credentialHeaders ?? [])]);
+    const hidden = this.credentialsOf(trigger, plugin);
     const $trigger = {
       body: redacted,
       headers: headersObject(headers, hidden),
