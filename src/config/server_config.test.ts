@@ -1,0 +1,45 @@
+import { expect, test } from "bun:test";
+import { loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
+
+test("defaults of CONTRACT §1", () => {
+  const c = loadServerConfig([], {});
+  expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./inlet-data", maxBodyBytes: 1048576, rateLimit: 0, retentionDays: 30 });
+  expect(c.baseUrl).toBeUndefined();
+  expect(publicBaseUrl(c, 8080)).toBe("http://127.0.0.1:8080");
+});
+
+test("every flag has an env twin, and flags win over the environment", () => {
+  const env = {
+    INLET_HOST: "0.0.0.0",
+    INLET_PORT: "9000",
+    INLET_DATA_DIR: "/var/lib/inlet",
+    INLET_BASE_URL: "https://hooks.example.com/",
+    INLET_PLUGINS_DIR: "/etc/inlet/plugins",
+    INLET_DATABASE_URL: "postgres://u:p@db/inlet",
+    INLET_ADMIN_TOKEN: "admin-token-0123456789",
+    INLET_SECRET_KEY: "a2V5",
+  };
+  const fromEnv = loadServerConfig([], env);
+  expect(fromEnv).toMatchObject({
+    host: "0.0.0.0",
+    port: 9000,
+    dataDir: "/var/lib/inlet",
+    baseUrl: "https://hooks.example.com",
+    pluginsDir: "/etc/inlet/plugins",
+    databaseUrl: "postgres://u:p@db/inlet",
+    adminToken: "admin-token-0123456789",
+    secretKey: "a2V5",
+  });
+  const flags = loadServerConfig(["--port", "0", "--host=::1", "--data-dir", "./d", "--base-url", "http://x:1"], env);
+  expect(flags).toMatchObject({ port: 0, host: "::1", dataDir: "./d", baseUrl: "http://x:1" });
+  expect(publicBaseUrl({ host: "::1" }, 5)).toBe("http://[::1]:5");
+});
+
+test("bad values are one clear error naming the flag or variable", () => {
+  expect(() => loadServerConfig(["--port", "http"], {})).toThrow(new UsageError('--port must be a whole number, got "http"'));
+  expect(() => loadServerConfig([], { INLET_PORT: "70000" })).toThrow(/--port/);
+  expect(() => loadServerConfig(["--database-url", "mysql://x"], {})).toThrow(/--database-url/);
+  expect(() => loadServerConfig(["--nope"], {})).toThrow("unknown flag --nope");
+  expect(() => loadServerConfig(["--data-dir"], {})).toThrow("--data-dir needs a value");
+  expect(() => loadServerConfig(["--log-requests", "maybe"], {})).toThrow(/true or false/);
+});
