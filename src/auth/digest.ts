@@ -10,13 +10,6 @@ export function hmac(alg: HashAlgorithm, key: string | Uint8Array, data: string 
   return hasher.digest(encoding);
 }
 
-/** HMAC digest as raw bytes. */
-export function hmacBytes(alg: HashAlgorithm, key: string | Uint8Array, data: string | Uint8Array): Uint8Array {
-  const hasher = new Bun.CryptoHasher(alg, key);
-  hasher.update(data);
-  return hasher.digest();
-}
-
 /** Plain digest of `data`. */
 export function hash(alg: HashAlgorithm, data: string | Uint8Array, encoding: DigestEncoding): string {
   const hasher = new Bun.CryptoHasher(alg);

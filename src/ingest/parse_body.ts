@@ -1,11 +1,11 @@
+// One nesting limit for the whole service (SPEC: 256): the sandbox enforces the same number.
+import { MAX_NESTING_DEPTH as MAX_JSON_DEPTH } from "../sandbox/depth.ts";
+
 /** The body does not parse under its declared content type: 400. */
 export class InvalidBody extends Error {
   override name = "InvalidBody";
   readonly code = "invalid_body";
 }
-
-/** JSON nesting allowed before a body is refused (SPEC limits). */
-export const MAX_JSON_DEPTH = 256;
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
