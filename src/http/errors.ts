@@ -1,5 +1,4 @@
-import { UnknownCursor } from "../store/sqlite/sqlite_store.ts";
-import { StoreUnavailable } from "../store/types.ts";
+import { StoreUnavailable, UnknownCursor } from "../store/types.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import { logEvent } from "./request_log.ts";
 

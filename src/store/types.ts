@@ -144,3 +144,9 @@ export class StoreUnavailable extends Error {
   override name = "StoreUnavailable";
   readonly code = "store_unavailable";
 }
+
+/** A `before` cursor that names no row: the API answers 400. Every store throws this one. */
+export class UnknownCursor extends Error {
+  override name = "UnknownCursor";
+  readonly code = "unknown_cursor";
+}

@@ -5,6 +5,7 @@ import type { TriggerConfig } from "../../triggers/schema.ts";
 import { GroupCommit } from "../group_commit.ts";
 import {
   StoreUnavailable,
+  UnknownCursor,
   type ActivityRecord,
   type ClaimedRun,
   type IngestRecord,
@@ -15,12 +16,6 @@ import {
   type StoredTrigger,
 } from "../types.ts";
 import { MIGRATIONS } from "./migrations.ts";
-
-/** A `before` cursor that names no row: the API answers 400. */
-export class UnknownCursor extends Error {
-  override name = "UnknownCursor";
-  readonly code = "unknown_cursor";
-}
 
 interface TriggerRow {
   config: string;
