@@ -15,6 +15,7 @@ import { IngestPipeline } from "./ingest/pipeline.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
+import { PostgresStore } from "./store/postgres/postgres_store.ts";
 import { SqliteStore } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/types.ts";
 import { TriggerService } from "./triggers/service.ts";
@@ -31,20 +32,46 @@ export interface Core {
 
 /** Opens the store, the key, the plugins and the trigger index. */
 export async function openCore(config: ServerConfig): Promise<Core> {
-  if (config.databaseUrl) {
-    // Refuse rather than silently fall back to SQLite: several instances would each keep their own data.
-    throw new UsageError("--database-url: the PostgreSQL store is not part of this build yet; run one instance on the embedded SQLite store");
-  }
   const box = SealedBox.load(config.dataDir, config.secretKey);
   const plugins = new PluginRegistry(BUILTIN_PLUGINS);
   if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);
-  // INLET_GROUP_COMMIT=0 is a benchmark knob (one transaction per request), not a setting.
-  const store: Store = new SqliteStore(join(config.dataDir, "inlet.db"), { groupCommit: process.env.INLET_GROUP_COMMIT !== "0" });
+  const store = await openStore(config);
+  try {
+    await checkSecretKey(store, box, config);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
     s.app === null ? s.auth.type !== "none" : plugins.get(s.app)?.secret.generated === true,
   );
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box };
+}
+
+/** The embedded SQLite store in the data dir, or the PostgreSQL database of `--database-url` (migrated). */
+export async function openStore(config: ServerConfig): Promise<Store> {
+  // INLET_GROUP_COMMIT=0 is a benchmark knob (one transaction per request), not a setting.
+  const groupCommit = process.env.INLET_GROUP_COMMIT !== "0";
+  if (config.databaseUrl) return PostgresStore.open(config.databaseUrl, { groupCommit });
+  return new SqliteStore(join(config.dataDir, "inlet.db"), { groupCommit });
+}
+
+const KEY_FINGERPRINT = "secret_key_fingerprint";
+
+/**
+ * Every instance on one store must seal and open secrets with the same key. The first to start
+ * records the key's fingerprint; one with another key refuses to start instead of failing on
+ * every secret later.
+ */
+async function checkSecretKey(store: Store, box: SealedBox, config: ServerConfig): Promise<void> {
+  const mine = box.fingerprint();
+  if ((await store.setMetaIfAbsent(KEY_FINGERPRINT, mine)) === mine) return;
+  const where = config.secretKey ? "INLET_SECRET_KEY" : `${join(config.dataDir, "secret.key")} (no INLET_SECRET_KEY set)`;
+  throw new UsageError(
+    `the secret key from ${where} is not the key this ${store.kind === "postgres" ? "database" : "data dir"}'s secrets were sealed with; ` +
+      "give every instance the same INLET_SECRET_KEY (or restore the original secret.key)",
+  );
 }
 
 export interface RunningServer {
@@ -70,7 +97,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const metrics = new Metrics();
   const log = new RequestLog(config.logRequests);
   const runners = createRunners({ scriptPool: { size: config.runConcurrency } });
-  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency, log: logEvent });
+  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency,
+    leaseMs: config.runLeaseSeconds * 1000,
+    log: logEvent,
+  });
   const pipeline = new IngestPipeline({
     triggers,
     store,
@@ -80,6 +110,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
     onRunCommitted: (trigger, run) => queue.onCommitted(trigger, run),
+    runLease: (trigger) => queue.leaseFor(trigger),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
   });
   await queue.start();
@@ -110,7 +141,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const port = server.port!;
   baseUrl = publicBaseUrl(config, port);
 
-  const refresh = setInterval(() => triggers.refresh().catch((e) => logEvent("warn", "trigger refresh failed", { error: String(e) })), 1000);
+  const reload = () => triggers.refresh().catch((e) => logEvent("warn", "trigger refresh failed", { error: String(e) }));
+  // Changes from other processes: announced at once where the store can (PostgreSQL NOTIFY), and
+  // the revision is polled every second in any case (the CLI on a SQLite data dir; a missed NOTIFY).
+  const watch = store.watchTriggers ? await store.watchTriggers(() => void reload()) : null;
+  const refresh = setInterval(reload, 1000);
   const sweep = setInterval(() => {
     const now = new Date();
     store.sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000)).catch((e) => logEvent("warn", "sweep failed", { error: String(e) }));
@@ -123,6 +158,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     (stopping ??= (async () => {
       clearInterval(refresh);
       clearInterval(sweep);
+      await watch?.close();
       await server.stop(false);
       await queue.stop(RUN_DRAIN_MS);
       await runners.close();

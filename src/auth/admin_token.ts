@@ -20,8 +20,10 @@ export async function ensureAdminToken(store: Store, fromEnv: string | undefined
   if (stored) return { hash: stored, generated: null };
   const token = `inlet_${newSecret()}`;
   const hash = sha256Hex(token);
-  await store.setMeta(META_KEY, hash);
-  return { hash, generated: token };
+  // Several instances may start on a new database at once: one token wins, and only the instance
+  // whose token it is prints it.
+  const held = await store.setMetaIfAbsent(META_KEY, hash);
+  return { hash: held, generated: held === hash ? token : null };
 }
 
 /** Constant-time check of a presented admin token against the stored hash. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -37,6 +37,11 @@ export class SealedBox {
   /** For tests: a box with a fixed key. */
   static fromKey(key: Uint8Array): SealedBox {
     return new SealedBox(Buffer.from(key));
+  }
+
+  /** Names the key without revealing it: instances sharing a store check they share the key. */
+  fingerprint(): string {
+    return createHmac("sha256", this.key).update("inlet secret key fingerprint v1").digest("hex").slice(0, 32);
   }
 
   seal(plaintext: string): string {

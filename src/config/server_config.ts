@@ -15,6 +15,7 @@ export const ServerConfigSchema = Type.Object({
   rateLimit: Type.Integer({ minimum: 0 }),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
   runConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
+  runLeaseSeconds: Type.Integer({ minimum: 2, maximum: 86_400 }),
   logRequests: Type.Boolean(),
 });
 export type ServerConfig = Static<typeof ServerConfigSchema>;
@@ -43,6 +44,14 @@ export const OPTIONS: Option[] = [
   { key: "rateLimit", flag: "--rate-limit", env: "INLET_RATE_LIMIT", kind: "integer", fallback: 0, help: "requests per second per trigger before 429 (0 = no limit)" },
   { key: "retentionDays", flag: "--retention-days", env: "INLET_RETENTION_DAYS", kind: "integer", fallback: 30, help: "days Activity rows and finished runs are kept" },
   { key: "runConcurrency", flag: "--run-concurrency", env: "INLET_RUN_CONCURRENCY", kind: "integer", fallback: 8, help: "workflow runs executed at once (and sandbox processes for scripts)" },
+  {
+    key: "runLeaseSeconds",
+    flag: "--run-lease-seconds",
+    env: "INLET_RUN_LEASE_SECONDS",
+    kind: "integer",
+    fallback: 60,
+    help: "how long an instance holds a run it executes without renewing (a run of an instance that died is taken over after it)",
+  },
   { key: "logRequests", flag: "--log-requests", env: "INLET_LOG_REQUESTS", kind: "boolean", fallback: true, help: "one JSON log line per webhook request (true/false)" },
   { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, help: "admin token (default: generated on first start, printed once)" },
   { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },

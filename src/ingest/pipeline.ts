@@ -4,7 +4,7 @@ import { authenticateAppRequest } from "../plugins/authenticate.ts";
 import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { InletPlugin, PluginRequest } from "../plugins/types.ts";
-import { StoreUnavailable, type ActivityOutcome, type ActivityRecord, type DedupClaim, type RunRecord, type Store } from "../store/types.ts";
+import { StoreUnavailable, type ActivityOutcome, type ActivityRecord, type DedupClaim, type RunLease, type RunRecord, type Store } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { BodyTooLarge, readBodyLimited } from "./read_body.ts";
@@ -27,6 +27,8 @@ export interface IngestDeps {
   workflowResponse?(trigger: TriggerRecord, run: RunRecord & { trigger: unknown }, requestId: string): Promise<Response>;
   /** Called once a run is durably committed (the run queue picks it up). */
   onRunCommitted?(trigger: TriggerRecord, run: RunRecord): void;
+  /** A lease to commit a run already held by this instance (workflow response mode), or null. */
+  runLease?(trigger: TriggerRecord): RunLease | null;
   now?(): Date;
 }
 
@@ -188,11 +190,12 @@ export class IngestPipeline {
       app: r.app,
     };
     const immediate = trigger.workflow.kind === "none";
+    const lease = immediate ? null : (this.deps.runLease?.(trigger) ?? null);
     const runRecord: RunRecord & { trigger: unknown } = {
       id: Bun.randomUUIDv7(),
       triggerId: trigger.id,
       requestId,
-      status: immediate ? "succeeded" : "queued",
+      status: immediate ? "succeeded" : lease ? "running" : "queued",
       trigger: $trigger,
       result: null,
       attempts: immediate ? 1 : 0,
@@ -200,7 +203,7 @@ export class IngestPipeline {
       createdAt: r.now.toISOString(),
       finishedAt: immediate ? r.now.toISOString() : null,
     };
-    const duplicate = await r.commit(claim, runRecord, "run", null);
+    const duplicate = await r.commit(claim, runRecord, "run", null, lease);
     if (duplicate) return r.end("deduplicated", this.duplicateAck(trigger, requestId));
     this.deps.onRunCommitted?.(trigger, runRecord);
     if (trigger.response.mode === "workflow" && this.deps.workflowResponse) {
@@ -270,8 +273,14 @@ class RequestRun {
   }
 
   /** Commits key + run (or filtered row) + Activity together; true when it turned out to be a duplicate. */
-  async commit(claim: DedupClaim | null, run: (RunRecord & { trigger: unknown }) | null, outcome: ActivityOutcome, detail: string | null): Promise<boolean> {
-    const result = await this.deps.store.commitIngest({ dedup: claim, run, activity: this.activity(outcome, detail, run?.id ?? null) });
+  async commit(
+    claim: DedupClaim | null,
+    run: (RunRecord & { trigger: unknown }) | null,
+    outcome: ActivityOutcome,
+    detail: string | null,
+    lease: RunLease | null = null,
+  ): Promise<boolean> {
+    const result = await this.deps.store.commitIngest({ dedup: claim, run, activity: this.activity(outcome, detail, run?.id ?? null), lease });
     return result.deduplicated;
   }
 

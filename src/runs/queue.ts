@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { ClaimedRun, RunRecord, Store } from "../store/types.ts";
+import type { ClaimedRun, RunLease, RunRecord, Store } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 
@@ -79,8 +79,23 @@ export class RunQueue {
     this.poll();
   }
 
+  /**
+   * A lease for a run about to be committed that must execute here: the caller of a workflow
+   * response mode trigger waits on this instance. Null for other runs, and once stopping.
+   */
+  leaseFor(trigger: TriggerRecord): RunLease | null {
+    if (trigger.response.mode !== "workflow" || this.stopping) return null;
+    return { owner: this.owner, untilMs: this.now().getTime() + this.leaseMs };
+  }
+
   /** The pipeline's hook: a run was durably committed. */
   onCommitted(trigger: TriggerRecord, run: RunRecord): void {
+    if (run.status === "running" && "trigger" in run) {
+      // Committed already held by this instance (leaseFor): it starts now, uncounted.
+      this.waiterFor(run.id);
+      this.execute(run as ClaimedRun, trigger, false);
+      return;
+    }
     if (run.status !== "queued" || this.stopping) return;
     const urgent = trigger.response.mode === "workflow";
     if (urgent) this.waiterFor(run.id);

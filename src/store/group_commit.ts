@@ -69,3 +69,55 @@ export class GroupCommit {
     return this.queue.length;
   }
 }
+
+/**
+ * Group commit for a store that commits asynchronously (PostgreSQL): while a batch is being
+ * committed, new work gathers into the next one, so under load each round trip and WAL flush
+ * carries many requests, and a lone request still goes at once. At most `maxInFlight` batches
+ * are committing at a time.
+ */
+export class AsyncGroupCommit<I, R> {
+  private queue: Array<{ item: I; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    /** Commits `items` in one transaction; resolves with one result per item, in order. */
+    private readonly commit: (items: I[]) => Promise<R[]>,
+    private readonly maxBatch = 256,
+    private readonly maxInFlight = 2,
+  ) {}
+
+  submit(item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // Let the requests of this turn of the event loop join the batch.
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.inFlight++;
+      this.commit(batch.map((b) => b.item)).then(
+        (results) => batch.forEach((b, i) => b.resolve(results[i])),
+        (error) => batch.forEach((b) => b.reject(error)),
+      ).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  /** Resolves once nothing is queued or committing. */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.inFlight > 0) await Bun.sleep(1);
+  }
+}

@@ -61,8 +61,19 @@ export interface DedupClaim {
  */
 export interface IngestRecord {
   dedup: DedupClaim | null;
+  /** The run; stored `running` and held under `lease` when one is given. */
   run: (RunRecord & { trigger: unknown }) | null;
   activity: ActivityRecord;
+  lease?: RunLease | null;
+}
+
+/**
+ * A run committed already held by the instance that accepted it (workflow response mode: the
+ * caller waits on that instance, so no other instance may pick the run up first).
+ */
+export interface RunLease {
+  owner: string;
+  untilMs: number;
 }
 
 /** A run with its `$trigger`, as a runner receives it. */
@@ -75,6 +86,10 @@ export interface RunFinish {
   error: string | null;
   attempts: number;
   finishedAt: string;
+}
+
+export interface TriggerWatch {
+  close(): Promise<void>;
 }
 
 export interface Page {
@@ -90,6 +105,8 @@ export interface Store {
 
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
+  /** Sets `key` only if it has none yet; resolves with the value that holds (instances may race to create one). */
+  setMetaIfAbsent(key: string, value: string): Promise<string>;
 
   listTriggers(): Promise<StoredTrigger[]>;
   getTrigger(id: string): Promise<StoredTrigger | null>;
@@ -99,6 +116,11 @@ export interface Store {
   deleteTrigger(id: string): Promise<boolean>;
   /** Increases on every trigger change, from any process: instances poll it to reload. */
   triggersRevision(): Promise<number>;
+  /**
+   * Calls `onChange` as soon as any instance changes a trigger (PostgreSQL LISTEN/NOTIFY), and
+   * after every reconnection; absent where polling the revision is enough (SQLite).
+   */
+  watchTriggers?(onChange: () => void): Promise<TriggerWatch>;
 
   /** Is this key recorded for the trigger and unexpired at `now`? (A fast read before the full pipeline.) */
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean>;

@@ -17,6 +17,8 @@ export class TriggerService {
   private byToken = new Map<string, TriggerRecord>();
   private byId = new Map<string, TriggerRecord>();
   private revision = -1;
+  /** Loads run one after another, so an older snapshot never replaces a newer one. */
+  private loading: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -27,7 +29,13 @@ export class TriggerService {
   ) {}
 
   /** Loads every trigger if the store changed since the last load. */
-  async refresh(force = false): Promise<void> {
+  refresh(force = false): Promise<void> {
+    const next = this.loading.then(() => this.load(force));
+    this.loading = next.catch(() => {});
+    return next;
+  }
+
+  private async load(force: boolean): Promise<void> {
     const revision = await this.store.triggersRevision();
     if (!force && revision === this.revision) return;
     const stored = await this.store.listTriggers();

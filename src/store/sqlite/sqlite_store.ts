@@ -108,7 +108,7 @@ export class SqliteStore implements Store {
       hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
       putKey: db.prepare("INSERT OR REPLACE INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?)"),
       putRun: db.prepare(
-        "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       putActivity: db.prepare(
         "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -178,6 +178,13 @@ export class SqliteStore implements Store {
   setMeta(key: string, value: string): Promise<void> {
     return this.guard(() => {
       this.db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
+    });
+  }
+
+  setMetaIfAbsent(key: string, value: string): Promise<string> {
+    return this.guard(() => {
+      this.db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", [key, value]);
+      return this.db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)!.value;
     });
   }
 
@@ -251,7 +258,7 @@ export class SqliteStore implements Store {
     return this.group.submit(() => this.db.transaction(() => this.applyIngest(record))());
   }
 
-  private applyIngest({ dedup, run, activity }: IngestRecord): { deduplicated: boolean } {
+  private applyIngest({ dedup, run, activity, lease }: IngestRecord): { deduplicated: boolean } {
     const at = Date.parse(activity.at);
     if (dedup) {
       // Re-checked inside the write transaction: of two concurrent identical requests exactly one wins.
@@ -266,7 +273,7 @@ export class SqliteStore implements Store {
         run.id,
         run.triggerId,
         run.requestId,
-        run.status,
+        lease ? "running" : run.status,
         JSON.stringify(run.trigger),
         run.result === null || run.result === undefined ? null : JSON.stringify(run.result),
         run.attempts,
@@ -274,6 +281,8 @@ export class SqliteStore implements Store {
         run.createdAt,
         run.finishedAt,
         Date.parse(run.createdAt),
+        lease?.owner ?? null,
+        lease?.untilMs ?? null,
       );
     }
     this.insertActivity(activity);

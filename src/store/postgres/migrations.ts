@@ -1,0 +1,65 @@
+/**
+ * PostgreSQL schema migrations: numbered, applied once each, in order, in one transaction under an
+ * advisory lock so that instances starting together apply each exactly once. Never edit a released
+ * one: add the next. (The numbers are PostgreSQL's own; SQLite has its own list.)
+ */
+export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: "triggers, runs with leases, activity, dedup keys",
+    sql: `
+      CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+      INSERT INTO meta (key, value) VALUES ('triggers_revision', '0');
+      CREATE TABLE triggers (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        token text NOT NULL UNIQUE,
+        config text NOT NULL,
+        secret_sealed text,
+        app_secret_sealed text,
+        created_at text NOT NULL,
+        updated_at text NOT NULL
+      );
+      CREATE TABLE runs (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        trigger_id text NOT NULL,
+        request_id text NOT NULL,
+        status text NOT NULL,
+        trigger_json text NOT NULL,
+        result_json text,
+        attempts integer NOT NULL DEFAULT 0,
+        error text,
+        created_at text NOT NULL,
+        finished_at text,
+        created_ms bigint NOT NULL,
+        lease_owner text,
+        lease_until_ms bigint
+      );
+      CREATE INDEX runs_by_trigger ON runs (trigger_id, seq);
+      CREATE INDEX runs_unfinished ON runs (seq) WHERE status IN ('queued', 'running');
+      CREATE INDEX runs_by_age ON runs (created_ms);
+      CREATE TABLE activity (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        trigger_id text NOT NULL,
+        at text NOT NULL,
+        at_ms bigint NOT NULL,
+        request_id text NOT NULL,
+        outcome text NOT NULL,
+        run_id text,
+        detail text
+      );
+      CREATE INDEX activity_by_trigger ON activity (trigger_id, seq);
+      CREATE INDEX activity_by_time ON activity (at_ms);
+      CREATE TABLE dedup_keys (
+        trigger_id text NOT NULL,
+        key_hash text NOT NULL,
+        seen_ms bigint NOT NULL,
+        expires_ms bigint NOT NULL,
+        PRIMARY KEY (trigger_id, key_hash)
+      );
+      CREATE INDEX dedup_by_expiry ON dedup_keys (expires_ms);
+    `,
+  },
+];

@@ -1,0 +1,536 @@
+import { SQL } from "bun";
+import type { TriggerConfig } from "../../triggers/schema.ts";
+import { AsyncGroupCommit } from "../group_commit.ts";
+import {
+  StoreUnavailable,
+  UnknownCursor,
+  type ActivityRecord,
+  type ClaimedRun,
+  type IngestRecord,
+  type Page,
+  type RunFinish,
+  type RunRecord,
+  type Store,
+  type StoredTrigger,
+  type TriggerWatch,
+} from "../types.ts";
+import { PG_MIGRATIONS } from "./migrations.ts";
+
+interface TriggerRow {
+  config: string;
+  secret_sealed: string | null;
+  app_secret_sealed: string | null;
+}
+
+interface RunRow {
+  seq?: string;
+  id: string;
+  trigger_id: string;
+  request_id: string;
+  status: RunRecord["status"];
+  trigger_json?: string;
+  result_json: string | null;
+  attempts: number;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+interface ActivityRow {
+  id: string;
+  trigger_id: string;
+  at: string;
+  request_id: string;
+  outcome: ActivityRecord["outcome"];
+  run_id: string | null;
+  detail: string | null;
+}
+
+const toTrigger = (row: TriggerRow): StoredTrigger => ({
+  config: JSON.parse(row.config) as TriggerConfig,
+  secretSealed: row.secret_sealed,
+  appSecretSealed: row.app_secret_sealed,
+});
+
+const toRun = (row: RunRow): RunRecord => ({
+  id: row.id,
+  triggerId: row.trigger_id,
+  requestId: row.request_id,
+  status: row.status,
+  ...(row.trigger_json !== undefined ? { trigger: JSON.parse(row.trigger_json) } : {}),
+  result: row.result_json === null ? null : JSON.parse(row.result_json),
+  attempts: row.attempts,
+  error: row.error,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+const toActivity = (row: ActivityRow): ActivityRecord => ({
+  id: row.id,
+  triggerId: row.trigger_id,
+  at: row.at,
+  requestId: row.request_id,
+  outcome: row.outcome,
+  runId: row.run_id,
+  detail: row.detail,
+});
+
+const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+const bySeq = (a: RunRow, b: RunRow) => (BigInt(a.seq!) < BigInt(b.seq!) ? -1 : 1);
+
+/** The channel a trigger change is announced on (payload: the new revision). */
+export const TRIGGERS_CHANNEL = "inlet_triggers";
+/** pg_advisory_xact_lock key held while migrating ("inlet" in ASCII). */
+const MIGRATION_LOCK = 0x696e6c6574;
+/** Deadlocks and serialization failures: the batch is retried, nothing of it was written. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+
+/** One accepted request in a grouped ingest statement (see INGEST_BATCH). */
+interface BatchItem {
+  i: number;
+  trigger_id: string;
+  key_hash: string | null;
+  claim: boolean;
+  seen_ms: number;
+  expires_ms: number | null;
+  run_id: string | null;
+  run_request_id: string | null;
+  run_status: string | null;
+  trigger_json: string | null;
+  result_json: string | null;
+  attempts: number | null;
+  run_error: string | null;
+  run_created_at: string | null;
+  run_finished_at: string | null;
+  run_created_ms: number | null;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  act_id: string;
+  at: string;
+  at_ms: number;
+  request_id: string;
+  outcome: string;
+  act_run_id: string | null;
+  detail: string | null;
+}
+
+/**
+ * Everything a batch of accepted requests writes, in one statement (one round trip, one commit):
+ * dedup keys are claimed with INSERT … ON CONFLICT, which serialises identical keys across every
+ * instance (the loser waits for the winner's commit, then sees its key); an expired key is taken
+ * over. Runs are inserted for the items that won their key (or had none), and every item gets its
+ * Activity row: `deduplicated` when it lost. Keys are claimed in sorted order so that two batches
+ * can never wait on each other in a cycle.
+ */
+const INGEST_BATCH = `
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::text::json) AS x(
+    i int, trigger_id text, key_hash text, claim boolean, seen_ms bigint, expires_ms bigint,
+    run_id text, run_request_id text, run_status text, trigger_json text, result_json text, attempts int,
+    run_error text, run_created_at text, run_finished_at text, run_created_ms bigint, lease_owner text, lease_until_ms bigint,
+    act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text)
+),
+claimed AS (
+  INSERT INTO dedup_keys AS d (trigger_id, key_hash, seen_ms, expires_ms)
+  SELECT trigger_id, key_hash, seen_ms, expires_ms FROM input WHERE claim ORDER BY trigger_id, key_hash
+  ON CONFLICT (trigger_id, key_hash) DO UPDATE SET seen_ms = EXCLUDED.seen_ms, expires_ms = EXCLUDED.expires_ms
+    WHERE d.expires_ms <= EXCLUDED.seen_ms
+  RETURNING d.trigger_id, d.key_hash
+),
+won AS (
+  SELECT input.i FROM input WHERE input.key_hash IS NULL
+  UNION ALL
+  SELECT input.i FROM input JOIN claimed c ON c.trigger_id = input.trigger_id AND c.key_hash = input.key_hash WHERE input.claim
+),
+new_runs AS (
+  INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms)
+  SELECT run_id, trigger_id, run_request_id, run_status, trigger_json, result_json, attempts, run_error, run_created_at, run_finished_at, run_created_ms,
+    lease_owner, lease_until_ms
+  FROM input WHERE run_id IS NOT NULL AND i IN (SELECT i FROM won) ORDER BY i
+),
+new_activity AS (
+  INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail)
+  SELECT act_id, trigger_id, at, at_ms, request_id,
+    CASE WHEN w.i IS NULL THEN 'deduplicated' ELSE outcome END,
+    CASE WHEN w.i IS NULL THEN NULL ELSE act_run_id END,
+    detail
+  FROM input LEFT JOIN won w USING (i) ORDER BY input.i
+)
+SELECT i FROM won`;
+
+const RUN_COLUMNS = "seq, id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at";
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (one more is opened for LISTEN). */
+  poolSize?: number;
+  /** Seconds to wait for a connection before a request is answered 503. */
+  connectionTimeout?: number;
+  /** Benchmark knob, as for SQLite: false commits every request in its own statement. */
+  groupCommit?: boolean;
+}
+
+/**
+ * The shared store: several `inlet serve` instances on one PostgreSQL database (Bun's built-in
+ * SQL client). Ingest commits are grouped; runs are claimed with FOR UPDATE SKIP LOCKED under
+ * leases; trigger changes are announced with NOTIFY.
+ */
+export class PostgresStore implements Store {
+  readonly kind = "postgres" as const;
+  private readonly group: AsyncGroupCommit<IngestRecord, { deduplicated: boolean }>;
+  private closed = false;
+  /** Migration versions this open applied (for `inlet migrate`). */
+  applied: number[] = [];
+
+  private constructor(private readonly sql: SQL, options: PostgresStoreOptions) {
+    this.group = new AsyncGroupCommit((items) => this.commitBatch(items), options.groupCommit === false ? 1 : 256, options.groupCommit === false ? 64 : 2);
+  }
+
+  /** Connects, applies pending migrations (under an advisory lock) and returns the store. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const sql = new SQL(url, {
+      max: options.poolSize ?? 10,
+      connectionTimeout: options.connectionTimeout ?? 5,
+      idleTimeout: 60,
+      onconnect: () => {},
+      onclose: () => {},
+    });
+    const store = new PostgresStore(sql, options);
+    try {
+      await store.migrate();
+    } catch (error) {
+      await sql.close().catch(() => {});
+      throw new StoreUnavailable(`PostgreSQL at ${redactUrl(url)}: ${(error as Error)?.message ?? error}`);
+    }
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    this.applied = await this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+      await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`;
+      const done = new Set<number>((await tx`SELECT version FROM schema_migrations`).map((r: { version: number }) => r.version));
+      const applied: number[] = [];
+      for (const migration of PG_MIGRATIONS) {
+        if (done.has(migration.version)) continue;
+        await tx.unsafe(migration.sql);
+        await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${migration.version}, ${migration.name}, ${new Date().toISOString()})`;
+        applied.push(migration.version);
+      }
+      return applied;
+    });
+  }
+
+  /** Runs `work`, turning every database failure into StoreUnavailable (the API answers 503). */
+  private async guard<T>(work: (sql: SQL) => Promise<T>): Promise<T> {
+    if (this.closed) throw new StoreUnavailable("the store is closed");
+    try {
+      return await work(this.sql);
+    } catch (error) {
+      if (error instanceof UnknownCursor || error instanceof StoreUnavailable) throw error;
+      throw new StoreUnavailable(`PostgreSQL: ${(error as Error)?.message ?? error}`);
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.closed) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        this.sql`SELECT 1`.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000))),
+      ]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  getMeta(key: string): Promise<string | null> {
+    return this.guard(async (sql) => ((await sql`SELECT value FROM meta WHERE key = ${key}`)[0]?.value as string | undefined) ?? null);
+  }
+
+  setMeta(key: string, value: string): Promise<void> {
+    return this.guard(async (sql) => {
+      await sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
+    });
+  }
+
+  /** Sets `key` only if it has no value yet; returns the value that holds (for values several instances race to create). */
+  setMetaIfAbsent(key: string, value: string): Promise<string> {
+    return this.guard(async (sql) => {
+      await sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`;
+      return (await sql`SELECT value FROM meta WHERE key = ${key}`)[0].value as string;
+    });
+  }
+
+  listTriggers(): Promise<StoredTrigger[]> {
+    return this.guard(async (sql) => (await sql`SELECT config, secret_sealed, app_secret_sealed FROM triggers ORDER BY seq DESC`).map(toTrigger));
+  }
+
+  getTrigger(id: string): Promise<StoredTrigger | null> {
+    return this.guard(async (sql) => {
+      const [row] = await sql`SELECT config, secret_sealed, app_secret_sealed FROM triggers WHERE id = ${id}`;
+      return row ? toTrigger(row) : null;
+    });
+  }
+
+  /** Runs `change` and bumps the revision in one transaction; NOTIFY goes out on commit. */
+  private changeTriggers<T>(change: (tx: SQL) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
+    return this.guard((sql) =>
+      sql.begin(async (tx) => {
+        const result = await change(tx);
+        if (changed(result)) {
+          const [row] = await tx`UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'triggers_revision' RETURNING value`;
+          await tx.notify(TRIGGERS_CHANNEL, row.value as string);
+        }
+        return result;
+      }) as Promise<T>,
+    );
+  }
+
+  insertTrigger(trigger: StoredTrigger): Promise<void> {
+    const c = trigger.config;
+    return this.changeTriggers(async (tx) => {
+      await tx`INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, created_at, updated_at)
+        VALUES (${c.id}, ${c.token}, ${JSON.stringify(c)}, ${trigger.secretSealed}, ${trigger.appSecretSealed}, ${c.createdAt}, ${c.updatedAt})`;
+    });
+  }
+
+  updateTrigger(trigger: StoredTrigger): Promise<void> {
+    const c = trigger.config;
+    return this.changeTriggers(async (tx) => {
+      await tx`UPDATE triggers SET token = ${c.token}, config = ${JSON.stringify(c)}, secret_sealed = ${trigger.secretSealed},
+        app_secret_sealed = ${trigger.appSecretSealed}, updated_at = ${c.updatedAt} WHERE id = ${c.id}`;
+    });
+  }
+
+  deleteTrigger(id: string): Promise<boolean> {
+    return this.changeTriggers(
+      async (tx) => {
+        const removed = (await tx`DELETE FROM triggers WHERE id = ${id}`).count > 0;
+        if (!removed) return false;
+        await tx`DELETE FROM runs WHERE trigger_id = ${id}`;
+        await tx`DELETE FROM activity WHERE trigger_id = ${id}`;
+        await tx`DELETE FROM dedup_keys WHERE trigger_id = ${id}`;
+        return true;
+      },
+      (removed) => removed,
+    );
+  }
+
+  triggersRevision(): Promise<number> {
+    return this.guard(async (sql) => Number((await sql`SELECT value FROM meta WHERE key = 'triggers_revision'`)[0]?.value ?? 0));
+  }
+
+  /** Calls `onChange` on every trigger change from any instance, and after each (re)subscription. */
+  watchTriggers(onChange: () => void): Promise<TriggerWatch> {
+    return this.guard(async (sql) => {
+      const subscription = await sql.listen(TRIGGERS_CHANNEL, () => onChange(), () => onChange());
+      return { close: () => subscription.unlisten().catch(() => {}) };
+    });
+  }
+
+  hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
+    return this.guard(
+      async (sql) => (await sql`SELECT 1 FROM dedup_keys WHERE trigger_id = ${triggerId} AND key_hash = ${keyHash} AND expires_ms > ${now.getTime()}`).length > 0,
+    );
+  }
+
+  commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    return this.group.submit(record);
+  }
+
+  recordActivity(row: ActivityRecord): Promise<void> {
+    return this.commitIngest({ dedup: null, run: null, activity: row }).then(() => undefined);
+  }
+
+  private async commitBatch(records: IngestRecord[]): Promise<Array<{ deduplicated: boolean }>> {
+    const seen = new Set<string>();
+    const items: BatchItem[] = records.map(({ dedup, run, activity, lease }, i) => {
+      const atMs = Date.parse(activity.at);
+      // Only the first of identical keys in one batch claims it; the others are its duplicates.
+      const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
+      const claim = slot !== null && !seen.has(slot);
+      if (slot) seen.add(slot);
+      return {
+        i,
+        trigger_id: activity.triggerId,
+        key_hash: dedup?.keyHash ?? null,
+        claim,
+        seen_ms: atMs,
+        expires_ms: dedup ? atMs + dedup.windowSeconds * 1000 : null,
+        run_id: run?.id ?? null,
+        run_request_id: run?.requestId ?? null,
+        run_status: run ? (lease ? "running" : run.status) : null,
+        trigger_json: run ? JSON.stringify(run.trigger) : null,
+        result_json: run ? jsonOrNull(run.result) : null,
+        attempts: run?.attempts ?? null,
+        run_error: run?.error ?? null,
+        run_created_at: run?.createdAt ?? null,
+        run_finished_at: run?.finishedAt ?? null,
+        run_created_ms: run ? Date.parse(run.createdAt) : null,
+        lease_owner: run && lease ? lease.owner : null,
+        lease_until_ms: run && lease ? lease.untilMs : null,
+        act_id: activity.id,
+        at: activity.at,
+        at_ms: atMs,
+        request_id: activity.requestId,
+        outcome: activity.outcome,
+        act_run_id: activity.runId,
+        detail: activity.detail,
+      };
+    });
+    const payload = JSON.stringify(items);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const rows = await this.guardRaw(() => this.sql.unsafe(INGEST_BATCH, [payload]));
+        const won = new Set<number>(rows.map((r: { i: number }) => r.i));
+        return items.map((item) => ({ deduplicated: !won.has(item.i) }));
+      } catch (error) {
+        const code = (error as { errno?: string; code?: string })?.errno;
+        if (attempt < 3 && code !== undefined && RETRYABLE.has(code)) continue;
+        if (error instanceof StoreUnavailable) throw error;
+        throw new StoreUnavailable(`PostgreSQL commit failed: ${(error as Error)?.message ?? error}`);
+      }
+    }
+  }
+
+  private guardRaw<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    return work();
+  }
+
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    const until = now.getTime() + leaseMs;
+    return this.guard(async (sql) => {
+      // Queued runs, and running runs whose lease lapsed (their instance is gone); rows another
+      // instance is claiming right now are skipped, not waited for.
+      const rows: RunRow[] = await sql.unsafe(
+        `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
+         WHERE seq IN (
+           SELECT seq FROM runs
+           WHERE status = 'queued' OR (status = 'running' AND lease_until_ms < $3)
+           ORDER BY seq LIMIT $4
+           FOR UPDATE SKIP LOCKED)
+         RETURNING ${RUN_COLUMNS}`,
+        [owner, until, now.getTime(), limit],
+      );
+      return [...rows].sort(bySeq).map((row) => toRun(row) as ClaimedRun);
+    });
+  }
+
+  claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null> {
+    return this.guard(async (sql) => {
+      const [row] = await sql.unsafe(
+        `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2 WHERE id = $3 AND status = 'queued' RETURNING ${RUN_COLUMNS}`,
+        [owner, now.getTime() + leaseMs, id],
+      );
+      return row ? (toRun(row) as ClaimedRun) : null;
+    });
+  }
+
+  renewLeases(owner: string, ids: string[], leaseMs: number, now: Date): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.guard(async (sql) => {
+      await sql`UPDATE runs SET lease_until_ms = ${now.getTime() + leaseMs}
+        WHERE lease_owner = ${owner} AND status = 'running' AND id = ANY(${sql.array(ids, "TEXT")})`;
+    });
+  }
+
+  recordAttempt(id: string, owner: string, attempts: number, result: unknown): Promise<boolean> {
+    return this.guard(
+      async (sql) =>
+        (await sql`UPDATE runs SET attempts = ${attempts}, result_json = ${jsonOrNull(result)}
+          WHERE id = ${id} AND lease_owner = ${owner} AND status = 'running'`).count > 0,
+    );
+  }
+
+  finishRun(id: string, owner: string, finish: RunFinish): Promise<boolean> {
+    return this.guard(
+      async (sql) =>
+        (await sql`UPDATE runs SET status = ${finish.status}, result_json = ${jsonOrNull(finish.result)}, error = ${finish.error},
+          attempts = ${finish.attempts}, finished_at = ${finish.finishedAt}, lease_owner = NULL, lease_until_ms = NULL
+          WHERE id = ${id} AND lease_owner = ${owner} AND status = 'running'`).count > 0,
+    );
+  }
+
+  releaseRuns(owner: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.guard(async (sql) => {
+      await sql`UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL
+        WHERE lease_owner = ${owner} AND status = 'running' AND id = ANY(${sql.array(ids, "TEXT")})`;
+    });
+  }
+
+  requeueAbandonedRuns(now: Date): Promise<number> {
+    // Other instances may be executing runs right now: only lapsed leases are abandoned.
+    return this.guard(
+      async (sql) =>
+        (await sql`UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL
+          WHERE status = 'running' AND (lease_until_ms IS NULL OR lease_until_ms < ${now.getTime()})`).count,
+    );
+  }
+
+  private async cursor(sql: SQL, table: "runs" | "activity", before: string | undefined): Promise<string> {
+    if (before === undefined) return "9223372036854775807";
+    const [row] = table === "runs" ? await sql`SELECT seq FROM runs WHERE id = ${before}` : await sql`SELECT seq FROM activity WHERE id = ${before}`;
+    if (!row) throw new UnknownCursor(`before: no ${table === "runs" ? "run" : "Activity row"} with id ${JSON.stringify(before)}`);
+    return String(row.seq);
+  }
+
+  listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]> {
+    return this.guard(async (sql) => {
+      const seq = await this.cursor(sql, "activity", page.before);
+      const rows = await sql`SELECT id, trigger_id, at, request_id, outcome, run_id, detail FROM activity
+        WHERE trigger_id = ${triggerId} AND seq < ${seq}::bigint ORDER BY seq DESC LIMIT ${page.limit}`;
+      return rows.map(toActivity);
+    });
+  }
+
+  listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]> {
+    return this.guard(async (sql) => {
+      const columns = `id, trigger_id, request_id, status, ${filter.includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at`;
+      const seq = await this.cursor(sql, "runs", filter.before);
+      const rows: RunRow[] = filter.triggerId
+        ? await sql.unsafe(`SELECT ${columns} FROM runs WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [filter.triggerId, seq, filter.limit])
+        : await sql.unsafe(`SELECT ${columns} FROM runs WHERE seq < $1::bigint ORDER BY seq DESC LIMIT $2`, [seq, filter.limit]);
+      return rows.map(toRun);
+    });
+  }
+
+  getRun(id: string): Promise<RunRecord | null> {
+    return this.guard(async (sql) => {
+      const [row] = await sql`SELECT id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at FROM runs WHERE id = ${id}`;
+      return row ? toRun(row) : null;
+    });
+  }
+
+  sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
+    return this.guard(async (sql) => ({
+      dedupKeys: (await sql`DELETE FROM dedup_keys WHERE expires_ms <= ${now.getTime()}`).count,
+      activity: (await sql`DELETE FROM activity WHERE at_ms < ${olderThan.getTime()}`).count,
+      runs: (await sql`DELETE FROM runs WHERE created_ms < ${olderThan.getTime()} AND status IN ('succeeded', 'failed')`).count,
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.group.drain();
+    this.closed = true;
+    await this.sql.close({ timeout: 5 }).catch(() => {});
+  }
+}
+
+/** A database URL for messages: the password is never printed. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
