@@ -5,6 +5,7 @@ import { presentTrigger } from "../triggers/present.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs } from "./args.ts";
 import { HELP } from "./help.ts";
+import { migrate } from "./migrate.ts";
 import { signedCurl } from "./sign.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
 
@@ -198,6 +199,8 @@ async function dispatch(argv: string[]): Promise<number> {
         return await plugins(args);
       case "sign":
         return await sign(args);
+      case "migrate":
+        return await migrate(args, print);
       case "version":
       case "--version":
         print(`inlet ${VERSION}`);

@@ -17,6 +17,12 @@ Usage:
   inlet plugins new ID [--dir DIR]           scaffold a plugin and its test (default dir ./inlet-plugins)
   inlet sign TRIGGER_ID --body FILE [--content-type TYPE] [--key FILE] [--query Q] [--base-url URL]
                                              print a correctly signed curl command for the trigger
+  inlet migrate [--database-url URL | --data-dir DIR]
+                                             apply pending schema migrations (before rolling out instances)
+  inlet migrate --from-data-dir DIR --database-url URL
+                                             copy a SQLite data dir into an empty PostgreSQL database, in one
+                                             transaction (stop the server on DIR first); then start every
+                                             instance with INLET_SECRET_KEY = the content of DIR/secret.key
   inlet version
   inlet help
 

@@ -132,8 +132,15 @@ export async function sharedPostgres(): Promise<string | null> {
   return (await shared).url;
 }
 
-/** Whether PostgreSQL tests can run here (checked synchronously, for `describe.skipIf`). */
-export const postgresAvailable = (): boolean => Boolean(process.env.INLET_TEST_DATABASE_URL) || postgresBinDir() !== null;
+/**
+ * Whether PostgreSQL tests can run here (checked synchronously, for `describe.skipIf`). Where
+ * INLET_TEST_REQUIRE_POSTGRES=1 (`.ci/run`), a missing PostgreSQL throws instead of skipping.
+ */
+export const postgresAvailable = (): boolean => {
+  const available = Boolean(process.env.INLET_TEST_DATABASE_URL) || postgresBinDir() !== null;
+  if (!available && process.env.INLET_TEST_REQUIRE_POSTGRES === "1") throw new Error("INLET_TEST_REQUIRE_POSTGRES=1 but PostgreSQL is not installed");
+  return available;
+};
 
 let counter = 0;
 
