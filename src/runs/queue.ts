@@ -262,21 +262,37 @@ export class RunQueue {
       }
     }
     runnerDone();
-    try {
-      if (outcome === null) {
-        await this.store.releaseRuns(this.owner, [run.id]);
-      } else {
-        const finish = { status: outcome.status, result: outcome.result, error: outcome.error, attempts: outcome.attempts, finishedAt: this.now().toISOString() };
-        if (!(await this.store.finishRun(run.id, this.owner, finish))) this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
-      }
-    } catch (error) {
-      // Left running in the store: requeued at the next start (at-least-once).
-      this.log("error", "could not record a run's end", { runId: run.id, error: String(error) });
-    }
+    const finish = outcome && { status: outcome.status, result: outcome.result, error: outcome.error, attempts: outcome.attempts, finishedAt: this.now().toISOString() };
+    await this.recordEnd(run.id, async () => {
+      if (!finish) await this.store.releaseRuns(this.owner, [run.id]);
+      else if (!(await this.store.finishRun(run.id, this.owner, finish))) this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
+    });
     const waiter = this.waiters.get(run.id);
     if (waiter) {
       this.waiters.delete(run.id);
       waiter.resolve(outcome);
+    }
+  }
+
+  /**
+   * Records a run's end, retrying while the store is unreachable (a database restart) for as long
+   * as the lease would still hold, so the run is not executed a second time after a short outage.
+   * Past that, or when stopping, it stays `running` in the store and is taken over once its lease
+   * lapses (at-least-once).
+   */
+  private async recordEnd(runId: string, write: () => Promise<void>): Promise<void> {
+    const giveUpAt = Date.now() + (this.leaseMs * 2) / 3;
+    for (let delay = 250; ; delay = Math.min(delay * 2, 4000)) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (this.stopping || Date.now() + delay > giveUpAt) {
+          this.log("error", "could not record a run's end", { runId, error: String(error) });
+          return;
+        }
+        await Bun.sleep(delay);
+      }
     }
   }
 

@@ -60,12 +60,18 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
 
   // The http workflow's target: records deliveries by run id.
   const deliveries = new Map<string, number>();
+  /** When set, the target holds each delivery until it resolves (a run executing across an outage). */
+  let hold: { arrived: () => void; release: Promise<void> } | null = null;
   const target = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
       const runId = request.headers.get("x-inlet-run-id")!;
       deliveries.set(runId, (deliveries.get(runId) ?? 0) + 1);
+      if (hold) {
+        hold.arrived();
+        await hold.release;
+      }
       await Bun.sleep(30);
       return new Response("ok");
     },
@@ -381,4 +387,69 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
       if (!up) await startClusterAgain();
     }
   }, 60_000);
+
+  test("a frozen PostgreSQL (processes stopped, as in a network partition) gets webhooks a 503 within the store's deadline, not a hang", async () => {
+    const pids = async () => {
+      const postmaster = (await Bun.file(join(cluster.dataDir, "postmaster.pid")).text()).split("\n")[0].trim();
+      const children = (await new Response(Bun.spawn(["pgrep", "-P", postmaster]).stdout).text()).split(/\s+/).filter(Boolean);
+      return [postmaster, ...children];
+    };
+    const signal = async (name: "STOP" | "CONT") => {
+      await Bun.spawn(["kill", `-${name}`, ...(await pids())]).exited;
+    };
+    const trigger = await createTrigger(a, { name: "frozen" });
+    await knows(b, trigger.token);
+    let frozen = false;
+    try {
+      await signal("STOP");
+      frozen = true;
+      const started = performance.now();
+      const response = await fetch(webhook(a, trigger.token), { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, signal: AbortSignal.timeout(30_000) });
+      const took = performance.now() - started;
+      measured("webhook answer while PostgreSQL is frozen", `${response.status} after ${ms(took)}`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("5");
+      expect(took).toBeLessThan(20_000);
+      expect(await status(`${a.url}/readyz`)).toBe(503);
+      await signal("CONT");
+      frozen = false;
+      await until("ingest 200 again after the thaw", async () => (await send(webhook(a, trigger.token), "{}")).status === 200, 30_000, 100);
+      expectAlive();
+    } finally {
+      if (frozen) await signal("CONT");
+    }
+  }, 90_000);
+
+  test("a run that finishes while PostgreSQL is restarting has its end recorded once it is back: delivered once, not again after its lease", async () => {
+    const http = await createTrigger(a, { name: "end-across-restart", workflow: { kind: "http", url: `http://127.0.0.1:${target.port}/` } });
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    hold = { arrived, release: new Promise<void>((resolve) => (release = resolve)) };
+    try {
+      expect((await send(webhook(a, http.token), JSON.stringify({ across: "restart" }))).status).toBe(200);
+      await reached;
+      await stopCluster();
+      // The target answers while the database is down: the run's end cannot be written yet.
+      release();
+      await Bun.sleep(1500);
+      await startClusterAgain();
+      const [run] = await until(
+        "the run is recorded as succeeded",
+        async () => {
+          const runs = await runsOf(a, http.id);
+          return runs.length === 1 && runs[0].status === "succeeded" && runs;
+        },
+        30_000,
+        100,
+      );
+      expect(deliveries.get(run.id)).toBe(1);
+      expect(run.attempts).toBe(1);
+      expectAlive();
+    } finally {
+      hold = null;
+      release?.();
+      if (!up) await startClusterAgain();
+    }
+  }, 90_000);
 });

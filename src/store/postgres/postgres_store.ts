@@ -167,6 +167,12 @@ export interface PostgresStoreOptions {
   connectionTimeout?: number;
   /** Benchmark knob, as for SQLite: false commits every request in its own statement. */
   groupCommit?: boolean;
+  /**
+   * How long one database call may take before its caller is answered 503 (default 10 s). A
+   * server that stops answering (frozen, or the network drops packets) must not hold webhook
+   * requests open: the connection timeout only covers opening a connection.
+   */
+  deadlineMs?: number;
 }
 
 /**
@@ -181,7 +187,10 @@ export class PostgresStore implements Store {
   /** Migration versions this open applied (for `inlet migrate`). */
   applied: number[] = [];
 
+  private readonly deadlineMs: number;
+
   private constructor(private readonly sql: SQL, options: PostgresStoreOptions) {
+    this.deadlineMs = options.deadlineMs ?? 10_000;
     this.group = new AsyncGroupCommit((items) => this.commitBatch(items), options.groupCommit === false ? 1 : 256, options.groupCommit === false ? 64 : 2);
   }
 
@@ -224,11 +233,24 @@ export class PostgresStore implements Store {
   private async guard<T>(work: (sql: SQL) => Promise<T>): Promise<T> {
     if (this.closed) throw new StoreUnavailable("the store is closed");
     try {
-      return await work(this.sql);
+      return await this.withinDeadline(work(this.sql));
     } catch (error) {
       if (error instanceof UnknownCursor || error instanceof StoreUnavailable) throw error;
       throw new StoreUnavailable(`PostgreSQL: ${(error as Error)?.message ?? error}`);
     }
+  }
+
+  /**
+   * Rejects with StoreUnavailable when `work` has not settled within the deadline. The work may
+   * still complete later: a commit answered 503 can land, and the sender's retry is then
+   * deduplicated (or, without dedup, runs again: at-least-once, never lost).
+   */
+  private withinDeadline<T>(work: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailable(`PostgreSQL did not answer within ${this.deadlineMs} ms`)), this.deadlineMs);
+    });
+    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
   }
 
   async ping(): Promise<boolean> {
@@ -385,7 +407,7 @@ export class PostgresStore implements Store {
     const payload = JSON.stringify(items);
     for (let attempt = 0; ; attempt++) {
       try {
-        const rows = await this.guardRaw(() => this.sql.unsafe(INGEST_BATCH, [payload]));
+        const rows = await this.guardRaw(() => this.withinDeadline(this.sql.unsafe(INGEST_BATCH, [payload])));
         const won = new Set<number>(rows.map((r: { i: number }) => r.i));
         return items.map((item) => ({ deduplicated: !won.has(item.i) }));
       } catch (error) {
