@@ -87,6 +87,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
     await pgCtl("-l", log, "-o", settings, "start");
   };
   await start();
+  // However this process ends (even killed), the cluster goes with it: a watchdog shell waits for
+  // this process to disappear, then stops the server and removes its files.
+  const stopArgv = [join(bin, "pg_ctl"), "-D", dataDir, "-m", "immediate", "stop"].map((a) => `'${a}'`).join(" ");
+  const watchdog = Bun.spawn(
+    ["sh", "-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${owner ? `runuser -u ${owner} -- ` : ""}${stopArgv} >/dev/null 2>&1; rm -rf '${dataDir}'`],
+    { stdin: "ignore", stdout: "ignore", stderr: "ignore" },
+  );
+  watchdog.unref();
   let gone = false;
   return {
     url: `postgres://inlet@127.0.0.1:${port}/postgres`,
@@ -101,6 +109,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
       gone = true;
       await pgCtl("-m", "immediate", "stop").catch(() => {});
       rmSync(dataDir, { recursive: true, force: true });
+      watchdog.kill();
     },
   };
 }
@@ -119,16 +128,8 @@ export async function sharedPostgres(): Promise<string | null> {
     if (process.env.INLET_TEST_REQUIRE_POSTGRES === "1") throw new Error("INLET_TEST_REQUIRE_POSTGRES=1 but PostgreSQL is not installed");
     return null;
   }
-  shared ??= startCluster().then((cluster) => {
-    process.once("exit", () => {
-      // Synchronous on exit: stop the server so no postgres outlives the tests.
-      const bin = postgresBinDir()!;
-      const argv = [join(bin, "pg_ctl"), "-D", cluster.dataDir, "-m", "immediate", "stop"];
-      Bun.spawnSync(isRoot() ? ["runuser", "-u", "postgres", "--", ...argv] : argv, { stdout: "ignore", stderr: "ignore" });
-      rmSync(cluster.dataDir, { recursive: true, force: true });
-    });
-    return { url: cluster.url, cluster };
-  });
+  // Stopped by its watchdog when this process ends.
+  shared ??= startCluster().then((cluster) => ({ url: cluster.url, cluster }));
   return (await shared).url;
 }
 
