@@ -80,6 +80,43 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
+    test("a key past its window is claimed afresh: the next identical request is a new run", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t9"));
+      const t0 = new Date();
+      const first = run("t9", t0);
+      expect((await store.commitIngest({ dedup: { keyHash: "k", windowSeconds: 1 }, run: first, activity: activity("t9", t0, "run", first.id) })).deduplicated).toBe(false);
+      const later = new Date(t0.getTime() + 2_000);
+      const second = run("t9", later);
+      expect((await store.commitIngest({ dedup: { keyHash: "k", windowSeconds: 1 }, run: second, activity: activity("t9", later, "run", second.id) })).deduplicated).toBe(false);
+      // The new window runs from the second sighting.
+      expect(await store.hasDedupKey("t9", "k", new Date(later.getTime() + 500))).toBe(true);
+      expect(await store.listRuns({ triggerId: "t9", limit: 10, includeTrigger: false })).toHaveLength(2);
+      await store.close();
+    });
+
+    test("setMetaIfAbsent keeps the first value", async () => {
+      const store = await open();
+      expect(await store.setMetaIfAbsent("first", "a")).toBe("a");
+      expect(await store.setMetaIfAbsent("first", "b")).toBe("a");
+      expect(await store.getMeta("first")).toBe("a");
+      await store.close();
+    });
+
+    test("a run committed with a lease is running, held by its owner until the lease lapses", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t10"));
+      const now = new Date();
+      const r = { ...run("t10", now), status: "running" as const, attempts: 0, finishedAt: null };
+      await store.commitIngest({ dedup: null, run: r, activity: activity("t10", now, "run", r.id), lease: { owner: "mine", untilMs: now.getTime() + 10_000 } });
+      expect((await store.getRun(r.id))?.status).toBe("running");
+      expect(await store.claimRuns("other", 5, 10_000, new Date(now.getTime() + 5_000))).toEqual([]);
+      const done = { status: "succeeded" as const, result: null, error: null, attempts: 1, finishedAt: now.toISOString() };
+      expect(await store.finishRun(r.id, "other", done)).toBe(false);
+      expect(await store.finishRun(r.id, "mine", done)).toBe(true);
+      await store.close();
+    });
+
     test("concurrent identical claims produce exactly one run", async () => {
       const store = await open();
       await store.insertTrigger(trigger("t3"));

@@ -25,6 +25,31 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     for (const s of [...stores, again]) await s.close();
   });
 
+  test("two stores (two instances) on one database: concurrent identical keys make exactly one run", async () => {
+    const url = await freshDatabase((await sharedPostgres())!);
+    const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+    await a.insertTrigger({
+      config: { id: "x", token: "tok-x", name: "x", createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() } as never,
+      secretSealed: null,
+      appSecretSealed: null,
+    });
+    const now = new Date();
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => {
+        const id = Bun.randomUUIDv7();
+        const row = { id, triggerId: "x", requestId: crypto.randomUUID(), status: "queued" as const, trigger: {}, result: null, attempts: 0, error: null, createdAt: now.toISOString(), finishedAt: null };
+        const act = { id: Bun.randomUUIDv7(), triggerId: "x", at: now.toISOString(), requestId: row.requestId, outcome: "run" as const, runId: id, detail: null };
+        // Several keys, each sent many times through both stores, interleaved.
+        return (i % 2 ? a : b).commitIngest({ dedup: { keyHash: `k${i % 5}`, windowSeconds: 60 }, run: row, activity: act });
+      }),
+    );
+    expect(results.filter((r) => !r.deduplicated)).toHaveLength(5);
+    expect(await a.listRuns({ triggerId: "x", limit: 500, includeTrigger: false })).toHaveLength(5);
+    expect(await b.listActivity("x", { limit: 500 })).toHaveLength(200);
+    await a.close();
+    await b.close();
+  });
+
   test("a trigger change is announced to every watcher", async () => {
     const url = await freshDatabase((await sharedPostgres())!);
     const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);

@@ -1,0 +1,94 @@
+import { describe, expect, test } from "bun:test";
+import { AsyncGroupCommit, GroupCommit } from "./group_commit.ts";
+
+describe("GroupCommit (synchronous stores)", () => {
+  test("work submitted in one turn shares one transaction; a failing item fails alone", async () => {
+    const transactions: number[] = [];
+    const group = new GroupCommit((work) => {
+      transactions.push(0);
+      work();
+    });
+    const results = await Promise.allSettled([
+      group.submit(() => 1),
+      group.submit(() => {
+        throw new Error("bad item");
+      }),
+      group.submit(() => 3),
+    ]);
+    expect(transactions).toHaveLength(1);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+
+  test("a transaction that cannot commit rejects every item with the mapped error", async () => {
+    const group = new GroupCommit(
+      () => {
+        throw new Error("disk full");
+      },
+      64,
+      (e) => new Error(`mapped: ${(e as Error).message}`),
+    );
+    const results = await Promise.allSettled([group.submit(() => 1), group.submit(() => 2)]);
+    expect(results.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["mapped: disk full", "mapped: disk full"]);
+  });
+});
+
+describe("AsyncGroupCommit (PostgreSQL)", () => {
+  test("requests arriving while a batch commits gather into the next batch", async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const group = new AsyncGroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await gate;
+        return items.map((n) => n * 10);
+      },
+      256,
+      1,
+    );
+    const first = group.submit(1);
+    await Bun.sleep(5);
+    // The first batch is committing: these wait, together.
+    const rest = [2, 3, 4].map((n) => group.submit(n));
+    await Bun.sleep(5);
+    expect(batches).toEqual([[1]]);
+    release();
+    expect(await Promise.all([first, ...rest])).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  test("batches are capped at maxBatch and at most maxInFlight commit at once", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const sizes: number[] = [];
+    const group = new AsyncGroupCommit<number, number>(
+      async (items) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        sizes.push(items.length);
+        await Bun.sleep(2);
+        inFlight--;
+        return items;
+      },
+      4,
+      2,
+    );
+    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => group.submit(i)));
+    expect(all).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4);
+    expect(most).toBe(2);
+    await group.drain();
+  });
+
+  test("a failed commit rejects exactly its batch; the next batch still commits", async () => {
+    let calls = 0;
+    const group = new AsyncGroupCommit<string, string>(async (items) => {
+      calls++;
+      if (calls === 1) throw new Error("connection lost");
+      return items.map((s) => s.toUpperCase());
+    });
+    const failed = await Promise.allSettled([group.submit("a"), group.submit("b")]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await group.submit("c")).toBe("C");
+  });
+});
