@@ -7,15 +7,21 @@
  * INLET_GROUP_COMMIT=0); HMAC auth; then, once, end to end: a workflow-response-mode trigger
  * (each request waits for its http run: req/s = runs/s), and immediate acks with an http
  * workflow, counting the runs the target receives over fixed windows (under load, then draining).
+ * The shared store (test/bench/postgres.ts): two instances on one durable PostgreSQL database,
+ * loaded at once by two wrk processes, and one instance alone, each with its ratio to inlet on
+ * SQLite ("inlet, auth none") in the same round; afterwards the runs in the database are counted
+ * against the 2xx answers wrk saw.
  *
- * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those).
+ * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those;
+ * a PostgreSQL case brings "inlet, auth none" along for its ratio).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
 import { sampleBody } from "./body.ts";
-import { ensureWrk, load, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
+import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
+import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -23,6 +29,23 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_ONLY?.split(";").map((s) => s.trim());
 const ADMIN = "bench-admin-token-0123456789abcdef";
+const SQLITE_CASE = "inlet, auth none";
+const PG_ONE = "postgres one instance";
+const PG_TWO = "postgres two instances";
+const pgWanted = !only || only.includes(PG_ONE) || only.includes(PG_TWO);
+
+/** Undone in reverse order at the end, on failure too, and on SIGINT/SIGTERM. */
+const cleanups: Array<() => unknown> = [];
+async function cleanUp() {
+  while (cleanups.length > 0) {
+    try {
+      await cleanups.pop()!();
+    } catch (error) {
+      process.stderr.write(`cleanup: ${(error as Error)?.message ?? error}\n`);
+    }
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 interface Started {
   url: string;
@@ -32,6 +55,10 @@ interface Started {
 async function startPinned(command: string[], env: Record<string, string>, pattern: RegExp): Promise<Started> {
   const pinned = Bun.which("taskset") ? ["taskset", "-c", "1", ...command] : command;
   const proc = Bun.spawn(pinned, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  cleanups.push(async () => {
+    proc.kill("SIGTERM");
+    if ((await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "late")])) === "late") proc.kill("SIGKILL");
+  });
   const reader = proc.stdout.getReader();
   let text = "";
   while (!pattern.test(text)) {
@@ -53,7 +80,11 @@ async function api(base: string, path: string, body: unknown) {
 
 interface Case {
   name: string;
-  target(): Promise<{ url: string; body: string; headers: Record<string, string> }>;
+  target?(): Promise<{ url: string; body: string; headers: Record<string, string> }>;
+  /** Instead of one wrk on `target`: load measured otherwise (several instances at once). */
+  measure?(seconds: number): Promise<LoadResult>;
+  /** Called after each load of the case (warm-up included), outside the measured time. */
+  after?(result: LoadResult): Promise<void>;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -62,6 +93,7 @@ async function main() {
   ensureWrk();
   const body1k = sampleBody(1024);
   const dataDir = mkdtempSync(join(tmpdir(), "inlet-bench-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const bare = await startPinned([process.execPath, "run", "test/bench/bare_server.ts"], {}, /bare listening on (http:\/\/\S+)/);
   const inlet = await startPinned(
     [process.execPath, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"],
@@ -70,6 +102,7 @@ async function main() {
   );
   // The same server committing each request in its own transaction (one fsync each).
   const soloDir = mkdtempSync(join(tmpdir(), "inlet-bench-solo-"));
+  cleanups.push(() => rmSync(soloDir, { recursive: true, force: true }));
   const solo = await startPinned(
     [process.execPath, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", soloDir, "--log-requests", "false"],
     { INLET_ADMIN_TOKEN: ADMIN, INLET_GROUP_COMMIT: "0" },
@@ -94,6 +127,7 @@ async function main() {
   const body64k = sampleBody(64 * 1024);
   const plain = await api(inlet.url, "/api/triggers", { name: "bench-plain" });
   const checked = await api(inlet.url, "/api/triggers", { name: "bench-pre-exec", ...preExec });
+  const pg = pgWanted ? await postgresCases(body1k) : null;
 
   const cases: Case[] = [
     { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
@@ -104,35 +138,47 @@ async function main() {
     { name: "inlet 1 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body1k), headers: json }) },
     { name: "inlet 64 KB, no pre-execution settings", target: async () => ({ url: plain.url, body: unique(body64k), headers: json }) },
     { name: "inlet 64 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body64k), headers: json }) },
-  ].filter((c, i) => i === 0 || !only || only.includes(c.name));
+    ...(pg?.cases ?? []),
+  ].filter((c, i) => i === 0 || !only || only.includes(c.name) || (c.name === SQLITE_CASE && pgWanted));
+  const measure = async (c: Case, s: number) => {
+    let r: LoadResult;
+    if (c.measure) r = await c.measure(s);
+    else {
+      const t = await c.target!();
+      r = await load(t.url, { seconds: s, connections, body: t.body, headers: t.headers });
+    }
+    await c.after?.(r);
+    return r;
+  };
 
   // Steady state is what is compared: warm every case once (JIT, sandbox compile, name caches).
-  for (const c of cases) {
-    const t = await c.target();
-    await load(t.url, { seconds: Math.min(2, seconds), connections, body: t.body, headers: t.headers });
-  }
+  for (const c of cases) await measure(c, Math.min(2, seconds));
   const results = new Map<string, LoadResult[]>();
   const ratios = new Map<string, number[]>();
+  const sqliteRatios = new Map<string, number[]>();
   for (let round = 0; round < rounds; round++) {
     let baseline = 0;
+    let sqlite = 0;
     for (const c of cases) {
-      const t = await c.target();
-      const r = await load(t.url, { seconds, connections, body: t.body, headers: t.headers });
+      const r = await measure(c, seconds);
       if (r.non2xx > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx answers`);
       if (c === cases[0]) baseline = r.rps;
+      if (c.name === SQLITE_CASE) sqlite = r.rps;
       results.set(c.name, [...(results.get(c.name) ?? []), r]);
       ratios.set(c.name, [...(ratios.get(c.name) ?? []), r.rps / baseline]);
+      // The PostgreSQL cases come after "inlet, auth none": this is its figure of the same round.
+      if (sqlite > 0) sqliteRatios.set(c.name, [...(sqliteRatios.get(c.name) ?? []), r.rps / sqlite]);
       process.stderr.write(`round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s\n`);
     }
   }
   bare.proc.kill();
   solo.proc.kill("SIGTERM");
   await solo.proc.exited;
-  rmSync(soloDir, { recursive: true, force: true });
+  // Counted once the instances have stopped (each drains its pending commits first).
+  const pgCheck = pg ? await pg.check() : null;
   const endToEnd = !only || only.includes("end to end") ? await endToEndRuns(inlet.url, body1k) : null;
   inlet.proc.kill("SIGTERM");
   await inlet.proc.exited;
-  rmSync(dataDir, { recursive: true, force: true });
 
   const rows = cases.map((c) => {
     const rs = results.get(c.name)!;
@@ -142,8 +188,29 @@ async function main() {
       p50ms: median(rs.map((r) => r.p50ms)),
       p99ms: median(rs.map((r) => r.p99ms)),
       ratio: Number(median(ratios.get(c.name)!).toFixed(2)),
+      ...(sqliteRatios.has(c.name) ? { toSqlite: Number(median(sqliteRatios.get(c.name)!).toFixed(2)) } : {}),
     };
   });
+  const isPg = (name: string) => name === PG_ONE || name === PG_TWO;
+  const pgRows = rows.filter((r) => isPg(r.case));
+  const pgTable =
+    pg && pgRows.length > 0
+      ? [
+          "",
+          `Shared store: inlet instances on one PostgreSQL ${pg.version} database (fsync on, like SQLite's synchronous=FULL), same rounds as above. ` +
+            `PostgreSQL and the instances share core 1, the core the SQLite server has to itself; wrk on core 0 (two instances: two wrk processes at once, ` +
+            `${Math.ceil(connections / 2)} + ${Math.floor(connections / 2)} connections, req/s summed, p50/p99 the higher of the two). ` +
+            "On 2 cores this measures the cost of the shared store, not scale-out: the two instances split one core.",
+          "",
+          "| case | req/s | p50 ms | p99 ms | ratio to inlet on SQLite | ratio to bare |",
+          "|---|---|---|---|---|---|",
+          ...[rows.find((r) => r.case === SQLITE_CASE)!, ...pgRows].map(
+            (r) => `| ${r.case === SQLITE_CASE ? "inlet on SQLite, one instance (auth none, above)" : r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${(r.toSqlite ?? 1).toFixed(2)} | ${r.ratio.toFixed(2)} |`,
+          ),
+          "",
+          ...(pgCheck?.lines ?? []),
+        ]
+      : [];
   const rpsOf = (name: string) => rows.find((r) => r.case === name)?.rps;
   const preExecTable = ["1 KB", "64 KB"].flatMap((size) => {
     const without = rpsOf(`inlet ${size}, no pre-execution settings`);
@@ -170,14 +237,77 @@ async function main() {
     "",
     "| case | req/s | p50 ms | p99 ms | ratio to bare |",
     "|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
+    ...rows.filter((r) => !isPg(r.case)).map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
+    ...pgTable,
     ...preTable,
     ...e2eTable,
   ].join("\n");
   console.log(table);
   mkdirSync(join(ROOT, ".bench"), { recursive: true });
-  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd }, null, 2));
+  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, postgres: pgCheck }, null, 2));
   writeFileSync(join(ROOT, ".bench", "latest.md"), table + "\n");
+  if (pgCheck && !pgCheck.ok) throw new Error(`PostgreSQL: acknowledged runs missing from the database:\n${pgCheck.lines.join("\n")}`);
+}
+
+/**
+ * The PostgreSQL cases: a durable cluster, two instances; a trigger created through one and
+ * loaded on both, another loaded on one instance only. Every 2xx wrk saw (warm-up and rounds)
+ * is counted per trigger; `check()` stops the instances and compares with the runs in the database.
+ */
+async function postgresCases(body: string) {
+  const log = (line: string) => process.stderr.write(line + "\n");
+  const pg: PostgresBench = await startPostgresBench(startPinned, ADMIN, log);
+  cleanups.push(() => pg.close());
+  const json = { "Content-Type": "application/json" };
+  const acknowledged = new Map<string, { name: string; n: number }>();
+  const acknowledge = (id: string, name: string, n: number) => acknowledged.set(id, { name, n: (acknowledged.get(id)?.n ?? 0) + n });
+
+  const two = await api(pg.a.url, "/api/triggers", { name: "bench-pg-two" });
+  // Instance b learns of the trigger by NOTIFY (or its one-second revision poll); its webhook URL answers 404 until then.
+  const known = await waitUntilKnown(pg.b, two.token, body);
+  acknowledge(two.id, PG_TWO, known.acknowledged);
+  log(`instance b routes the trigger created through instance a after ${known.ms} ms`);
+  const one = await api(pg.a.url, "/api/triggers", { name: "bench-pg-one" });
+
+  const settleMs: number[] = [];
+  const after = (id: string, name: string) => async (r: LoadResult) => {
+    acknowledge(id, name, r.requests - r.non2xx);
+    const started = performance.now();
+    await pg.settle();
+    settleMs.push(performance.now() - started);
+  };
+  const cases: Case[] = [
+    { name: PG_ONE, target: async () => ({ url: `${pg.a.url}/webhooks/${one.token}`, body, headers: json }), after: after(one.id, PG_ONE) },
+    {
+      name: PG_TWO,
+      measure: async (s) => {
+        const r = await loadSplit([`${pg.a.url}/webhooks/${two.token}`, `${pg.b.url}/webhooks/${two.token}`], { seconds: s, connections, body, headers: json });
+        log(`  ${PG_TWO}: instance a ${Math.round(r.parts[0].rps)} req/s, instance b ${Math.round(r.parts[1].rps)} req/s`);
+        return r;
+      },
+      after: after(two.id, PG_TWO),
+    },
+  ];
+
+  const check = async () => {
+    await pg.stopInstances();
+    const lines: string[] = [];
+    let ok = true;
+    for (const [id, { name, n }] of acknowledged) {
+      const runs = await pg.runCount(id);
+      ok &&= runs >= n;
+      lines.push(
+        `${runs >= n ? "Nothing acknowledged was lost" : "LOST ACKNOWLEDGED RUNS"} (${name}): ${n} 2xx answers counted by wrk (warm-up and rounds${name === PG_TWO ? ", and the probe of instance b" : ""}), ` +
+          `${runs} runs in the database${runs > n ? ` (${runs - n} more: requests in flight when wrk stopped, committed but never counted)` : ""}.`,
+      );
+    }
+    const settle = settleMs.length ? ` VACUUM + CHECKPOINT after each PostgreSQL load (not measured, so that autovacuum and the checkpointer stay out of the next case): median ${Math.round(median(settleMs))} ms.` : "";
+    lines.push(`Instance b routed the trigger created through instance a after ${known.ms} ms (announced by NOTIFY; the fallback revision poll runs every second).${settle}`);
+    for (const line of lines) log(line);
+    await pg.close();
+    return { ok, lines, notifyMs: known.ms, settleMs };
+  };
+  return { cases, check, version: pg.version };
 }
 
 /**
@@ -215,4 +345,8 @@ async function endToEndRuns(inletUrl: string, body: string) {
   return result;
 }
 
-await main();
+try {
+  await main();
+} finally {
+  await cleanUp();
+}

@@ -1,12 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface LoadResult {
   rps: number;
   p50ms: number;
   p99ms: number;
   non2xx: number;
+  /** Answers wrk received (any status); the 2xx among them are `requests - non2xx`. */
+  requests: number;
 }
 
 /** Makes sure wrk is there (Debian's package), installing it when we are root. */
@@ -44,7 +46,7 @@ function script(method: string, body: string, headers: Record<string, string>): 
   lines.push(
     "local bad = 0",
     "response = function(status, headers, body) if status < 200 or status > 299 then bad = bad + 1 end end",
-    "done = function(summary, latency, requests) io.write(string.format('NON2XX %d\\n', bad)) end",
+    "done = function(summary, latency, requests) io.write(string.format('NON2XX %d\\nREQUESTS %d\\n', bad, summary.requests)) end",
   );
   writeFileSync(file, lines.join("\n") + "\n");
   return file;
@@ -66,10 +68,31 @@ export async function load(url: string, options: { seconds: number; connections:
   const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
+  rmSync(dirname(lua), { recursive: true, force: true });
   const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
   const p50 = parseDuration(out.match(/\s50%\s+(\S+)/)?.[1] ?? "");
   const p99 = parseDuration(out.match(/\s99%\s+(\S+)/)?.[1] ?? "");
   const non2xx = Number(out.match(/NON2XX (\d+)/)?.[1] ?? NaN);
-  if (!Number.isFinite(rps)) throw new Error(`could not read wrk output:\n${out}\n${err}`);
-  return { rps, p50ms: p50, p99ms: p99, non2xx };
+  const requests = Number(out.match(/REQUESTS (\d+)/)?.[1] ?? NaN);
+  if (!Number.isFinite(rps) || !Number.isFinite(requests)) throw new Error(`could not read wrk output:\n${out}\n${err}`);
+  return { rps, p50ms: p50, p99ms: p99, non2xx, requests };
+}
+
+/**
+ * Load on several servers at once (wrk takes one URL): one wrk per URL, all on core 0, started
+ * together, the connections split between them; req/s and counts are summed. Percentiles cannot
+ * be merged from wrk's summary: p50 and p99 are the higher of the processes' (they see the same
+ * kind of server, so the two are close; `parts` keeps each).
+ */
+export async function loadSplit(urls: string[], options: { seconds: number; connections: number; body?: string; headers?: Record<string, string> }): Promise<LoadResult & { parts: LoadResult[] }> {
+  const share = (i: number) => Math.floor(options.connections / urls.length) + (i < options.connections % urls.length ? 1 : 0);
+  const parts = await Promise.all(urls.map((url, i) => load(url, { ...options, connections: share(i) })));
+  return {
+    rps: parts.reduce((sum, p) => sum + p.rps, 0),
+    p50ms: Math.max(...parts.map((p) => p.p50ms)),
+    p99ms: Math.max(...parts.map((p) => p.p99ms)),
+    non2xx: parts.reduce((sum, p) => sum + p.non2xx, 0),
+    requests: parts.reduce((sum, p) => sum + p.requests, 0),
+    parts,
+  };
 }
