@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { freshDatabase, postgresAvailable, startCluster, type PostgresCluster } from "../support/postgres.ts";
 import { BUN, ROOT, spawnServer, type ServerProcess } from "../support/process.ts";
+import { waitFor } from "../support/server.ts";
+
+const until = <T>(what: string, check: () => Promise<T> | T, timeoutMs = 20_000, every = 20) => waitFor(what, check, timeoutMs, every);
 
 /**
  * PostgreSQL going away under running `inlet serve` instances, end to end. The cluster is this
@@ -33,21 +36,6 @@ const measured = (what: string, value: string) => console.log(`[outage] ${what}:
 const ms = (n: number) => `${Math.round(n)} ms`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Polls `check` until it returns a truthy value, and returns that; throws after `timeoutMs`. */
-async function until<T>(what: string, check: () => Promise<T> | T, timeoutMs = 20_000, every = 20): Promise<Exclude<T, false | null | undefined>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as Exclude<T, false | null | undefined>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (last error: ${(last as Error).message})` : ""}`);
-    await Bun.sleep(every);
-  }
-}
 
 describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
   let cluster: PostgresCluster;

@@ -46,20 +46,23 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, arg
   };
 }
 
-/** Waits until `check` returns a truthy value (polling), or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T> | T, ms = 5000, every = 25): Promise<T> {
+/** Polls `check` until it returns a truthy value and returns that; fails after `ms`, naming `what` and the last error. */
+export async function waitFor<T>(what: string, check: () => Promise<T> | T, ms = 5000, every = 25): Promise<Exclude<T, false | null | undefined | 0 | "">> {
   const until = Date.now() + ms;
   let last: unknown;
   for (;;) {
     try {
       const value = await check();
-      if (value) return value;
+      if (value) return value as Exclude<T, false | null | undefined | 0 | "">;
     } catch (error) {
       last = error;
     }
-    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms${last ? `: ${(last as Error).message}` : ""}`);
+    if (Date.now() > until) throw new Error(`${what}: not within ${ms} ms${last ? ` (last error: ${(last as Error).message})` : ""}`);
     await Bun.sleep(every);
   }
 }
+
+/** Waits until `check` returns a truthy value (polling), or fails after `ms`. */
+export const eventually = <T>(check: () => Promise<T> | T, ms = 5000, every = 25) => waitFor("condition", check, ms, every);
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 import { SQL } from "bun";
-import type { TriggerConfig } from "../../triggers/schema.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
+import { jsonOrNull, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import {
   StoreUnavailable,
   UnknownCursor,
@@ -16,67 +16,7 @@ import {
 } from "../types.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 
-interface TriggerRow {
-  config: string;
-  secret_sealed: string | null;
-  app_secret_sealed: string | null;
-}
-
-interface RunRow {
-  seq?: string;
-  id: string;
-  trigger_id: string;
-  request_id: string;
-  status: RunRecord["status"];
-  trigger_json?: string;
-  result_json: string | null;
-  attempts: number;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
-interface ActivityRow {
-  id: string;
-  trigger_id: string;
-  at: string;
-  request_id: string;
-  outcome: ActivityRecord["outcome"];
-  run_id: string | null;
-  detail: string | null;
-}
-
-const toTrigger = (row: TriggerRow): StoredTrigger => ({
-  config: JSON.parse(row.config) as TriggerConfig,
-  secretSealed: row.secret_sealed,
-  appSecretSealed: row.app_secret_sealed,
-});
-
-const toRun = (row: RunRow): RunRecord => ({
-  id: row.id,
-  triggerId: row.trigger_id,
-  requestId: row.request_id,
-  status: row.status,
-  ...(row.trigger_json !== undefined ? { trigger: JSON.parse(row.trigger_json) } : {}),
-  result: row.result_json === null ? null : JSON.parse(row.result_json),
-  attempts: row.attempts,
-  error: row.error,
-  createdAt: row.created_at,
-  finishedAt: row.finished_at,
-});
-
-const toActivity = (row: ActivityRow): ActivityRecord => ({
-  id: row.id,
-  triggerId: row.trigger_id,
-  at: row.at,
-  requestId: row.request_id,
-  outcome: row.outcome,
-  runId: row.run_id,
-  detail: row.detail,
-});
-
-const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
-const bySeq = (a: RunRow, b: RunRow) => (BigInt(a.seq!) < BigInt(b.seq!) ? -1 : 1);
+const bySeq = (a: RunRow & { seq?: string }, b: RunRow & { seq?: string }) => (BigInt(a.seq!) < BigInt(b.seq!) ? -1 : 1);
 
 /** The channel a trigger change is announced on (payload: the new revision). */
 export const TRIGGERS_CHANNEL = "inlet_triggers";
@@ -158,7 +98,7 @@ new_activity AS (
 )
 SELECT i FROM won`;
 
-const RUN_COLUMNS = "seq, id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at";
+const RUN_COLUMNS = `seq, ${runColumns(true)}`;
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (one more is opened for LISTEN). */
@@ -514,7 +454,7 @@ export class PostgresStore implements Store {
 
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]> {
     return this.guard(async (sql) => {
-      const columns = `id, trigger_id, request_id, status, ${filter.includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at`;
+      const columns = runColumns(filter.includeTrigger);
       const seq = await this.cursor(sql, "runs", filter.before);
       const rows: RunRow[] = filter.triggerId
         ? await sql.unsafe(`SELECT ${columns} FROM runs WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [filter.triggerId, seq, filter.limit])
@@ -525,7 +465,7 @@ export class PostgresStore implements Store {
 
   getRun(id: string): Promise<RunRecord | null> {
     return this.guard(async (sql) => {
-      const [row] = await sql`SELECT id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at FROM runs WHERE id = ${id}`;
+      const [row] = await sql.unsafe(`SELECT ${runColumns(true)} FROM runs WHERE id = $1`, [id]);
       return row ? toRun(row) : null;
     });
   }

@@ -1,8 +1,8 @@
 import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { TriggerConfig } from "../../triggers/schema.ts";
 import { GroupCommit } from "../group_commit.ts";
+import { jsonOrNull, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import {
   StoreUnavailable,
   UnknownCursor,
@@ -17,67 +17,7 @@ import {
 } from "../types.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
-interface TriggerRow {
-  config: string;
-  secret_sealed: string | null;
-  app_secret_sealed: string | null;
-}
-
-interface RunRow {
-  id: string;
-  trigger_id: string;
-  request_id: string;
-  status: RunRecord["status"];
-  trigger_json?: string;
-  result_json: string | null;
-  attempts: number;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
-interface ActivityRow {
-  id: string;
-  trigger_id: string;
-  at: string;
-  request_id: string;
-  outcome: ActivityRecord["outcome"];
-  run_id: string | null;
-  detail: string | null;
-}
-
-const toTrigger = (row: TriggerRow): StoredTrigger => ({
-  config: JSON.parse(row.config) as TriggerConfig,
-  secretSealed: row.secret_sealed,
-  appSecretSealed: row.app_secret_sealed,
-});
-
-const toRun = (row: RunRow): RunRecord => ({
-  id: row.id,
-  triggerId: row.trigger_id,
-  requestId: row.request_id,
-  status: row.status,
-  ...(row.trigger_json !== undefined ? { trigger: JSON.parse(row.trigger_json) } : {}),
-  result: row.result_json === null ? null : JSON.parse(row.result_json),
-  attempts: row.attempts,
-  error: row.error,
-  createdAt: row.created_at,
-  finishedAt: row.finished_at,
-});
-
-const toActivity = (row: ActivityRow): ActivityRecord => ({
-  id: row.id,
-  triggerId: row.trigger_id,
-  at: row.at,
-  requestId: row.request_id,
-  outcome: row.outcome,
-  runId: row.run_id,
-  detail: row.detail,
-});
-
-const RUN_COLUMNS = "id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at";
-
-const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+const RUN_COLUMNS = runColumns(true);
 
 export interface SqliteStoreOptions {
   /**
@@ -370,7 +310,7 @@ export class SqliteStore implements Store {
 
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]> {
     return this.guard(() => {
-      const columns = `id, trigger_id, request_id, status, ${filter.includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at`;
+      const columns = runColumns(filter.includeTrigger);
       const seq = this.cursor("runs", filter.before);
       const rows = filter.triggerId
         ? this.db.query<RunRow, [string, number, number]>(`SELECT ${columns} FROM runs WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(filter.triggerId, seq, filter.limit)
@@ -382,7 +322,7 @@ export class SqliteStore implements Store {
   getRun(id: string): Promise<RunRecord | null> {
     return this.guard(() => {
       const row = this.db
-        .query<RunRow, [string]>("SELECT id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at FROM runs WHERE id = ?")
+        .query<RunRow, [string]>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`)
         .get(id);
       return row ? toRun(row) : null;
     });
