@@ -36,12 +36,27 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
   const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
   const t = trigger(options.mode);
   const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: 50 });
-  /** Commits a queued run the way the pipeline does, and tells the queue. */
-  const commit = async (tell = true, payload: unknown = { n: 1 }): Promise<RunRecord> => {
+  /**
+   * Commits a run the way the pipeline does, and tells the queue: queued, or, for a workflow
+   * response mode trigger, already leased to this queue (`leaseFor`).
+   */
+  const commit = async (tell = true, payload: unknown = { n: 1 }, as: TriggerRecord = t): Promise<RunRecord> => {
     const now = new Date();
-    const run = { id: Bun.randomUUIDv7(), triggerId: t.id, requestId: crypto.randomUUID(), status: "queued" as const, trigger: payload, result: null, attempts: 0, error: null, createdAt: now.toISOString(), finishedAt: null };
-    await store.commitIngest({ dedup: null, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
-    if (tell) queue.onCommitted(t, run);
+    const lease = queue.leaseFor(as);
+    const run = {
+      id: Bun.randomUUIDv7(),
+      triggerId: t.id,
+      requestId: crypto.randomUUID(),
+      status: lease ? ("running" as const) : ("queued" as const),
+      trigger: payload,
+      result: null,
+      attempts: 0,
+      error: null,
+      createdAt: now.toISOString(),
+      finishedAt: null,
+    };
+    await store.commitIngest({ dedup: null, run, lease, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
+    if (tell) queue.onCommitted(as, run);
     return run;
   };
   const statuses = async () => (await store.listRuns({ limit: 500, includeTrigger: false })).map((r) => r.status);
@@ -134,8 +149,8 @@ test("workflow response mode: the run starts at once even when the queue is satu
   );
   await queue.start();
   await commit(); // holds the only slot
-  const urgent = await commit(false);
-  queue.onCommitted({ ...t, response: { mode: "workflow", timeoutMs: 1000 } }, urgent);
+  const urgent = await commit(true, { n: 2 }, { ...t, response: { mode: "workflow", timeoutMs: 1000 } });
+  expect(urgent.status).toBe("running");
   const outcome = await queue.waitFor(urgent.id, 2000);
   expect(outcome?.answer?.body).toBe(urgent.id);
   expect((await store.getRun(urgent.id))?.status).toBe("succeeded");
@@ -150,8 +165,7 @@ test("waitFor times out with null while the run goes on and is recorded", async 
     return ok(run);
   });
   await queue.start();
-  const run = await commit(false);
-  queue.onCommitted({ ...t, response: { mode: "workflow", timeoutMs: 100 } }, run);
+  const run = await commit(true, { n: 1 }, { ...t, response: { mode: "workflow", timeoutMs: 100 } });
   expect(await queue.waitFor(run.id, 100)).toBeNull();
   await until(async () => (await store.getRun(run.id))?.status === "succeeded");
   await queue.stop(1000);

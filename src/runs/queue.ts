@@ -97,9 +97,7 @@ export class RunQueue {
       return;
     }
     if (run.status !== "queued" || this.stopping) return;
-    const urgent = trigger.response.mode === "workflow";
-    if (urgent) this.waiterFor(run.id);
-    if (urgent || this.active < this.concurrency) this.claimAndExecute(run.id, trigger, !urgent);
+    if (this.active < this.concurrency) this.claimAndExecute(run.id, trigger);
     else if (this.polling) this.pollAgain = true;
     else this.backlog = true;
   }
@@ -150,18 +148,18 @@ export class RunQueue {
     return waiter;
   }
 
-  private claimAndExecute(runId: string, trigger: TriggerRecord, counted: boolean): void {
-    if (counted) this.active++;
+  private claimAndExecute(runId: string, trigger: TriggerRecord): void {
+    this.active++;
     this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now())).then(
       (claimed) => {
-        if (claimed) this.execute(claimed, trigger, counted);
-        else this.release(counted);
+        if (claimed) this.execute(claimed, trigger, true);
+        else this.release(true);
       },
       (error: unknown) => {
         // Still queued in the store: the next poll picks it up.
         this.log("warn", "could not claim a run", { runId, error: String(error) });
         this.backlog = true;
-        this.release(counted);
+        this.release(true);
       },
     );
   }
