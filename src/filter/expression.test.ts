@@ -2,21 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { evaluateFilter, evaluateQuery, MAX_NESTING, parseFilter, parseQuery } from "../jsonpath/index.ts";
 import { Sandbox, SandboxError, SandboxMemory, SandboxTimeout, sandbox } from "../sandbox/index.ts";
 import { checkFilter, checkQuery, compileFilter, compileKeyQuery, ExpressionError, runFilter, runKeyQuery } from "./index.ts";
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected an error");
-}
-
-function nested(depth: number, leaf: unknown): unknown {
-  let value = leaf;
-  for (let i = 1; i < depth; i++) value = { next: value };
-  return value;
-}
+import { nested, thrown } from "../../test/support/values.ts";
 
 const DOCUMENTS: unknown[] = [
   { type: "invoice.paid", data: { object: { amount: 250, currency: "usd", lines: [{ id: "li_1", price: 120 }, { id: "li_2", price: 80 }] } } },

@@ -1,21 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Sandbox, SandboxError, SandboxMemory, SandboxTimeout } from "../sandbox/index.ts";
 import { checkPatterns, compileRedaction, MAX_PATTERNS, redact, REDACTED, RedactionPatternError } from "./index.ts";
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected an error");
-}
-
-function nested(depth: number, leaf: unknown): unknown {
-  let value = leaf;
-  for (let i = 1; i < depth; i++) value = { next: value };
-  return value;
-}
+import { nested, thrown } from "../../test/support/values.ts";
 
 describe("redact", () => {
   const pii = compileRedaction(["pass(word)?", "^email$", "token$", "^(card|cc)[_-]?(num|number)?$"]);

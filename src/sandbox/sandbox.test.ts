@@ -1,19 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { exceedsDepth, GuestUnit, MAX_NESTING_DEPTH, Sandbox, SandboxError, SandboxMemory, SandboxTimeout } from "./index.ts";
 import { fixtureGuest } from "./testdata/fixture.ts";
+import { thrown } from "../../test/support/values.ts";
 
 const sandbox = await Sandbox.create();
 const regex = (source: string) => new GuestUnit(fixtureGuest, "compileRegex", JSON.stringify(source));
 const testRegex = (box: Sandbox, unit: GuestUnit, input: string) => box.call(fixtureGuest, "test", [unit, JSON.stringify(input)]) === "1";
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected an error");
-}
 
 describe("Sandbox", () => {
   test("strings cross intact both ways, multi-byte and 64 KB included", () => {
