@@ -289,7 +289,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     });
     await sqlite.commitIngest({ dedup: { keyHash: "old", windowSeconds: 1 }, run: run("r-old", now - 5000), activity: activityRow("old", now - 5000, "r-old") });
     await sqlite.commitIngest({ dedup: { keyHash: "live", windowSeconds: 3600 }, run: run("r-live", now - 4000), activity: activityRow("live", now - 4000, "r-live") });
-    await sqlite.commitIngest({ dedup: null, run: { ...run("r-held", now - 3000), status: "queued", result: null, attempts: 0, finishedAt: null }, activity: activityRow("held", now - 3000, "r-held"), lease: { owner: "gone-process", untilMs: now + 3_600_000 } });
+    await sqlite.commitIngest({ dedup: null, run: { ...run("r-held", now - 3000), status: "running", result: null, attempts: 0, finishedAt: null }, activity: activityRow("held", now - 3000, "r-held"), lease: { owner: "gone-process", untilMs: now + 3_600_000 } });
     // Enough rows for several batches; ids that do not sort the way they were written.
     await Promise.all(Array.from({ length: 1200 }, (_, i) => sqlite.recordActivity(activityRow(`bulk-${(i * 7919) % 1200}`, now - 2000 + i, null))));
     const sqliteRuns = await sqlite.listRuns({ limit: 500, includeTrigger: true });

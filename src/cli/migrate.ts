@@ -55,7 +55,7 @@ async function migratePostgres(url: string): Promise<{ applied: number[]; versio
   const store = await PostgresStore.open(url, { poolSize: 1 });
   const applied = store.applied;
   await store.close();
-  const sql = new SQL(url, { max: 1, connectionTimeout: 5, onconnect: () => {}, onclose: () => {} });
+  const sql = new SQL(url, { max: 1, connectionTimeout: 5 });
   try {
     const [row] = await sql`SELECT max(version)::int AS v FROM schema_migrations`;
     const version = (row?.v as number | null) ?? 0;

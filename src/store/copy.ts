@@ -127,7 +127,7 @@ async function copyTable(tx: SQL, source: SqliteSource, spec: TableCopy, now: nu
  */
 export async function copySqliteToPostgres(source: SqliteSource, url: string, options: CopyOptions): Promise<CopySummary> {
   const now = options.now.getTime();
-  const sql = new SQL(url, { max: 1, connectionTimeout: 5, onconnect: () => {}, onclose: () => {} });
+  const sql = new SQL(url, { max: 1, connectionTimeout: 5 });
   try {
     return (await sql.begin(async (tx) => {
       // Writers on the target (another copy, an instance started too early) wait until the copy is done.

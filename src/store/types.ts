@@ -61,7 +61,7 @@ export interface DedupClaim {
  */
 export interface IngestRecord {
   dedup: DedupClaim | null;
-  /** The run; stored `running` and held under `lease` when one is given. */
+  /** The run, as given; a run committed `running` is held under `lease`. */
   run: (RunRecord & { trigger: unknown }) | null;
   activity: ActivityRecord;
   lease?: RunLease | null;

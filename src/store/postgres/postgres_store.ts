@@ -140,8 +140,6 @@ export class PostgresStore implements Store {
       max: options.poolSize ?? 10,
       connectionTimeout: options.connectionTimeout ?? 5,
       idleTimeout: 60,
-      onconnect: () => {},
-      onclose: () => {},
     });
     const store = new PostgresStore(sql, options);
     try {
@@ -185,27 +183,21 @@ export class PostgresStore implements Store {
    * still complete later: a commit answered 503 can land, and the sender's retry is then
    * deduplicated (or, without dedup, runs again: at-least-once, never lost).
    */
-  private withinDeadline<T>(work: Promise<T>): Promise<T> {
+  private withinDeadline<T>(work: Promise<T>, ms = this.deadlineMs): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailable(`PostgreSQL did not answer within ${this.deadlineMs} ms`)), this.deadlineMs);
+      timer = setTimeout(() => reject(new StoreUnavailable(`PostgreSQL did not answer within ${ms} ms`)), ms);
     });
     return Promise.race([work, expired]).finally(() => clearTimeout(timer));
   }
 
+  /** /readyz: answers within 2 s either way. */
   async ping(): Promise<boolean> {
     if (this.closed) return false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        this.sql`SELECT 1`.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000))),
-      ]);
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.withinDeadline(this.sql`SELECT 1`, 2000).then(
+      () => true,
+      () => false,
+    );
   }
 
   getMeta(key: string): Promise<string | null> {
@@ -325,7 +317,7 @@ export class PostgresStore implements Store {
         expires_ms: dedup ? atMs + dedup.windowSeconds * 1000 : null,
         run_id: run?.id ?? null,
         run_request_id: run?.requestId ?? null,
-        run_status: run ? (lease ? "running" : run.status) : null,
+        run_status: run?.status ?? null,
         trigger_json: run ? JSON.stringify(run.trigger) : null,
         result_json: run ? jsonOrNull(run.result) : null,
         attempts: run?.attempts ?? null,
@@ -345,23 +337,19 @@ export class PostgresStore implements Store {
       };
     });
     const payload = JSON.stringify(items);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const rows = await this.guardRaw(() => this.withinDeadline(this.sql.unsafe(INGEST_BATCH, [payload])));
-        const won = new Set<number>(rows.map((r: { i: number }) => r.i));
-        return items.map((item) => ({ deduplicated: !won.has(item.i) }));
-      } catch (error) {
-        const code = (error as { errno?: string; code?: string })?.errno;
-        if (attempt < 3 && code !== undefined && RETRYABLE.has(code)) continue;
-        if (error instanceof StoreUnavailable) throw error;
-        throw new StoreUnavailable(`PostgreSQL commit failed: ${(error as Error)?.message ?? error}`);
+    const rows: Array<{ i: number }> = await this.guard(async (sql) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await sql.unsafe(INGEST_BATCH, [payload]);
+        } catch (error) {
+          // Nothing of a batch that hit a deadlock or serialization failure was written: again.
+          if (attempt < 3 && RETRYABLE.has((error as { errno?: string })?.errno ?? "")) continue;
+          throw error;
+        }
       }
-    }
-  }
-
-  private guardRaw<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
-    return work();
+    });
+    const won = new Set(rows.map((r) => r.i));
+    return items.map((item) => ({ deduplicated: !won.has(item.i) }));
   }
 
   claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]> {

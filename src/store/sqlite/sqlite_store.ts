@@ -213,7 +213,7 @@ export class SqliteStore implements Store {
         run.id,
         run.triggerId,
         run.requestId,
-        lease ? "running" : run.status,
+        run.status,
         JSON.stringify(run.trigger),
         run.result === null || run.result === undefined ? null : JSON.stringify(run.result),
         run.attempts,
