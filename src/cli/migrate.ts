@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SQL } from "bun";
 import { SealedBox } from "../auth/sealed_box.ts";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { copySqliteToPostgres, CopyRefused, type CopySummary } from "../store/copy.ts";
@@ -8,7 +7,8 @@ import { PG_MIGRATIONS } from "../store/postgres/migrations.ts";
 import { PostgresStore, redactUrl } from "../store/postgres/postgres_store.ts";
 import { MIGRATIONS } from "../store/sqlite/migrations.ts";
 import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
-import { openQueryOnly, openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, sqliteSchemaVersion, type SqliteSource } from "../store/sqlite_source.ts";
+import { openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, type SqliteSource } from "../store/sqlite_source.ts";
+import { SchemaTooNew } from "../store/types.ts";
 import { parseArgs } from "./args.ts";
 
 type Print = (line: string) => void;
@@ -50,48 +50,35 @@ export async function migrate(args: string[], print: Print): Promise<number> {
   return 0;
 }
 
-/** Applies PostgreSQL migrations (the store does, under its advisory lock) and reads the version. */
+/** Applies PostgreSQL migrations (the store does, under its advisory lock; it refuses a newer schema). */
 async function migratePostgres(url: string): Promise<{ applied: number[]; version: number }> {
-  const store = await PostgresStore.open(url, { poolSize: 1 });
-  const applied = store.applied;
+  const store = await openOrRefuse(() => PostgresStore.open(url, { poolSize: 1 }));
   await store.close();
-  const sql = new SQL(url, { max: 1, connectionTimeout: 5 });
-  try {
-    const [row] = await sql`SELECT max(version)::int AS v FROM schema_migrations`;
-    const version = (row?.v as number | null) ?? 0;
-    if (version > PG_SCHEMA_VERSION) {
-      throw new UsageError(`PostgreSQL at ${redactUrl(url)} has schema version ${version}, newer than this inlet knows (${PG_SCHEMA_VERSION}): use the newer inlet`);
-    }
-    return { applied, version };
-  } finally {
-    await sql.close({ timeout: 5 }).catch(() => {});
-  }
+  return { applied: store.applied, version: PG_SCHEMA_VERSION };
 }
 
 function migrateSqlite(dataDir: string): { applied: number[]; version: number; path: string } {
   const path = resolve(join(dataDir, "inlet.db"));
   // A missing file is a mistyped --data-dir far more often than a wish for a new database.
   if (!existsSync(path)) throw new UsageError(`${resolve(dataDir)} has no inlet.db: nothing to migrate ('inlet serve --data-dir ${dataDir}' creates one)`);
-  let before: number;
+  let store: SqliteStore;
   try {
-    const db = openQueryOnly(path);
-    try {
-      before = sqliteSchemaVersion(db);
-    } finally {
-      db.close();
-    }
+    store = new SqliteStore(path);
   } catch (error) {
+    if (error instanceof SchemaTooNew) throw new UsageError(error.message);
     throw new UsageError(`${path} cannot be read as an SQLite database: ${(error as Error).message}`);
   }
-  if (before > SQLITE_SCHEMA_VERSION) {
-    throw new UsageError(`${path} has schema version ${before}, newer than this inlet knows (${SQLITE_SCHEMA_VERSION}): use the newer inlet`);
-  }
+  void store.close();
+  return { applied: store.applied, version: SQLITE_SCHEMA_VERSION, path };
+}
+
+/** A store a newer inlet migrated is a usage error (use that inlet), not an outage. */
+async function openOrRefuse<T>(open: () => Promise<T>): Promise<T> {
   try {
-    new SqliteStore(path).close();
+    return await open();
   } catch (error) {
-    throw new Error(`SQLite at ${path}: ${(error as Error).message}`);
+    throw error instanceof SchemaTooNew ? new UsageError(error.message) : error;
   }
-  return { applied: MIGRATIONS.map((m) => m.version).filter((v) => v > before), version: SQLITE_SCHEMA_VERSION, path };
 }
 
 interface SourceKey {

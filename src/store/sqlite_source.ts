@@ -27,7 +27,7 @@ export interface SqliteSource {
 }
 
 /** The schema version of an inlet SQLite file (0 when it has none), read without changing it. */
-export function sqliteSchemaVersion(db: Database): number {
+function sqliteSchemaVersion(db: Database): number {
   const table = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (!table) return 0;
   return db.query<{ v: number | null }, []>("SELECT max(version) AS v FROM schema_migrations").get()?.v ?? 0;
@@ -38,7 +38,7 @@ export function sqliteSchemaVersion(db: Database): number {
  * leaves `-wal` and `-shm` files behind, which would look like a server still running. A
  * query-only read-write connection cannot change the data, and removes them when it closes last.
  */
-export function openQueryOnly(path: string): Database {
+function openQueryOnly(path: string): Database {
   const db = new Database(path, { readwrite: true, create: false, strict: true });
   db.exec("PRAGMA query_only = ON");
   db.exec("PRAGMA busy_timeout = 5000");

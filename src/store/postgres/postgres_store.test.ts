@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "../../../test/support/postgres.ts";
 import { storeContract } from "../store_contract.ts";
+import { SQL } from "bun";
+import { SchemaTooNew } from "../types.ts";
 import { PostgresStore } from "./postgres_store.ts";
 
 const opened: PostgresStore[] = [];
@@ -48,6 +50,17 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     expect(await b.listActivity("x", { limit: 500 })).toHaveLength(200);
     await a.close();
     await b.close();
+  });
+
+  test("a database migrated by a newer inlet is refused at open", async () => {
+    const url = await freshDatabase((await sharedPostgres())!);
+    await (await PostgresStore.open(url)).close();
+    const raw = new SQL(url, { max: 1 });
+    await raw`INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', '2030-01-01')`;
+    await raw.close();
+    const refused = await PostgresStore.open(url).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SchemaTooNew);
+    expect((refused as Error).message).toMatch(/^PostgreSQL at postgres:\/\/.*schema version 99, newer than this inlet knows \(1\)/);
   });
 
   test("a trigger change is announced to every watcher", async () => {

@@ -2,6 +2,7 @@ import { SQL } from "bun";
 import { AsyncGroupCommit } from "../group_commit.ts";
 import { jsonOrNull, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import {
+  SchemaTooNew,
   StoreUnavailable,
   UnknownCursor,
   type ActivityRecord,
@@ -142,20 +143,25 @@ export class PostgresStore implements Store {
       idleTimeout: 60,
     });
     const store = new PostgresStore(sql, options);
+    const where = `PostgreSQL at ${redactUrl(url)}`;
     try {
-      await store.migrate();
+      await store.migrate(where);
     } catch (error) {
       await sql.close().catch(() => {});
-      throw new StoreUnavailable(`PostgreSQL at ${redactUrl(url)}: ${(error as Error)?.message ?? error}`);
+      if (error instanceof SchemaTooNew) throw error;
+      throw new StoreUnavailable(`${where}: ${(error as Error)?.message ?? error}`);
     }
     return store;
   }
 
-  private async migrate(): Promise<void> {
+  private async migrate(where: string): Promise<void> {
     this.applied = await this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
       await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`;
       const done = new Set<number>((await tx`SELECT version FROM schema_migrations`).map((r: { version: number }) => r.version));
+      const known = Math.max(...PG_MIGRATIONS.map((m) => m.version));
+      const found = Math.max(0, ...done);
+      if (found > known) throw new SchemaTooNew(where, found, known);
       const applied: number[] = [];
       for (const migration of PG_MIGRATIONS) {
         if (done.has(migration.version)) continue;

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../store_contract.ts";
+import { Database } from "bun:sqlite";
+import { SchemaTooNew } from "../types.ts";
 import { SqliteStore } from "./sqlite_store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
@@ -18,6 +20,18 @@ test("migrations apply once: reopening keeps data and schema", async () => {
   const b = new SqliteStore(path);
   expect(await b.getMeta("kept")).toBe("yes");
   await b.close();
+});
+
+test("a database migrated by a newer inlet is refused, not written to", async () => {
+  const path = join(dir, "newer.sqlite");
+  const first = new SqliteStore(path);
+  expect(first.applied).toEqual([1, 2]);
+  await first.close();
+  const db = new Database(path);
+  db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', '2030-01-01')");
+  db.close();
+  expect(() => new SqliteStore(path)).toThrow(SchemaTooNew);
+  expect(() => new SqliteStore(path)).toThrow(/schema version 99, newer than this inlet knows \(2\)/);
 });
 
 test("a closed store refuses work with StoreUnavailable", async () => {

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
 import { jsonOrNull, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import {
+  SchemaTooNew,
   StoreUnavailable,
   UnknownCursor,
   type ActivityRecord,
@@ -34,6 +35,8 @@ export class SqliteStore implements Store {
   private readonly group: GroupCommit;
   private readonly stmt: Record<string, Statement>;
   private closed = false;
+  /** Migration versions this open applied (for `inlet migrate`). */
+  readonly applied: number[] = [];
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -42,7 +45,7 @@ export class SqliteStore implements Store {
     // FULL: a commit is on disk before any request it covers is answered.
     this.db.exec("PRAGMA synchronous = FULL");
     this.db.exec("PRAGMA busy_timeout = 5000");
-    this.migrate();
+    this.migrate(path);
     const db = this.db;
     this.stmt = {
       hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
@@ -79,11 +82,15 @@ export class SqliteStore implements Store {
     );
   }
 
-  private migrate(): void {
+  private migrate(path: string): void {
     this.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-    const applied = new Set(this.db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    const done = new Set(this.db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    const known = Math.max(...MIGRATIONS.map((m) => m.version));
+    const found = Math.max(0, ...done);
+    if (found > known) throw new SchemaTooNew(`SQLite at ${path}`, found, known);
     for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
+      if (done.has(migration.version)) continue;
+      this.applied.push(migration.version);
       this.db.transaction(() => {
         this.db.exec(migration.sql);
         this.db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [migration.version, migration.name, new Date().toISOString()]);
