@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Elysia } from "elysia";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 import { ensureAdminToken } from "./auth/admin_token.ts";
-import { SealedBox } from "./auth/sealed_box.ts";
+import { KEY_FINGERPRINT_META, SealedBox } from "./auth/sealed_box.ts";
 import { publicBaseUrl, UsageError, type ServerConfig } from "./config/server_config.ts";
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
@@ -57,8 +57,6 @@ export async function openStore(config: ServerConfig): Promise<Store> {
   return new SqliteStore(join(config.dataDir, "inlet.db"), { groupCommit });
 }
 
-const KEY_FINGERPRINT = "secret_key_fingerprint";
-
 /**
  * Every instance on one store must seal and open secrets with the same key. The first to start
  * records the key's fingerprint; one with another key refuses to start instead of failing on
@@ -66,7 +64,7 @@ const KEY_FINGERPRINT = "secret_key_fingerprint";
  */
 async function checkSecretKey(store: Store, box: SealedBox, config: ServerConfig): Promise<void> {
   const mine = box.fingerprint();
-  if ((await store.setMetaIfAbsent(KEY_FINGERPRINT, mine)) === mine) return;
+  if ((await store.setMetaIfAbsent(KEY_FINGERPRINT_META, mine)) === mine) return;
   const where = config.secretKey ? "INLET_SECRET_KEY" : `${join(config.dataDir, "secret.key")} (no INLET_SECRET_KEY set)`;
   throw new UsageError(
     `the secret key from ${where} is not the key this ${store.kind === "postgres" ? "database" : "data dir"}'s secrets were sealed with; ` +
@@ -97,7 +95,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const metrics = new Metrics();
   const log = new RequestLog(config.logRequests);
   const runners = createRunners({ scriptPool: { size: config.runConcurrency } });
-  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency,
+  const queue = new RunQueue({
+    store,
+    triggers,
+    execute: runners.execute,
+    concurrency: config.runConcurrency,
     leaseMs: config.runLeaseSeconds * 1000,
     log: logEvent,
   });

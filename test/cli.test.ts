@@ -91,3 +91,24 @@ test("serve prints a generated admin token once, then only its hash is kept", as
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a process with another secret key than the store's refuses to start, on one line, before touching a secret", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-cli-key-"));
+  try {
+    const keyA = Buffer.alloc(32, 1).toString("base64");
+    const keyB = Buffer.alloc(32, 2).toString("base64");
+    const first = await cli(["triggers", "create", "--name", "sealed", "--auth", "bearer", "--data-dir", dir], { INLET_SECRET_KEY: keyA });
+    expect(first.code).toBe(0);
+    const other = await cli(["triggers", "list", "--data-dir", dir], { INLET_SECRET_KEY: keyB });
+    expect(other.code).toBe(2);
+    expect(other.stderr.trim().split("\n")).toHaveLength(1);
+    expect(other.stderr).toContain("the secret key from INLET_SECRET_KEY is not the key this data dir's secrets were sealed with");
+    // Without INLET_SECRET_KEY the data dir's own key file is a third key: refused the same way, naming the file.
+    const fileKey = await cli(["triggers", "list", "--data-dir", dir]);
+    expect(fileKey.code).toBe(2);
+    expect(fileKey.stderr).toContain(`${join(dir, "secret.key")} (no INLET_SECRET_KEY set)`);
+    expect((await cli(["triggers", "list", "--data-dir", dir], { INLET_SECRET_KEY: keyA })).code).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

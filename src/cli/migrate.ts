@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SealedBox } from "../auth/sealed_box.ts";
+import { KEY_FINGERPRINT_META, SealedBox } from "../auth/sealed_box.ts";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { copySqliteToPostgres, CopyRefused, type CopySummary } from "../store/copy.ts";
 import { PG_MIGRATIONS } from "../store/postgres/migrations.ts";
@@ -16,7 +16,6 @@ type Print = (line: string) => void;
 const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
 
 const PG_SCHEMA_VERSION = Math.max(...PG_MIGRATIONS.map((m) => m.version));
-const FINGERPRINT = "secret_key_fingerprint";
 
 const appliedLine = (versions: number[], where: string) =>
   versions.length > 0 ? `applied migrations ${versions.join(", ")} to ${where}` : null;
@@ -109,7 +108,7 @@ function loadSourceKey(source: SqliteSource, envKey: string | undefined): Source
  * when the data dir predates recording one.
  */
 function checkSourceKey(source: SqliteSource, key: SourceKey): string | null {
-  const recorded = source.meta.get(FINGERPRINT) ?? null;
+  const recorded = source.meta.get(KEY_FINGERPRINT_META) ?? null;
   const needed = recorded !== null || source.sampleSealed !== null;
   if (!key.box) {
     if (!needed) return null;

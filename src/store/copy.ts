@@ -1,4 +1,5 @@
 import { SQL } from "bun";
+import { KEY_FINGERPRINT_META } from "../auth/sealed_box.ts";
 import { redactUrl, TRIGGERS_CHANNEL } from "./postgres/postgres_store.ts";
 import type { SqliteSource } from "./sqlite_source.ts";
 
@@ -142,9 +143,9 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
       }
       const meta = new Map(source.meta);
       meta.delete("triggers_revision");
-      if (!meta.has("secret_key_fingerprint") && options.fingerprint) meta.set("secret_key_fingerprint", options.fingerprint);
-      const [existing] = await tx`SELECT value FROM meta WHERE key = 'secret_key_fingerprint'`;
-      const fingerprint = meta.get("secret_key_fingerprint");
+      if (!meta.has(KEY_FINGERPRINT_META) && options.fingerprint) meta.set(KEY_FINGERPRINT_META, options.fingerprint);
+      const [existing] = await tx`SELECT value FROM meta WHERE key = ${KEY_FINGERPRINT_META}`;
+      const fingerprint = meta.get(KEY_FINGERPRINT_META);
       if (existing && fingerprint && existing.value !== fingerprint) {
         throw new CopyRefused(
           `PostgreSQL at ${redactUrl(url)} already records another secret key (an instance started on it with a different INLET_SECRET_KEY): copy into a new, empty database`,
