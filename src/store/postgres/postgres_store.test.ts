@@ -63,20 +63,33 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     expect((refused as Error).message).toMatch(/^PostgreSQL at postgres:\/\/.*schema version 99, newer than this inlet knows \(1\)/);
   });
 
-  test("a trigger change is announced to every watcher", async () => {
+  test("every trigger change, and only a trigger change, is announced to every watcher", async () => {
     const url = await freshDatabase((await sharedPostgres())!);
     const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
     let seen = 0;
     const watch = await b.watchTriggers(() => seen++);
-    const before = seen;
+    // The subscription itself calls once (a reload after every (re)subscription); let it settle.
+    await Bun.sleep(300);
+    const counted = async (expected: number) => {
+      for (let i = 0; i < 200 && seen < expected; i++) await Bun.sleep(10);
+      await Bun.sleep(100); // and nothing more arrives
+      expect(seen).toBe(expected);
+    };
+    const settled = seen;
     await a.setMeta("unrelated", "1");
-    await a.insertTrigger({
+    expect(await a.deleteTrigger("never-there")).toBe(false);
+    await counted(settled);
+    const stored = {
       config: { id: "w1", token: "tok-w1", name: "w1", createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() } as never,
       secretSealed: null,
       appSecretSealed: null,
-    });
-    for (let i = 0; i < 100 && seen === before; i++) await Bun.sleep(10);
-    expect(seen).toBeGreaterThan(before);
+    };
+    await a.insertTrigger(stored);
+    await counted(settled + 1);
+    await a.updateTrigger(stored);
+    await counted(settled + 2);
+    expect(await a.deleteTrigger("w1")).toBe(true);
+    await counted(settled + 3);
     await watch.close();
     await a.close();
     await b.close();
