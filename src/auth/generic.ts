@@ -1,12 +1,7 @@
 import type { AuthConfig } from "../triggers/schema.ts";
 import { hmac } from "./digest.ts";
 import { timingSafeEqual } from "./timing_safe_equal.ts";
-
-/** The outcome of authenticating a request; `reason` goes to the owner's Activity row only. */
-export type AuthResult = { ok: true } | { ok: false; reason: string };
-
-const PASS: AuthResult = { ok: true };
-const fail = (reason: string): AuthResult => ({ ok: false, reason });
+import { AUTH_PASS as PASS, authFailure as fail, type AuthResult } from "./auth_result.ts";
 
 const HEX = /^[0-9a-fA-F]+$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

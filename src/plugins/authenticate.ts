@@ -1,7 +1,5 @@
+import type { AuthResult } from "../auth/auth_result.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "./types.ts";
-
-/** The outcome of checking an app-trigger request; `reason` is for the owner's Activity row only. */
-export type AppAuthResult = { ok: true } | { ok: false; reason: string };
 
 /**
  * Runs a plugin's recipe the way the host does for every app-trigger request: the signature,
@@ -14,7 +12,7 @@ export type AppAuthResult = { ok: true } | { ok: false; reason: string };
  * if (!result.ok) console.log(result.reason);
  * ```
  */
-export async function authenticateAppRequest(plugin: InletPlugin, req: PluginRequest, ctx: PluginContext): Promise<AppAuthResult> {
+export async function authenticateAppRequest(plugin: InletPlugin, req: PluginRequest, ctx: PluginContext): Promise<AuthResult> {
   let verified: boolean;
   try {
     verified = (await plugin.verify(req, ctx)) === true;

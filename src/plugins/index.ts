@@ -7,4 +7,5 @@ export { definePlugin } from "./define.ts";
 export { concatBytes, hmacRecipe, parseSignatureList, type HmacRecipe } from "./recipe.ts";
 export { pluginContext } from "./context.ts";
 export type { PluginFixture } from "./fixture.ts";
-export { authenticateAppRequest, type AppAuthResult } from "./authenticate.ts";
+export { authenticateAppRequest } from "./authenticate.ts";
+export type { AuthResult } from "../auth/auth_result.ts";
