@@ -40,12 +40,14 @@ export function eventIdOf(body: unknown): string | null {
   return null;
 }
 
+/** Evaluates the expression strategy's query (in the sandbox) and returns the selected values. */
+export type KeySelector = (body: unknown) => unknown[] | Promise<unknown[]>;
+
 /**
  * The dedup key of a request under a generic trigger's strategy, hashed (keys are stored only as
- * SHA-256), or `null` when the request carries none (no dedup for it). `select` evaluates the
- * expression strategy's query in the sandbox and returns the selected values.
+ * SHA-256), or `null` when the request carries none (no dedup for it).
  */
-export function dedupKeyHash(dedup: DedupConfig, input: KeyInput, select?: (body: unknown) => unknown[]): string | null {
+export async function dedupKeyHash(dedup: DedupConfig, input: KeyInput, select?: KeySelector): Promise<string | null> {
   let key: string | null = null;
   switch (dedup.strategy) {
     case "event-id": {
@@ -62,7 +64,7 @@ export function dedupKeyHash(dedup: DedupConfig, input: KeyInput, select?: (body
     case "expression": {
       const body = input.body();
       if (body === undefined || !select) break;
-      const values = select(body);
+      const values = await select(body);
       key = values.length === 0 ? null : canonicalJson(values.length === 1 ? values[0] : values);
       break;
     }

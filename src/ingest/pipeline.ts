@@ -1,23 +1,36 @@
-import { authenticate, credentialHeaders } from "../auth/generic.ts";
-import { appDedupKeyHash, dedupKeyHash } from "../dedup/dedup_key.ts";
-import { authenticateAppRequest } from "../plugins/authenticate.ts";
-import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import type { InletPlugin, PluginRequest } from "../plugins/types.ts";
-import { StoreUnavailable, type ActivityOutcome, type ActivityRecord, type DedupClaim, type RunLease, type RunRecord, type Store } from "../store/types.ts";
+import { StoreUnavailable, type ActivityOutcome, type RunLease, type RunRecord, type Store } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
 import type { TriggerService } from "../triggers/service.ts";
-import { BodyTooLarge, readBodyLimited } from "./read_body.ts";
-import { fieldsOf, InvalidBody, isJsonType, parseBody } from "./parse_body.ts";
-import { ack, ERRORS, failure } from "./respond.ts";
-import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "./stages.ts";
+import { activityRow } from "./activity.ts";
+import { admit, notAUrlCheck } from "./admit.ts";
+import { appRecipe } from "./app_recipe.ts";
+import type { Arrival } from "./arrival.ts";
+import { applyFilter } from "./apply_filter.ts";
+import { applyRedaction } from "./apply_redaction.ts";
+import { authenticateRequest, type Verified } from "./authenticate.ts";
+import { readBody } from "./body.ts";
+import { deduplicate } from "./deduplicate.ts";
+import type { Delivery } from "./delivery.ts";
+import { Ending } from "./ending.ts";
+import { genericRecipe } from "./generic_recipe.ts";
+import { answerHandshake } from "./handshake.ts";
+import { parse, ParsedBody } from "./parse.ts";
+import { fieldsOf } from "./parse_body.ts";
 import type { RateLimiter } from "./rate_limit.ts";
+import type { TriggerRecipe } from "./recipe.ts";
+import { recordFiltered, recordRun } from "./record.ts";
+import { ack, duplicateAck, ERRORS, failure } from "./respond.ts";
+import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "./stages.ts";
+
+/** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows. */
+export type IngestStore = Pick<Store, "hasDedupKey" | "commitIngest" | "recordActivity">;
 
 /** What the pipeline needs from the rest of the server. */
 export interface IngestDeps {
-  triggers: TriggerService;
-  store: Store;
-  plugins: PluginRegistry;
+  triggers: Pick<TriggerService, "findByToken" | "adoptAppSecret">;
+  store: IngestStore;
+  plugins: Pick<PluginRegistry, "get">;
   compileChecks: ChecksCompiler;
   maxBodyBytes: number;
   /** The public base URL (`--base-url`): plugins sign URLs built from it, never from `Host`. */
@@ -39,257 +52,164 @@ export interface IngestResult {
   outcome: ActivityOutcome | "not_found";
 }
 
+/** A trigger version's compiled checks and recipe, built once and reused for every request. */
+interface PreparedTrigger {
+  checks: PreparedChecks;
+  recipe: TriggerRecipe;
+}
+
 const NO_STORE_RETRY = "5";
 
-/** The whole life of one request to `/webhooks/<token>`: auth → dedup → parse → filter → redact → run. */
+/**
+ * The life of one request to `/webhooks/<token>`, in the processing order of SPEC.md:
+ * method and rate → body size → authentication → deduplication → parse → filter → redaction →
+ * run. Each step is a stage of its own file that either hands its output on or ends the request;
+ * the request's one Activity row is written when it ends.
+ */
 export class IngestPipeline {
-  private readonly prepared = new WeakMap<TriggerRecord, PreparedChecks>();
-  private readonly hiddenHeaders = new WeakMap<TriggerRecord, Set<string>>();
+  private readonly prepared = new WeakMap<TriggerRecord, PreparedTrigger>();
 
   constructor(private readonly deps: IngestDeps) {}
-
-  private checksFor(trigger: TriggerRecord): PreparedChecks {
-    let checks = this.prepared.get(trigger);
-    if (!checks) {
-      checks = this.deps.compileChecks(trigger);
-      this.prepared.set(trigger, checks);
-    }
-    return checks;
-  }
-
-  /** Header names kept out of `$trigger`, worked out once per trigger version. */
-  private credentialsOf(trigger: TriggerRecord, plugin: InletPlugin | undefined): Set<string> {
-    let hidden = this.hiddenHeaders.get(trigger);
-    if (!hidden) {
-      hidden = new Set([...credentialHeaders(trigger.auth), ...(plugin?.credentialHeaders ?? [])]);
-      this.hiddenHeaders.set(trigger, hidden);
-    }
-    return hidden;
-  }
 
   async handle(request: Request, token: string, query: string): Promise<IngestResult> {
     const requestId = crypto.randomUUID();
     const trigger = this.deps.triggers.findByToken(token);
     if (!trigger) return { response: failure(404, ERRORS.notFound, requestId), triggerId: null, outcome: "not_found" };
     const now = this.deps.now?.() ?? new Date();
-    const run = new RequestRun(this.deps, trigger, requestId, now);
+    const arrival: Arrival = { trigger, requestId, now, method: request.method.toUpperCase(), headers: request.headers, query, request };
     try {
-      return await this.process(run, request, query);
+      return await this.close(arrival, await this.receive(arrival));
     } catch (error) {
-      if (error instanceof StoreUnavailable) {
-        run.log("error", `storage unavailable: ${error.message}`, false);
-        return run.end("error", failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
-      }
-      if (isSandboxFailure(error)) {
-        return run.finish("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));
-      }
-      throw error;
+      return this.close(arrival, failed(requestId, error));
     }
   }
 
-  private async process(r: RequestRun, request: Request, query: string): Promise<IngestResult> {
-    const { trigger, requestId } = r;
-    const plugin = trigger.app ? this.deps.plugins.get(trigger.app) : undefined;
-    if (trigger.app && !plugin) return r.finish("error", `plugin ${trigger.app} is not loaded in this instance`, failure(500, ERRORS.preExecution, requestId));
-    const method = request.method.toUpperCase();
+  /** The processing order up to deduplication; then {@link deliver}. */
+  private async receive(arrival: Arrival): Promise<Ending> {
+    const prepared = this.prepare(arrival.trigger);
+    if (!prepared) return pluginMissing(arrival.trigger, arrival.requestId);
+    const { recipe } = prepared;
 
-    // 1. Method, rate, size.
-    const allowed = plugin ? (plugin.handshake ? ["POST", "GET", "HEAD"] : ["POST"]) : trigger.methods;
-    if (!allowed.includes(method)) {
-      return r.finish("rejected", `method ${method} not accepted (accepts ${allowed.join(", ")})`, failure(405, ERRORS.method, requestId, { Allow: allowed.join(", ") }));
-    }
-    const limiter = this.deps.rateLimiter;
-    if (limiter) {
-      const wait = limiter.take(trigger.id, r.now.getTime());
-      if (wait > 0) return r.finish("rejected", "rate limited", failure(429, ERRORS.rateLimited, requestId, { "Retry-After": String(Math.ceil(wait / 1000)) }));
-    }
-    let rawBody: Uint8Array;
-    try {
-      rawBody = await readBodyLimited(request, this.deps.maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return r.finish("rejected", error.message, failure(413, ERRORS.tooLarge, requestId));
-      throw error;
-    }
-    const headers = request.headers;
+    const refused = admit(recipe, arrival, this.deps.rateLimiter);
+    if (refused) return refused;
 
-    // 2. Authenticate, before anything is parsed or stored.
-    const pluginRequest: PluginRequest | null = plugin ? { method, url: this.deps.baseUrl() + `/webhooks/${trigger.token}` + query, headers, rawBody } : null;
-    const ctx = plugin ? pluginContext(trigger.appSecret ?? trigger.secret ?? "", r.now) : null;
-    if (plugin && (method === "GET" || method === "HEAD")) {
-      // GET/HEAD URL checks (Dropbox, Mailchimp, Mandrill) are unsigned by the providers.
-      return (
-        (await this.handshake(r, plugin, pluginRequest!, ctx!)) ??
-        r.finish("rejected", `${method} is only for ${plugin.name}'s URL check, and this request is not one`, failure(405, ERRORS.method, requestId, { Allow: "POST" }))
-      );
-    }
-    const auth = plugin ? await authenticateAppRequest(plugin, pluginRequest!, ctx!) : authenticate(trigger.auth, trigger.secret, headers, rawBody);
-    if (!auth.ok) return r.finish("auth_failed", auth.reason, failure(401, ERRORS.auth, requestId));
-    // A POST handshake is answered only once verified (a plugin's verify() admits an unsigned one only where the provider sends it so).
-    if (plugin?.handshake) {
-      const answered = await this.handshake(r, plugin, pluginRequest!, ctx!);
-      if (answered) return answered;
+    const rawBody = await readBody(arrival, this.deps.maxBodyBytes);
+    if (rawBody instanceof Ending) return rawBody;
+
+    if (recipe.checkOnlyMethods.includes(arrival.method)) {
+      return (await answerHandshake(recipe, arrival, rawBody, this.deps.triggers)) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
     }
 
-    // 3. Deduplicate, before parsing (event-id and expression keys read the body lazily).
-    const contentType = method === "GET" ? null : headers.get("content-type");
-    let parsed: { value: unknown } | null = null;
-    const parse = (): unknown => {
-      if (!parsed) parsed = { value: method === "GET" ? fieldsOf(new URLSearchParams(query)) : parseBody(rawBody, contentType) };
-      return parsed.value;
-    };
-    const checks = this.checksFor(trigger);
-    let claim: DedupClaim | null = null;
-    if (plugin) {
-      const deliveryId = safeCall(() => plugin.deliveryId?.(pluginRequest!, ctx!) ?? null);
-      const key = appDedupKeyHash(deliveryId, rawBody);
-      const window = key.byContent ? plugin.contentDedupWindowSeconds : (plugin.dedupWindowSeconds ?? 86400);
-      if (window) claim = { keyHash: key.hash, windowSeconds: window };
-      r.app = { id: plugin.id, event: null, deliveryId };
-    } else if (trigger.dedup.strategy !== "disabled") {
-      const bodyForKey = () => {
-        try {
-          return parse();
-        } catch {
-          return undefined;
-        }
-      };
-      const hash = dedupKeyHash(trigger.dedup, { headers, rawBody, body: bodyForKey }, checks.select);
-      if (hash) claim = { keyHash: hash, windowSeconds: trigger.dedup.windowSeconds ?? 3600 };
+    const verified = await authenticateRequest(recipe, arrival, rawBody);
+    if (verified instanceof Ending) return verified;
+
+    // A POST handshake is answered only once verified (a recipe admits an unsigned one only where the provider sends it so).
+    const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers);
+    if (handshake) return handshake;
+
+    const body = new ParsedBody(verified);
+    const deduplicated = await deduplicate(recipe, verified, body, this.deps.store);
+    if (deduplicated instanceof Ending) return deduplicated;
+
+    const parsed = parse(body, arrival.requestId);
+    if (parsed instanceof Ending) return parsed;
+
+    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, deduplicated.claim));
+    const { trigger } = arrival;
+    if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
+      return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
     }
-    if (claim && (await this.deps.store.hasDedupKey(trigger.id, claim.keyHash, r.now))) {
-      return r.finish("deduplicated", null, this.duplicateAck(trigger, requestId), true);
+    return ending;
+  }
+
+  /**
+   * The processing order after deduplication: filter → redaction → run. A live request arrives
+   * here from {@link handle}; a replay enters here directly, with `filter: "skip"` to bypass the
+   * current filter. Resolves once the outcome is durable; the run, if any, is on the queue.
+   */
+  async deliver(delivery: Delivery, options: { filter?: "apply" | "skip" } = {}): Promise<Ending> {
+    const prepared = this.prepare(delivery.trigger);
+    if (!prepared) return pluginMissing(delivery.trigger, delivery.requestId);
+    const { checks } = prepared;
+    const { trigger, requestId } = delivery;
+
+    const filteredOut = options.filter === "skip" ? null : await applyFilter(checks, delivery);
+    if (filteredOut) {
+      const duplicate = await recordFiltered(this.deps, delivery, filteredOut);
+      return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
 
-    // 4. Parse.
-    let body: unknown;
-    try {
-      body = parse();
-    } catch (error) {
-      if (error instanceof InvalidBody) return r.finish("rejected", error.message, failure(400, ERRORS.invalidJson, requestId), true);
-      throw error;
-    }
-    if (r.app && plugin?.event) r.app.event = safeCall(() => plugin.event!(pluginRequest!, body) ?? null);
+    const body = await applyRedaction(checks, delivery);
+    const { run, duplicate } = await recordRun(this.deps, delivery, body);
+    if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
+    this.deps.onRunCommitted?.(trigger, run);
+    return Ending.committed("run", ack(requestId), run);
+  }
 
-    // 5. Filter.
-    if (checks.passes && !checks.passes(body)) {
-      const committed = await r.commit(claim, null, "filtered", `filter (${trigger.filter.mode}) ${trigger.filter.mode === "include" ? "did not match" : "matched"}`);
-      return r.end(committed ? "deduplicated" : "filtered", committed ? this.duplicateAck(trigger, requestId) : ack(requestId));
-    }
-
-    // 6. Redact, then 7. record the run and answer.
-    const redacted = checks.redact ? checks.redact(body) : body;
-    const hidden = this.credentialsOf(trigger, plugin);
-    const $trigger = {
-      body: redacted,
-      headers: headersObject(headers, hidden),
-      query: fieldsOf(new URLSearchParams(query)),
+  private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, claim: Delivery["claim"]): Delivery {
+    const { trigger, requestId, now, method, query } = verified.arrival;
+    return {
+      trigger,
+      requestId,
+      now,
+      receivedAt: now.toISOString(),
       method,
-      receivedAt: r.now.toISOString(),
-      requestId,
-      triggerId: trigger.id,
-      app: r.app,
+      headers: headersObject(verified.headers, recipe.credentialHeaders),
+      query: fieldsOf(new URLSearchParams(query)),
+      body,
+      app: recipe.app(verified, body),
+      claim,
+      replayOf: null,
     };
-    const immediate = trigger.workflow.kind === "none";
-    const lease = immediate ? null : (this.deps.runLease?.(trigger) ?? null);
-    const runRecord: RunRecord & { trigger: unknown } = {
-      id: Bun.randomUUIDv7(),
-      triggerId: trigger.id,
-      requestId,
-      status: immediate ? "succeeded" : lease ? "running" : "queued",
-      trigger: $trigger,
-      result: null,
-      attempts: immediate ? 1 : 0,
-      error: null,
-      createdAt: r.now.toISOString(),
-      finishedAt: immediate ? r.now.toISOString() : null,
-    };
-    const duplicate = await r.commit(claim, runRecord, "run", null, lease);
-    if (duplicate) return r.end("deduplicated", this.duplicateAck(trigger, requestId));
-    this.deps.onRunCommitted?.(trigger, runRecord);
-    if (trigger.response.mode === "workflow" && this.deps.workflowResponse) {
-      return r.end("run", await this.deps.workflowResponse(trigger, runRecord, requestId));
-    }
-    return r.end("run", ack(requestId));
   }
 
-  private duplicateAck(trigger: TriggerRecord, requestId: string): Response {
-    return trigger.response.mode === "workflow" ? ack(requestId, { "X-Service-Deduplicated": "true" }) : ack(requestId);
+  /** The trigger version's checks and recipe (compiled once); null when its plugin is not loaded here. */
+  private prepare(trigger: TriggerRecord): PreparedTrigger | null {
+    let prepared = this.prepared.get(trigger);
+    if (!prepared) {
+      const checks = this.deps.compileChecks(trigger);
+      let recipe: TriggerRecipe;
+      if (trigger.app) {
+        const plugin = this.deps.plugins.get(trigger.app);
+        if (!plugin) return null;
+        recipe = appRecipe(trigger, plugin, () => this.deps.baseUrl());
+      } else {
+        recipe = genericRecipe(trigger, checks);
+      }
+      prepared = { checks, recipe };
+      this.prepared.set(trigger, prepared);
+    }
+    return prepared;
   }
 
-  /** Asks the plugin for a handshake answer; `null` when the request is not a handshake. */
-  private async handshake(r: RequestRun, plugin: InletPlugin, req: PluginRequest, ctx: ReturnType<typeof pluginContext>): Promise<IngestResult | null> {
-    let answer: Awaited<ReturnType<NonNullable<InletPlugin["handshake"]>>> = null;
-    try {
-      answer = (await plugin.handshake?.(req, ctx)) ?? null;
-    } catch (error) {
-      return r.finish("auth_failed", `${plugin.id} handshake threw: ${(error as Error).message}`, failure(401, ERRORS.auth, r.requestId));
+  /** Ends a request: its one Activity row (unless already committed with its outcome), then the answer. */
+  private async close(arrival: Arrival, ending: Ending): Promise<IngestResult> {
+    if (!ending.recorded) {
+      const written = this.deps.store.recordActivity(activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, ending.detail, null));
+      if (ending.durable) await written;
+      else written.catch(() => {});
     }
-    if (answer === null) return null;
-    const response = answer instanceof Response ? answer : answer.response;
-    let detail = `${plugin.name} URL-verification handshake answered; no run`;
-    if (!(answer instanceof Response) && answer.adoptSecret) {
-      const adopted = await this.deps.triggers.adoptAppSecret(r.trigger.id, answer.adoptSecret);
-      detail += adopted ? "; the provider's secret was stored" : "; a secret is already set, the offered one was ignored";
-    }
-    response.headers.set("X-Request-Id", r.requestId);
-    return r.finish("filtered", detail, response);
+    return { response: ending.response, triggerId: arrival.trigger.id, outcome: ending.outcome };
   }
 }
 
-function safeCall<T>(fn: () => T): T | null {
-  try {
-    return fn();
-  } catch {
-    return null;
-  }
+function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {
+  return Ending.stop("error", `plugin ${trigger.app} is not loaded in this instance`, failure(500, ERRORS.preExecution, requestId));
 }
 
-function headersObject(headers: Headers, hidden: Set<string>): Record<string, string> {
+/** A request the store or the sandbox could not finish: 503 (retry later) or an opaque 500. */
+function failed(requestId: string, error: unknown): Ending {
+  if (error instanceof StoreUnavailable) {
+    return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
+  }
+  if (isSandboxFailure(error)) {
+    return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));
+  }
+  throw error;
+}
+
+function headersObject(headers: Headers, hidden: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of headers) if (!hidden.has(name)) out[name] = value;
   return out;
-}
-
-/** One request's bookkeeping: its Activity row, exactly once. */
-class RequestRun {
-  app: { id: string; event: string | null; deliveryId: string | null } | null = null;
-
-  constructor(
-    private readonly deps: IngestDeps,
-    readonly trigger: TriggerRecord,
-    readonly requestId: string,
-    readonly now: Date,
-  ) {}
-
-  private activity(outcome: ActivityOutcome, detail: string | null, runId: string | null): ActivityRecord {
-    return { id: Bun.randomUUIDv7(), triggerId: this.trigger.id, at: this.now.toISOString(), requestId: this.requestId, outcome, runId, detail };
-  }
-
-  /** Writes the Activity row; waits for it unless the outcome is a cheap rejection (flood-safe). */
-  async log(outcome: ActivityOutcome, detail: string | null, wait: boolean): Promise<void> {
-    const written = this.deps.store.recordActivity(this.activity(outcome, detail, null));
-    if (wait) await written;
-    else written.catch(() => {});
-  }
-
-  /** Commits key + run (or filtered row) + Activity together; true when it turned out to be a duplicate. */
-  async commit(
-    claim: DedupClaim | null,
-    run: (RunRecord & { trigger: unknown }) | null,
-    outcome: ActivityOutcome,
-    detail: string | null,
-    lease: RunLease | null = null,
-  ): Promise<boolean> {
-    const result = await this.deps.store.commitIngest({ dedup: claim, run, activity: this.activity(outcome, detail, run?.id ?? null), lease });
-    return result.deduplicated;
-  }
-
-  async finish(outcome: ActivityOutcome, detail: string | null, response: Response, wait = false): Promise<IngestResult> {
-    await this.log(outcome, detail, wait);
-    return this.end(outcome, response);
-  }
-
-  end(outcome: ActivityOutcome, response: Response): IngestResult {
-    return { response, triggerId: this.trigger.id, outcome };
-  }
 }

@@ -1,0 +1,11 @@
+import type { ActivityOutcome, ActivityRecord } from "../store/types.ts";
+
+/** The Activity row of one request (CONTRACT §3 ActivityRow). */
+export function activityRow(
+  at: { triggerId: string; requestId: string; now: Date },
+  outcome: ActivityOutcome,
+  detail: string | null,
+  runId: string | null,
+): ActivityRecord {
+  return { id: Bun.randomUUIDv7(), triggerId: at.triggerId, at: at.now.toISOString(), requestId: at.requestId, outcome, runId, detail };
+}

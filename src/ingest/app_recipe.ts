@@ -1,0 +1,69 @@
+import { appDedupKeyHash } from "../dedup/dedup_key.ts";
+import { authenticateAppRequest } from "../plugins/authenticate.ts";
+import { pluginContext } from "../plugins/context.ts";
+import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import type { Arrival } from "./arrival.ts";
+import type { Verified } from "./authenticate.ts";
+import type { TriggerRecipe } from "./recipe.ts";
+
+const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
+
+/**
+ * An app trigger: the plugin's recipe verifies, the host enforces its declared timestamp
+ * tolerance, and the provider's delivery id (or else the exact body's hash) is the dedup key.
+ * `baseUrl` is the public base URL: plugins sign URLs built from it, never from `Host`.
+ */
+export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string): TriggerRecipe {
+  const requestOf = (arrival: Arrival, rawBody: Uint8Array): PluginRequest => ({
+    method: arrival.method,
+    url: `${baseUrl()}/webhooks/${trigger.token}${arrival.query}`,
+    headers: arrival.headers,
+    rawBody,
+  });
+  const contextOf = (arrival: Arrival): PluginContext => pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now);
+  // Asked once per request: the dedup key and `$trigger.app` both carry it.
+  const deliveryIds = new WeakMap<Verified, string | null>();
+  const deliveryIdOf = (verified: Verified): string | null => {
+    if (!deliveryIds.has(verified)) {
+      deliveryIds.set(verified, safeCall(() => plugin.deliveryId?.(requestOf(verified.arrival, verified.rawBody), contextOf(verified.arrival)) ?? null));
+    }
+    return deliveryIds.get(verified) ?? null;
+  };
+  const handshake = plugin.handshake;
+
+  return {
+    methods: handshake ? ["POST", "GET", "HEAD"] : ["POST"],
+    // GET/HEAD URL checks (Dropbox, Mailchimp, Mandrill) are unsigned by the providers.
+    checkOnlyMethods: handshake ? ["GET", "HEAD"] : [],
+    credentialHeaders: new Set(plugin.credentialHeaders ?? []),
+    authenticate: (arrival, rawBody) => authenticateAppRequest(plugin, requestOf(arrival, rawBody), contextOf(arrival)),
+    handshake: handshake
+      ? async (arrival, rawBody) => {
+          const answer = await handshake.call(plugin, requestOf(arrival, rawBody), contextOf(arrival));
+          if (answer === null || answer === undefined) return null;
+          const response = answer instanceof Response ? answer : answer.response;
+          const adoptSecret = answer instanceof Response ? undefined : answer.adoptSecret;
+          return { response, adoptSecret, detail: `${plugin.name} URL-verification handshake answered; no run` };
+        }
+      : undefined,
+    async dedupClaim(verified) {
+      const key = appDedupKeyHash(deliveryIdOf(verified), verified.rawBody);
+      const window = key.byContent ? plugin.contentDedupWindowSeconds : (plugin.dedupWindowSeconds ?? DEFAULT_DELIVERY_WINDOW_SECONDS);
+      return window ? { keyHash: key.hash, windowSeconds: window } : null;
+    },
+    app(verified, body) {
+      const event = plugin.event ? safeCall(() => plugin.event!(requestOf(verified.arrival, verified.rawBody), body) ?? null) : null;
+      return { id: plugin.id, event, deliveryId: deliveryIdOf(verified) };
+    },
+  };
+}
+
+/** A plugin hook that throws on odd input yields "none", never a failed request. */
+function safeCall<T>(fn: () => T): T | null {
+  try {
+    return fn();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,12 @@
+import type { Delivery } from "./delivery.ts";
+import type { PreparedChecks } from "./stages.ts";
+
+/**
+ * The Pre-Execution Filter: `null` when the delivery goes on, else the reason it was filtered
+ * out (Include runs only when the expression is true; Exclude skips when it is true).
+ */
+export async function applyFilter(checks: PreparedChecks, delivery: Delivery): Promise<string | null> {
+  if (!checks.passes || (await checks.passes(delivery.body))) return null;
+  const { mode } = delivery.trigger.filter;
+  return `filter (${mode}) ${mode === "include" ? "did not match" : "matched"}`;
+}

@@ -1,0 +1,57 @@
+import { expect, test } from "bun:test";
+import { arrivalOf, triggerRecord } from "../../test/support/ingest.ts";
+import { definePlugin } from "../plugins/define.ts";
+import { appRecipe } from "./app_recipe.ts";
+import { authenticateRequest } from "./authenticate.ts";
+import { Ending } from "./ending.ts";
+import { genericRecipe } from "./generic_recipe.ts";
+
+const bearer = triggerRecord({ auth: { type: "bearer", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" });
+const body = new TextEncoder().encode('{"a":1}');
+
+test("a right credential yields a Verified request carrying the raw bytes", async () => {
+  const arrival = arrivalOf(bearer, { headers: { Authorization: "Bearer s3cret" } });
+  const verified = await authenticateRequest(genericRecipe(bearer, {}), arrival, body);
+  expect(verified).not.toBeInstanceOf(Ending);
+  if (verified instanceof Ending) return;
+  expect(verified.rawBody).toBe(body);
+  expect(verified.arrival).toBe(arrival);
+});
+
+test("every failure is the same 401; the reason is only for the owner's row", async () => {
+  for (const [header, reason] of [
+    [undefined, "missing Authorization header"],
+    ["Bearer nope", "wrong bearer token"],
+    ["Bearer  s3cret", "wrong bearer token"],
+  ] as const) {
+    const arrival = arrivalOf(bearer, { headers: header ? { Authorization: header } : {} });
+    const ending = (await authenticateRequest(genericRecipe(bearer, {}), arrival, body)) as Ending;
+    expect(ending.outcome).toBe("auth_failed");
+    expect(ending.detail).toBe(reason);
+    expect(await ending.response.json()).toEqual({ error: "authentication failed", request_id: arrival.requestId });
+  }
+});
+
+const acme = definePlugin({
+  id: "acme",
+  name: "Acme",
+  secret: { label: "Signing secret", generated: false },
+  verify: (req, ctx) => ctx.timingSafeEqual(req.headers.get("x-acme-signature") ?? "", ctx.hmac("sha256", ctx.secret, req.rawBody, "hex")),
+  timestamp: (req) => Number(req.headers.get("x-acme-time")),
+  toleranceSeconds: 300,
+});
+const app = triggerRecord({ app: "acme", appSecret: "whsec" });
+
+test("an app trigger's recipe verifies, and the host enforces its declared tolerance both ways", async () => {
+  const recipe = appRecipe(app, acme, () => "http://inlet.test");
+  const signature = new Bun.CryptoHasher("sha256", "whsec").update(body).digest("hex");
+  const at = (seconds: number) => arrivalOf(app, { headers: { "x-acme-signature": signature, "x-acme-time": String(seconds) } });
+  const now = Date.parse("2026-02-01T12:00:00.000Z") / 1000;
+  expect(await authenticateRequest(recipe, at(now), body)).not.toBeInstanceOf(Ending);
+  const old = (await authenticateRequest(recipe, at(now - 301), body)) as Ending;
+  expect(old.detail).toBe("acme timestamp too old by 301 s (tolerance 300 s)");
+  const future = (await authenticateRequest(recipe, at(now + 400), body)) as Ending;
+  expect(future.detail).toBe("acme timestamp in the future by 400 s (tolerance 300 s)");
+  const forged = (await authenticateRequest(recipe, arrivalOf(app, { headers: { "x-acme-signature": "00", "x-acme-time": String(now) } }), body)) as Ending;
+  expect(forged.detail).toBe("acme signature missing or invalid");
+});

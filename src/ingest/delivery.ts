@@ -1,0 +1,29 @@
+import type { DedupClaim } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import type { AppInfo } from "./recipe.ts";
+
+/**
+ * A request past authentication and deduplication, with its parsed body: what the rest of the
+ * processing order (filter → redaction → run) works on. A live request becomes one in the
+ * pipeline; a replay builds one from what was stored and enters the pipeline here.
+ */
+export interface Delivery {
+  readonly trigger: TriggerRecord;
+  /** The original request's id: a replay keeps it. */
+  readonly requestId: string;
+  /** When this delivery is processed: the run's `createdAt` and the Activity row's `at`. */
+  readonly now: Date;
+  /** `$trigger.receivedAt`: when the original request arrived. */
+  readonly receivedAt: string;
+  readonly method: string;
+  /** `$trigger.headers`, credential headers already left out. */
+  readonly headers: Record<string, string>;
+  readonly query: Record<string, string | string[]>;
+  /** The parsed body, not yet redacted. */
+  readonly body: unknown;
+  readonly app: AppInfo | null;
+  /** The dedup key committed with this request's outcome; null when none (and for replays). */
+  readonly claim: DedupClaim | null;
+  /** The run or Activity row this delivery replays, else null; its Activity row says so. */
+  readonly replayOf: string | null;
+}

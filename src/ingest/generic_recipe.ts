@@ -1,0 +1,25 @@
+import { authenticate, credentialHeaders } from "../auth/generic.ts";
+import { dedupKeyHash } from "../dedup/dedup_key.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import type { PreparedChecks } from "./stages.ts";
+import type { TriggerRecipe } from "./recipe.ts";
+
+/**
+ * A generic Webhook trigger: its Authentication Type (bearer, header, HMAC…) and its dedup
+ * strategy; the expression strategy's query runs through the trigger's compiled checks.
+ */
+export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): TriggerRecipe {
+  const { auth, dedup } = trigger;
+  return {
+    methods: trigger.methods,
+    checkOnlyMethods: [],
+    credentialHeaders: new Set(credentialHeaders(auth)),
+    authenticate: async (arrival, rawBody) => authenticate(auth, trigger.secret, arrival.headers, rawBody),
+    async dedupClaim(verified, body) {
+      if (dedup.strategy === "disabled") return null;
+      const hash = await dedupKeyHash(dedup, { headers: verified.headers, rawBody: verified.rawBody, body: () => body.valueOrUndefined() }, checks.select);
+      return hash ? { keyHash: hash, windowSeconds: dedup.windowSeconds ?? 3600 } : null;
+    },
+    app: () => null,
+  };
+}

@@ -1,0 +1,41 @@
+import { expect, test } from "bun:test";
+import { arrivalOf, triggerRecord } from "../../test/support/ingest.ts";
+import { authenticateRequest, type Verified } from "./authenticate.ts";
+import { Ending } from "./ending.ts";
+import { genericRecipe } from "./generic_recipe.ts";
+import { parse, ParsedBody } from "./parse.ts";
+
+const trigger = triggerRecord({ methods: ["GET", "POST"] });
+
+async function verified(init: RequestInit & { query?: string }, raw: string): Promise<Verified> {
+  return (await authenticateRequest(genericRecipe(trigger, {}), arrivalOf(trigger, init), new TextEncoder().encode(raw))) as Verified;
+}
+
+test("a JSON body parses once, however often it is asked for", async () => {
+  const v = await verified({ headers: { "Content-Type": "application/json" } }, '{"a":[1,2]}');
+  const body = new ParsedBody(v);
+  const first = body.value();
+  expect(first).toEqual({ a: [1, 2] });
+  expect(body.value()).toBe(first);
+  expect(parse(body, v.arrival.requestId)).toEqual({ value: first });
+});
+
+test("invalid JSON under a JSON type is 400 with a durable rejected row", async () => {
+  const v = await verified({ headers: { "Content-Type": "application/json" } }, "{broken");
+  const body = new ParsedBody(v);
+  expect(body.valueOrUndefined()).toBeUndefined();
+  const ending = parse(body, v.arrival.requestId) as Ending;
+  expect(ending.outcome).toBe("rejected");
+  expect(ending.durable).toBe(true);
+  expect(await ending.response.json()).toEqual({ error: "invalid JSON body", request_id: v.arrival.requestId });
+});
+
+test("a GET request's query parameters stand as its body", async () => {
+  const v = await verified({ method: "GET", query: "?a=1&a=2&b=x" }, "");
+  expect(new ParsedBody(v).value()).toEqual({ a: ["1", "2"], b: "x" });
+});
+
+test("other content types are the body as a string", async () => {
+  const v = await verified({ headers: { "Content-Type": "text/plain" } }, "hello");
+  expect(new ParsedBody(v).value()).toBe("hello");
+});

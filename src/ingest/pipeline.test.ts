@@ -1,0 +1,167 @@
+import { expect, test } from "bun:test";
+import { MemoryIngestStore, triggerRecord } from "../../test/support/ingest.ts";
+import { definePlugin } from "../plugins/define.ts";
+import type { InletPlugin } from "../plugins/types.ts";
+import { StoreUnavailable } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import { compileChecks } from "./checks.ts";
+import type { Delivery } from "./delivery.ts";
+import { IngestPipeline, type IngestDeps } from "./pipeline.ts";
+
+// The whole processing order in process: real stages and sandboxed checks, an in-memory store.
+function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"] } = {}) {
+  const store = options.store ?? new MemoryIngestStore();
+  const adopted: string[] = [];
+  const pipeline = new IngestPipeline({
+    triggers: {
+      findByToken: (token) => triggers.find((t) => t.token === token),
+      adoptAppSecret: async (_id, secret) => (adopted.push(secret), true),
+    },
+    store,
+    plugins: { get: (id) => options.plugins?.find((p) => p.id === id) },
+    compileChecks,
+    maxBodyBytes: 1024,
+    baseUrl: () => "http://inlet.test",
+    now: () => new Date("2026-02-01T12:00:00.000Z"),
+  });
+  const post = (token: string, body: string, headers: Record<string, string> = {}, method = "POST") =>
+    pipeline.handle(new Request(`http://inlet.test/webhooks/${token}`, { method, body: method === "GET" ? undefined : body, headers }), token, "");
+  return { pipeline, store: store as MemoryIngestStore, post, adopted };
+}
+
+const json = { "Content-Type": "application/json" };
+
+test("an accepted request is one durable run with its Activity row, then the plain ack", async () => {
+  const trigger = triggerRecord({ auth: { type: "bearer", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" });
+  const { post, store } = pipelineWith([trigger]);
+  const result = await post(trigger.token, '{"a":1}', { ...json, Authorization: "Bearer s3cret", "X-Other": "kept" });
+  const id = result.response.headers.get("x-request-id");
+  expect(await result.response.json()).toEqual({ received: true, request_id: id });
+  expect(result.outcome).toBe("run");
+  expect(store.runs).toHaveLength(1);
+  const payload = store.runs[0].trigger as { headers: Record<string, string>; body: unknown; requestId: string };
+  expect(payload.body).toEqual({ a: 1 });
+  expect(payload.requestId).toBe(id!);
+  expect(payload.headers.authorization).toBeUndefined();
+  expect(payload.headers["x-other"]).toBe("kept");
+  expect(store.activity.map((a) => a.outcome)).toEqual(["run"]);
+});
+
+test("unknown token: 404 with request id and no Activity row", async () => {
+  const { post, store } = pipelineWith([]);
+  const result = await post("nope", "{}");
+  expect(result.response.status).toBe(404);
+  expect(result.outcome).toBe("not_found");
+  expect(store.activity).toHaveLength(0);
+});
+
+test("every request with a known token leaves exactly one Activity row, whatever ends it", async () => {
+  const trigger = triggerRecord({
+    auth: { type: "header", headerName: "X-Key", signatureHeader: "X-Signature", encoding: "hex" },
+    secret: "k",
+    dedup: { strategy: "payload-hash", windowSeconds: 60 },
+    filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
+  });
+  const { post, store } = pipelineWith([trigger]);
+  const outcomes = [];
+  outcomes.push((await post(trigger.token, '{"type":"paid"}', { ...json, "X-Key": "k" })).outcome);
+  outcomes.push((await post(trigger.token, '{"type":"paid"}', { ...json, "X-Key": "k" })).outcome);
+  outcomes.push((await post(trigger.token, '{"type":"other"}', { ...json, "X-Key": "k" })).outcome);
+  outcomes.push((await post(trigger.token, '{"type":"paid"}', { ...json, "X-Key": "wrong" })).outcome);
+  outcomes.push((await post(trigger.token, "{broken", { ...json, "X-Key": "k" })).outcome);
+  outcomes.push((await post(trigger.token, "x".repeat(2000), { "X-Key": "k" })).outcome);
+  outcomes.push((await post(trigger.token, "", {}, "GET")).outcome);
+  expect(outcomes).toEqual(["run", "deduplicated", "filtered", "auth_failed", "rejected", "rejected", "rejected"]);
+  await Bun.sleep(1);
+  expect(store.activity.map((a) => a.outcome)).toEqual(outcomes);
+  expect(store.runs).toHaveLength(1);
+});
+
+test("redaction runs before the run is stored; the stored body never holds the value", async () => {
+  const trigger = triggerRecord({ redaction: { enabled: true, patterns: ["^email$", "card"] } });
+  const { post, store } = pipelineWith([trigger]);
+  await post(trigger.token, '{"email":"a@b.c","user":{"creditCard":"4111"},"keep":1}', json);
+  expect((store.runs[0].trigger as { body: unknown }).body).toEqual({ email: "[REDACTED]", user: { creditCard: "[REDACTED]" }, keep: 1 });
+});
+
+test("a trigger whose plugin is not loaded here: opaque 500 and an error row naming the plugin", async () => {
+  const trigger = triggerRecord({ app: "gone" });
+  const { post, store } = pipelineWith([trigger]);
+  const result = await post(trigger.token, "{}");
+  expect(result.response.status).toBe(500);
+  expect(await result.response.json()).toEqual({ error: "pre-execution check failed", request_id: result.response.headers.get("x-request-id") });
+  await Bun.sleep(1);
+  expect(store.activity[0]).toMatchObject({ outcome: "error", detail: "plugin gone is not loaded in this instance" });
+});
+
+test("the store down: 503 with Retry-After, never a 200", async () => {
+  const trigger = triggerRecord();
+  const down = new MemoryIngestStore();
+  down.commitIngest = async () => {
+    throw new StoreUnavailable("disk gone");
+  };
+  const { post } = pipelineWith([trigger], { store: down });
+  const result = await post(trigger.token, "{}", json);
+  expect(result.response.status).toBe(503);
+  expect(result.response.headers.get("retry-after")).toBe("5");
+  expect(result.outcome).toBe("error");
+});
+
+const challenge: InletPlugin = definePlugin({
+  id: "chal",
+  name: "Chal",
+  secret: { label: "Signing secret", generated: false },
+  verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+  handshake: (req) => {
+    if (req.method === "GET") return new URL(req.url).searchParams.get("challenge") ? new Response("echo") : null;
+    const text = new TextDecoder().decode(req.rawBody);
+    return text.includes("hello") ? { response: new Response("hi"), adoptSecret: "offered" } : null;
+  },
+});
+
+test("app triggers: unsigned GET only for the URL check; a POST handshake only once verified", async () => {
+  const trigger = triggerRecord({ app: "chal", appSecret: "sig" });
+  const { pipeline, post, store, adopted } = pipelineWith([trigger], { plugins: [challenge] });
+  const check = await pipeline.handle(new Request(`http://inlet.test/webhooks/${trigger.token}?challenge=1`), trigger.token, "?challenge=1");
+  expect(await check.response.text()).toBe("echo");
+  expect(check.response.headers.get("x-request-id")).toMatch(/-/);
+  expect((await post(trigger.token, "", {}, "GET")).response.status).toBe(405);
+  expect((await post(trigger.token, "hello", { "x-sig": "forged" })).response.status).toBe(401);
+  expect(adopted).toEqual([]);
+  const hello = await post(trigger.token, "hello", { "x-sig": "sig" });
+  expect(await hello.response.text()).toBe("hi");
+  expect(adopted).toEqual(["offered"]);
+  await Bun.sleep(1);
+  expect(store.activity.map((a) => a.outcome)).toEqual(["filtered", "rejected", "auth_failed", "filtered"]);
+  expect(store.runs).toHaveLength(0);
+});
+
+test("deliver() enters after deduplication: the current filter decides unless skipped, the current redaction applies", async () => {
+  const trigger = triggerRecord({
+    filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
+    redaction: { enabled: true, patterns: ["secret"] },
+  });
+  const { pipeline, store } = pipelineWith([trigger]);
+  const delivery: Delivery = {
+    trigger,
+    requestId: "original-request",
+    now: new Date("2026-03-01T00:00:00.000Z"),
+    receivedAt: "2026-02-01T12:00:00.000Z",
+    method: "POST",
+    headers: {},
+    query: {},
+    body: { type: "other", secret: "x" },
+    app: null,
+    claim: null,
+    replayOf: "act-1",
+  };
+  expect((await pipeline.deliver(delivery)).outcome).toBe("filtered");
+  const ending = await pipeline.deliver(delivery, { filter: "skip" });
+  expect(ending.outcome).toBe("run");
+  expect(ending.run?.requestId).toBe("original-request");
+  expect((store.runs[0].trigger as { body: unknown; receivedAt: string }).body).toEqual({ type: "other", secret: "[REDACTED]" });
+  expect(store.activity.map((a) => [a.outcome, a.detail])).toEqual([
+    ["filtered", "filter (include) did not match"],
+    ["run", "replay of act-1"],
+  ]);
+});

@@ -1,0 +1,46 @@
+import type { AuthResult } from "../auth/auth_result.ts";
+import type { DedupClaim } from "../store/types.ts";
+import type { Arrival } from "./arrival.ts";
+import type { ParsedBody } from "./parse.ts";
+import type { Verified } from "./authenticate.ts";
+
+/** `$trigger.app`: which provider sent the request, its event type and delivery id. */
+export interface AppInfo {
+  id: string;
+  event: string | null;
+  deliveryId: string | null;
+}
+
+/** A URL-verification answer; `adoptSecret` is a secret the provider hands over on first contact. */
+export interface HandshakeAnswer {
+  response: Response;
+  adoptSecret?: string;
+  /** What the owner reads in Activity. */
+  detail: string;
+}
+
+/**
+ * How a trigger admits requests: a generic trigger's Authentication Type and dedup strategy, or
+ * an app trigger's plugin recipe. The pipeline has one flow and asks this interface at each step;
+ * one is built per trigger version and reused for every request.
+ */
+export interface TriggerRecipe {
+  /** Methods that reach the trigger; others get 405 with this `Allow` list. */
+  readonly methods: readonly string[];
+  /** Methods that only a URL check may use (an app's unsigned GET/HEAD); anything else with them is 405. */
+  readonly checkOnlyMethods: readonly string[];
+  /** Header names (lower-case) kept out of `$trigger`: they carry credentials. */
+  readonly credentialHeaders: ReadonlySet<string>;
+  /** Checks the caller's credential over the raw bytes, before anything is parsed or stored. */
+  authenticate(arrival: Arrival, rawBody: Uint8Array): Promise<AuthResult>;
+  /**
+   * A URL-verification answer for this request, or null when it is not one. Called for
+   * check-only methods before authentication (providers do not sign those), and otherwise only
+   * on a verified request. A throwing handshake is an authentication failure.
+   */
+  handshake?(arrival: Arrival, rawBody: Uint8Array): Promise<HandshakeAnswer | null>;
+  /** The dedup key to claim for a verified request, or null (no dedup for it). */
+  dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
+  /** `$trigger.app` for a verified request with its parsed body; null for generic triggers. */
+  app(verified: Verified, body: unknown): AppInfo | null;
+}

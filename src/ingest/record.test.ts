@@ -1,0 +1,74 @@
+import { expect, test } from "bun:test";
+import { MemoryIngestStore, triggerRecord } from "../../test/support/ingest.ts";
+import type { Delivery } from "./delivery.ts";
+import { recordFiltered, recordRun } from "./record.ts";
+
+function delivery(overrides: Partial<Delivery> = {}): Delivery {
+  return {
+    trigger: triggerRecord(),
+    requestId: "req-1",
+    now: new Date("2026-02-01T12:00:00.000Z"),
+    receivedAt: "2026-02-01T11:00:00.000Z",
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    query: {},
+    body: { email: "a@b.c" },
+    app: null,
+    claim: { keyHash: "h1", windowSeconds: 60 },
+    replayOf: null,
+    ...overrides,
+  };
+}
+
+test("the run, its key and its Activity row are one commit; workflow none is recorded as succeeded", async () => {
+  const store = new MemoryIngestStore();
+  const { run, duplicate } = await recordRun({ store }, delivery(), { email: "[REDACTED]" });
+  expect(duplicate).toBe(false);
+  expect(store.commits).toHaveLength(1);
+  expect(store.commits[0].dedup).toEqual({ keyHash: "h1", windowSeconds: 60 });
+  expect(run).toMatchObject({ status: "succeeded", attempts: 1, requestId: "req-1", createdAt: "2026-02-01T12:00:00.000Z", finishedAt: "2026-02-01T12:00:00.000Z" });
+  expect(run.trigger).toEqual({
+    body: { email: "[REDACTED]" },
+    headers: { "content-type": "application/json" },
+    query: {},
+    method: "POST",
+    receivedAt: "2026-02-01T11:00:00.000Z",
+    requestId: "req-1",
+    triggerId: "trg_1",
+    app: null,
+  });
+  expect(store.activity).toEqual([expect.objectContaining({ outcome: "run", runId: run.id, detail: null, requestId: "req-1" })]);
+});
+
+test("a workflow run is queued, or running under this instance's lease in workflow response mode", async () => {
+  const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never });
+  const queued = await recordRun({ store: new MemoryIngestStore() }, delivery({ trigger: http }), {});
+  expect(queued.run).toMatchObject({ status: "queued", attempts: 0, finishedAt: null });
+  const store = new MemoryIngestStore();
+  const lease = { owner: "me", untilMs: 1 };
+  const leased = await recordRun({ store, runLease: () => lease }, delivery({ trigger: http }), {});
+  expect(leased.run.status).toBe("running");
+  expect(store.commits[0].lease).toBe(lease);
+});
+
+test("a key already claimed makes the commit a duplicate, with no run", async () => {
+  const store = new MemoryIngestStore();
+  await recordRun({ store }, delivery(), {});
+  const again = await recordRun({ store }, delivery({ requestId: "req-2" }), {});
+  expect(again.duplicate).toBe(true);
+  expect(store.runs).toHaveLength(1);
+  expect(store.activity.map((a) => a.outcome)).toEqual(["run", "deduplicated"]);
+});
+
+test("a filtered request records its key and reason without a run", async () => {
+  const store = new MemoryIngestStore();
+  expect(await recordFiltered({ store }, delivery(), "filter (include) did not match")).toBe(false);
+  expect(store.runs).toHaveLength(0);
+  expect(store.activity).toEqual([expect.objectContaining({ outcome: "filtered", detail: "filter (include) did not match", runId: null })]);
+});
+
+test("a replay's Activity row names what it replays", async () => {
+  const store = new MemoryIngestStore();
+  await recordRun({ store }, delivery({ claim: null, replayOf: "run-0" }), {});
+  expect(store.activity[0].detail).toBe("replay of run-0");
+});

@@ -1,0 +1,60 @@
+import type { RunLease, RunRecord, Store } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import { activityRow } from "./activity.ts";
+import type { Delivery } from "./delivery.ts";
+
+/** What recording needs of the server. */
+export interface RecordDeps {
+  store: Pick<Store, "commitIngest">;
+  /** A lease to commit a run already held by this instance (workflow response mode), or null. */
+  runLease?(trigger: TriggerRecord): RunLease | null;
+}
+
+/** `$trigger`: the run's input (CONTRACT §3), with the redacted body. */
+export function triggerPayload(delivery: Delivery, body: unknown) {
+  return {
+    body,
+    headers: delivery.headers,
+    query: delivery.query,
+    method: delivery.method,
+    receivedAt: delivery.receivedAt,
+    requestId: delivery.requestId,
+    triggerId: delivery.trigger.id,
+    app: delivery.app,
+  };
+}
+
+const at = (delivery: Delivery) => ({ triggerId: delivery.trigger.id, requestId: delivery.requestId, now: delivery.now });
+
+/**
+ * Records the run, the dedup key and the Activity row in one transaction (durable when this
+ * resolves); `duplicate` when the store found the key already claimed (then only a
+ * `deduplicated` Activity row was written). Workflow `none` is recorded as already succeeded.
+ */
+export async function recordRun(deps: RecordDeps, delivery: Delivery, body: unknown): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
+  const { trigger, now } = delivery;
+  const immediate = trigger.workflow.kind === "none";
+  const lease = immediate ? null : (deps.runLease?.(trigger) ?? null);
+  const createdAt = now.toISOString();
+  const run: RunRecord & { trigger: unknown } = {
+    id: Bun.randomUUIDv7(),
+    triggerId: trigger.id,
+    requestId: delivery.requestId,
+    status: immediate ? "succeeded" : lease ? "running" : "queued",
+    trigger: triggerPayload(delivery, body),
+    result: null,
+    attempts: immediate ? 1 : 0,
+    error: null,
+    createdAt,
+    finishedAt: immediate ? createdAt : null,
+  };
+  const detail = delivery.replayOf ? `replay of ${delivery.replayOf}` : null;
+  const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run, activity: activityRow(at(delivery), "run", detail, run.id), lease });
+  return { run, duplicate: deduplicated };
+}
+
+/** Records a filtered request with its dedup key (a provider's retry of it is deduplicated); true when it was a duplicate after all. */
+export async function recordFiltered(deps: RecordDeps, delivery: Delivery, reason: string): Promise<boolean> {
+  const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run: null, activity: activityRow(at(delivery), "filtered", reason, null) });
+  return deduplicated;
+}
