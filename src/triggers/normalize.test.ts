@@ -1,0 +1,65 @@
+import { expect, test } from "bun:test";
+import { normalizeTrigger, type NormalizeContext } from "./normalize.ts";
+import { ValidationError } from "./validation_error.ts";
+
+// The rules of CONTRACT §3, with stand-in expression rules (the real ones are the sandbox's, tested there).
+const context: NormalizeContext = {
+  rules: {
+    checkQuery: (q) => (q.startsWith("$") ? null : "a query starts with $"),
+    checkFilter: (f) => (f.includes("==") ? null : "use == for equality"),
+    checkPatterns: (patterns) => patterns.flatMap((p, index) => (p.includes("(") && !p.includes(")") ? [{ index, message: "unterminated group" }] : [])),
+  },
+  plugins: { has: (id) => id === "github", ids: () => ["github"] },
+};
+
+function details(input: unknown, current?: Parameters<typeof normalizeTrigger>[2]) {
+  try {
+    normalizeTrigger(input, context, current);
+  } catch (error) {
+    if (error instanceof ValidationError) return error.details;
+    throw error;
+  }
+  return [];
+}
+
+test("defaults: POST, auth none with the default signature header, dedup disabled, immediate, workflow none", () => {
+  expect(normalizeTrigger({ name: "orders" }, context)).toEqual({
+    name: "orders",
+    app: null,
+    methods: ["POST"],
+    auth: { type: "none", signatureHeader: "X-Signature", encoding: "hex" },
+    dedup: { strategy: "disabled" },
+    filter: { enabled: false, mode: "include" },
+    redaction: { enabled: false, patterns: [] },
+    response: { mode: "immediate", timeoutMs: 10_000 },
+    workflow: { kind: "none" },
+  });
+});
+
+test("a dedup window defaults to 3600 when first enabled, and a patch keeps what it does not name", () => {
+  const created = normalizeTrigger({ name: "o", dedup: { strategy: "payload-hash" } }, context);
+  expect(created.dedup).toEqual({ strategy: "payload-hash", windowSeconds: 3600 });
+  const patched = normalizeTrigger({ dedup: { windowSeconds: 60 } }, context, created);
+  expect(patched.dedup).toEqual({ strategy: "payload-hash", windowSeconds: 60 });
+  expect(patched.name).toBe("o");
+});
+
+test("each rule names its path with a message that helps", () => {
+  expect(details({ name: "g", methods: ["GET"], auth: { type: "hmac-sha256" } })).toEqual([{ path: "/auth/type", message: expect.stringContaining("use bearer or header") }]);
+  expect(details({ name: "a", app: "nope" })).toEqual([{ path: "/app", message: 'no plugin "nope" is loaded (loaded: github)' }]);
+  expect(details({ name: "a", app: "github", dedup: { strategy: "payload-hash" } }).map((d) => d.path)).toEqual(["/dedup"]);
+  expect(details({ name: "x", appSecret: "s" }).map((d) => d.path)).toEqual(["/appSecret"]);
+  expect(details({ name: "x", dedup: { strategy: "header-value" } }).map((d) => d.path)).toEqual(["/dedup/headerName"]);
+  expect(details({ name: "x", dedup: { strategy: "expression", expression: "data.id" } })).toEqual([{ path: "/dedup/expression", message: "a query starts with $" }]);
+  expect(details({ name: "x", filter: { enabled: true, expression: "$.a = 1" } })).toEqual([{ path: "/filter/expression", message: "use == for equality" }]);
+  expect(details({ name: "x", redaction: { enabled: true, patterns: [] } }).map((d) => d.path)).toEqual(["/redaction/patterns"]);
+  expect(details({ name: "x", redaction: { enabled: true, patterns: ["ok", "(bad"] } })).toEqual([{ path: "/redaction/patterns/1", message: "unterminated group" }]);
+  expect(details({ name: "x", response: { mode: "workflow" } }).map((d) => d.path)).toEqual(["/response/mode"]);
+});
+
+test("schema errors come with paths too; a body that is not an object is refused whole", () => {
+  expect(details(null)).toEqual([{ path: "", message: "the body must be a JSON object" }]);
+  expect(details({ name: "x", dedup: { strategy: "payload-hash", windowSeconds: 0 } }).map((d) => d.path)).toContain("/dedup/windowSeconds");
+  expect(details({ name: "x", auth: { type: "header", headerName: "bad name" } }).map((d) => d.path)).toContain("/auth/headerName");
+  expect(details({ name: "x", workflow: { kind: "http" } }).map((d) => d.path)).toContain("/workflow/url");
+});
