@@ -10,17 +10,17 @@ afterAll(() => server.close());
 describe("admin token", () => {
   test("every /api call needs it", async () => {
     for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: "Basic abc" }] as Record<string, string>[]) {
-      const r = await fetch(`${server.url}/api/triggers`, { headers });
+      const r = await server.fetch(`${server.url}/api/triggers`, { headers });
       expect(r.status).toBe(401);
       expect(await r.json()).toEqual({ error: "unauthorized" });
     }
-    expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(401);
+    expect((await server.fetch(`${server.url}/api/openapi.json`)).status).toBe(401);
   });
 
   test("health endpoints and webhooks do not", async () => {
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-    const metrics = await fetch(`${server.url}/metrics`);
+    expect((await server.fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await server.fetch(`${server.url}/readyz`)).status).toBe(200);
+    const metrics = await server.fetch(`${server.url}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain("# TYPE inlet_webhook_requests_total counter");
   });
@@ -68,9 +68,9 @@ describe("triggers", () => {
     const third = (await server.api("GET", `/api/triggers/${t.id}/secret`)).body.secret;
     expect(third).not.toBe(second);
     expect(third).not.toBe(t.secret);
-    const old = await fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${t.secret}`, "Content-Type": "application/json" } });
+    const old = await server.fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${t.secret}`, "Content-Type": "application/json" } });
     expect(old.status).toBe(401);
-    const fresh = await fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${third}`, "Content-Type": "application/json" } });
+    const fresh = await server.fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${third}`, "Content-Type": "application/json" } });
     expect(fresh.status).toBe(200);
     await server.api("PATCH", `/api/triggers/${t.id}`, { auth: { type: "none" } });
     expect((await server.api("GET", `/api/triggers/${t.id}/secret`)).status).toBe(404);
@@ -89,7 +89,7 @@ describe("triggers", () => {
     expect((await server.api("GET", `/api/triggers/${a.id}`)).status).toBe(404);
     expect((await server.api("DELETE", `/api/triggers/${a.id}`)).status).toBe(404);
     expect((await server.api("PATCH", `/api/triggers/${a.id}`, { name: "x" })).status).toBe(404);
-    expect((await fetch(a.url, { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await server.fetch(a.url, { method: "POST", body: "{}" })).status).toBe(404);
   });
 });
 
@@ -158,7 +158,7 @@ describe("validation: 400 with a summary and details by path", () => {
 describe("runs and activity", () => {
   test("newest first, paged with limit and before; the payload only with include=trigger", async () => {
     const t = await server.createTrigger({ name: "paged" });
-    for (let i = 0; i < 5; i++) await fetch(t.url, { method: "POST", body: JSON.stringify({ i }), headers: { "Content-Type": "application/json" } });
+    for (let i = 0; i < 5; i++) await server.fetch(t.url, { method: "POST", body: JSON.stringify({ i }), headers: { "Content-Type": "application/json" } });
     const first = (await server.api("GET", `/api/runs?triggerId=${t.id}&limit=2`)).body;
     expect(first).toHaveLength(2);
     expect(first[0].trigger).toBeUndefined();
@@ -187,9 +187,9 @@ test("the OpenAPI document describes every call", async () => {
 
 test("metrics count webhook outcomes per trigger", async () => {
   const t = await server.createTrigger({ name: "metered", auth: { type: "bearer" } });
-  await fetch(t.url, { method: "POST", body: "{}" });
-  await fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${t.secret}` } });
-  const text = await (await fetch(`${server.url}/metrics`)).text();
+  await server.fetch(t.url, { method: "POST", body: "{}" });
+  await server.fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${t.secret}` } });
+  const text = await (await server.fetch(`${server.url}/metrics`)).text();
   expect(text).toContain(`inlet_webhook_requests_total{trigger="${t.id}",outcome="auth_failed",status="401"} 1`);
   expect(text).toContain(`inlet_webhook_requests_total{trigger="${t.id}",outcome="run",status="200"} 1`);
   expect(text).toContain(`inlet_webhook_duration_seconds_count{trigger="${t.id}"} 2`);

@@ -36,10 +36,10 @@ afterAll(async () => {
 async function deliver(plugin: InletPlugin, trigger: any, secret: string, body: string, headers: Record<string, string> = {}, now = new Date()) {
   const base = { "content-type": "application/json", ...headers };
   const signed = await plugin.sign!({ method: "POST", url: trigger.url, rawBody: new TextEncoder().encode(body), headers: new Headers(base) }, pluginContext(secret, now));
-  return fetch(signed.url ?? trigger.url, { method: "POST", body: signed.rawBody ? new Blob([signed.rawBody as Uint8Array<ArrayBuffer>]) : body, headers: { ...base, ...signed.headers } });
+  return server.fetch(signed.url ?? trigger.url, { method: "POST", body: signed.rawBody ? new Blob([signed.rawBody as Uint8Array<ArrayBuffer>]) : body, headers: { ...base, ...signed.headers } });
 }
 
-const activity = async (id: string) => (await server.api("GET", `/api/triggers/${id}/activity`)).body as any[];
+const activity = (id: string) => server.activity(id);
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger`)).body as any[];
 
 test("every built-in plugin and the --plugins-dir one are listed", async () => {
@@ -65,7 +65,7 @@ describe("GitHub: generated secret, delivery-id dedup, event, credential headers
     expect(run.trigger.app).toEqual({ id: "github", event: githubFixture.event, deliveryId: githubFixture.deliveryId });
     for (const h of github.credentialHeaders ?? []) expect(run.trigger.headers[h]).toBeUndefined();
     expect((await activity(t.id)).map((r) => r.label)).toEqual(["Deduplicated", "Run"]);
-    const forged = await fetch(t.url, { method: "POST", body: githubFixture.body, headers: { ...githubFixture.headers, "x-hub-signature-256": "sha256=" + "0".repeat(64) } });
+    const forged = await server.fetch(t.url, { method: "POST", body: githubFixture.body, headers: { ...githubFixture.headers, "x-hub-signature-256": "sha256=" + "0".repeat(64) } });
     expect(forged.status).toBe(401);
     expect(await forged.json()).toEqual({ error: "authentication failed", request_id: forged.headers.get("x-request-id") });
   });
@@ -103,20 +103,20 @@ test("Slack url_verification: answered only when signed, and never a run", async
 
 test("Mailchimp: no secret, GET URL check, content-hash dedup across deliveries", async () => {
   const t = await server.createTrigger({ name: "mc", app: "mailchimp" });
-  expect((await fetch(t.url, { method: "GET" })).status).toBe(200);
+  expect((await server.fetch(t.url, { method: "GET" })).status).toBe(200);
   const form = { "Content-Type": "application/x-www-form-urlencoded" };
   const body = "type=subscribe&fired_at=2026-11-21+09%3A00%3A00&data%5Bemail%5D=ada%40example.com";
-  expect((await fetch(t.url, { method: "POST", body, headers: form })).status).toBe(200);
-  expect((await fetch(t.url, { method: "POST", body, headers: form })).status).toBe(200);
-  expect((await fetch(t.url, { method: "POST", body: body + "&x=1", headers: form })).status).toBe(200);
+  expect((await server.fetch(t.url, { method: "POST", body, headers: form })).status).toBe(200);
+  expect((await server.fetch(t.url, { method: "POST", body, headers: form })).status).toBe(200);
+  expect((await server.fetch(t.url, { method: "POST", body: body + "&x=1", headers: form })).status).toBe(200);
   expect(await runs(t.id)).toHaveLength(2);
   expect((await activity(t.id)).filter((r) => r.outcome === "deduplicated")).toHaveLength(1);
-  expect((await fetch(t.url, { method: "PUT", body })).status).toBe(405);
+  expect((await server.fetch(t.url, { method: "PUT", body })).status).toBe(405);
 });
 
 test("Dropbox GET challenge is echoed as text/plain", async () => {
   const t = await server.createTrigger({ name: "dbx", app: "dropbox", appSecret: "dropbox-app-secret" });
-  const r = await fetch(`${t.url}?challenge=abc123XYZ`);
+  const r = await server.fetch(`${t.url}?challenge=abc123XYZ`);
   expect(r.status).toBe(200);
   expect(r.headers.get("content-type")).toStartWith("text/plain");
   expect(await r.text()).toBe("abc123XYZ");
@@ -126,7 +126,7 @@ test("an external --plugins-dir plugin works end to end", async () => {
   const t = await server.createTrigger({ name: "acme", app: "acme", appSecret: "acme-secret" });
   const body = JSON.stringify({ kind: "widget.created", id: 7 });
   const signature = new Bun.CryptoHasher("sha256", "acme-secret").update(body).digest("hex");
-  const send = () => fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Acme-Signature": signature, "X-Acme-Delivery": "d-1" } });
+  const send = () => server.fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Acme-Signature": signature, "X-Acme-Delivery": "d-1" } });
   expect((await send()).status).toBe(200);
   expect((await send()).status).toBe(200);
   const [run, ...rest] = await runs(t.id);

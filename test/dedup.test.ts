@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const send = (url: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
+  server.fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&limit=500`)).body as any[];
 const outcomes = async (id: string) => ((await server.api("GET", `/api/triggers/${id}/activity?limit=500`)).body as any[]).map((r) => r.outcome);
 

@@ -8,9 +8,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json", ...headers } });
+  server.fetch(url, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json", ...headers } });
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger&limit=500`)).body as any[];
-const activity = async (id: string) => (await server.api("GET", `/api/triggers/${id}/activity?limit=500`)).body as any[];
+const activity = (id: string) => server.activity(id);
 
 describe("filter", () => {
   test("Include runs only when true; a skipped event is a 200 with a Filtered row and no run", async () => {

@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const post = (url: string, body: string | ReadableStream | null, headers: Record<string, string> = {}, method = "POST") =>
-  fetch(url, { method, body, headers: { "Content-Type": "application/json", ...headers } });
+  server.fetch(url, { method, body, headers: { "Content-Type": "application/json", ...headers } });
 
 async function expectShape(response: Response, status: number, error?: string) {
   expect(response.status).toBe(status);
@@ -21,7 +21,7 @@ async function expectShape(response: Response, status: number, error?: string) {
   return id!;
 }
 
-const activity = async (triggerId: string) => (await server.api("GET", `/api/triggers/${triggerId}/activity?limit=500`)).body as any[];
+const activity = (id: string) => server.activity(id);
 
 describe("immediate acknowledgement", () => {
   test("200 with received:true and a fresh request id equal to the header, after the run is stored", async () => {
@@ -64,7 +64,7 @@ describe("immediate acknowledgement", () => {
 
   test("GET triggers: the query parameters stand as the body", async () => {
     const t = await server.createTrigger({ name: "get", methods: ["GET"], auth: { type: "header", headerName: "X-Key" } });
-    const response = await fetch(`${t.url}?status=ok&n=2`, { headers: { "x-key": t.secret } });
+    const response = await server.fetch(`${t.url}?status=ok&n=2`, { headers: { "x-key": t.secret } });
     await expectShape(response, 200);
     const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
     expect(run.trigger.body).toEqual({ status: "ok", n: "2" });
@@ -141,13 +141,13 @@ describe("other rejections", () => {
 
   test("405 with Allow for a method the trigger does not accept", async () => {
     const t = await server.createTrigger({ name: "post-only" });
-    const r = await fetch(t.url, { method: "GET" });
+    const r = await server.fetch(t.url, { method: "GET" });
     expect(r.headers.get("allow")).toBe("POST");
     await expectShape(r, 405, "method not allowed");
     const put = await post(t.url, "{}", {}, "PUT");
     await expectShape(put, 405, "method not allowed");
     const both = await server.createTrigger({ name: "both", methods: ["GET", "POST"] });
-    const del = await fetch(both.url, { method: "DELETE" });
+    const del = await server.fetch(both.url, { method: "DELETE" });
     expect(del.headers.get("allow")).toBe("GET, POST");
     expect((await activity(t.id)).map((r) => r.outcome)).toEqual(["rejected", "rejected"]);
   });
@@ -183,7 +183,7 @@ describe("other rejections", () => {
       post(t.url, "{}", { Authorization: `Bearer ${t.secret}` }),
       post(t.url, "{}", {}),
       post(t.url, "nope", { Authorization: `Bearer ${t.secret}` }),
-      fetch(t.url, { method: "GET" }),
+      server.fetch(t.url, { method: "GET" }),
     ];
     await Promise.all(calls);
     await Bun.sleep(50);
@@ -198,7 +198,7 @@ describe("rate limit and storage", () => {
       const t = await limited.createTrigger({ name: "limited" });
       const statuses = [];
       for (let i = 0; i < 6; i++) {
-        const r = await post(t.url, "{}");
+        const r = await limited.fetch(t.url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
         statuses.push(r.status);
         if (r.status === 429) {
           expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -216,10 +216,10 @@ describe("rate limit and storage", () => {
     const s = await startTestServer();
     const t = await s.createTrigger({ name: "doomed" });
     await s.core.store.close();
-    const r = await post(t.url, "{}");
+    const r = await s.fetch(t.url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
     expect(r.headers.get("retry-after")).toBe("5");
     await expectShape(r, 503, "unavailable");
-    const ready = await fetch(`${s.url}/readyz`);
+    const ready = await s.fetch(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
     await s.stop();
   });

@@ -8,8 +8,18 @@ export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
 export interface TestServer extends RunningServer {
   dataDir: string;
-  /** JSON call to the management API with the admin token. */
+  /**
+   * A request to this server in process (`app.handle()`, no socket): for tests that need no
+   * network behaviour. Only the URL's path and query matter.
+   */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+  /** JSON call to the management API with the admin token (in process). */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /**
+   * The trigger's Activity rows (newest first, up to 500) once they have settled: refusals are
+   * answered before their row is durable (flood-safe), so a read right after may not see it yet.
+   */
+  activity(triggerId: string): Promise<any[]>;
   /** Creates a trigger through the API and returns it with its revealed secret. */
   createTrigger(input: Record<string, unknown>): Promise<any & { secret: string | null }>;
   close(): Promise<void>;
@@ -20,8 +30,9 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, arg
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "inlet-test-"));
   const config = { ...loadServerConfig(["--port", "0", "--data-dir", dataDir, "--log-requests", "false", ...args], { INLET_ADMIN_TOKEN: ADMIN_TOKEN }), ...overrides };
   const server = await startServer(config);
+  const inProcess = (url: string, init?: RequestInit) => server.app.handle(new Request(new URL(url, server.url), init));
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(server.url + path, {
+    const response = await inProcess(server.url + path, {
       method,
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
@@ -32,7 +43,19 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, arg
   return {
     ...server,
     dataDir,
+    fetch: inProcess,
     api,
+    async activity(triggerId) {
+      const read = async () => (await api("GET", `/api/triggers/${triggerId}/activity?limit=500`)).body as any[];
+      let rows = await read();
+      for (let i = 0; i < 100; i++) {
+        await Bun.sleep(15);
+        const again = await read();
+        if (again.length === rows.length) return again;
+        rows = again;
+      }
+      return rows;
+    },
     async createTrigger(input) {
       const created = await api("POST", "/api/triggers", input);
       if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
