@@ -6,7 +6,7 @@ import { StoreUnavailable } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
 import { compileChecks } from "./checks.ts";
 import type { Delivery } from "./delivery.ts";
-import { IngestPipeline, type IngestDeps } from "./pipeline.ts";
+import { IngestPipeline, type IngestDeps, type IngestResult } from "./pipeline.ts";
 
 // The whole processing order in process: real stages and sandboxed checks, an in-memory store.
 function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"] } = {}) {
@@ -63,7 +63,7 @@ test("every request with a known token leaves exactly one Activity row, whatever
     filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
   });
   const { post, store } = pipelineWith([trigger]);
-  const outcomes = [];
+  const outcomes: Array<IngestResult["outcome"]> = [];
   outcomes.push((await post(trigger.token, '{"type":"paid"}', { ...json, "X-Key": "k" })).outcome);
   outcomes.push((await post(trigger.token, '{"type":"paid"}', { ...json, "X-Key": "k" })).outcome);
   outcomes.push((await post(trigger.token, '{"type":"other"}', { ...json, "X-Key": "k" })).outcome);
