@@ -73,7 +73,7 @@ test("every request with a known token leaves exactly one Activity row, whatever
   outcomes.push((await post(trigger.token, "", {}, "GET")).outcome);
   expect(outcomes).toEqual(["run", "deduplicated", "filtered", "auth_failed", "rejected", "rejected", "rejected"]);
   await Bun.sleep(1);
-  expect(store.activity.map((a) => a.outcome)).toEqual(outcomes);
+  expect(store.activity.map((a) => a.outcome as IngestResult["outcome"])).toEqual(outcomes);
   expect(store.runs).toHaveLength(1);
 });
 
