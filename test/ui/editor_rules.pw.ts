@@ -92,6 +92,7 @@ test("a server-side 400 shows each detail on its field", async ({ page }) => {
               { path: "/name", message: "a trigger with this name is not allowed here" },
               { path: "/dedup/windowSeconds", message: "must be <= 86400" },
               { path: "/response/mode", message: "needs a workflow that answers" },
+              { path: "/colour", message: "is not a known field" },
             ],
           }),
         })
@@ -102,6 +103,7 @@ test("a server-side 400 shows each detail on its field", async ({ page }) => {
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByLabel("Name", { exact: true })).toHaveAccessibleErrorMessage("a trigger with this name is not allowed here");
   await expect(page.getByLabel("Window (seconds)")).toHaveAccessibleErrorMessage("must be <= 86400");
+  await expect(page.getByRole("group", { name: "Workflow" }).getByLabel("Response mode")).toHaveAccessibleErrorMessage("needs a workflow that answers");
   // A detail with no field of its own is listed in the summary.
-  await expect(page.getByRole("alert").filter({ hasText: "not saved" })).toContainText("/response/mode: needs a workflow that answers");
+  await expect(page.getByRole("alert").filter({ hasText: "not saved" })).toContainText("/colour: is not a known field");
 });
