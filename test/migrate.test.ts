@@ -8,6 +8,7 @@ import { SQL } from "bun";
 import { SealedBox } from "../src/auth/sealed_box.ts";
 import { PostgresStore } from "../src/store/postgres/postgres_store.ts";
 import { MIGRATIONS } from "../src/store/sqlite/migrations.ts";
+import { PG_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { SqliteStore } from "../src/store/sqlite/sqlite_store.ts";
 import type { ActivityRecord, RunRecord } from "../src/store/types.ts";
 import { BUN, cli, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
@@ -115,10 +116,10 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const first = await migrate(["--database-url", url.toString()]);
     expect(first.code).toBe(0);
     const shown = url.toString().replace("hunter2", "***");
-    expect(first.stdout.trim()).toBe(`applied migrations 1 to PostgreSQL at ${shown}`);
+    expect(first.stdout.trim()).toBe(`applied migrations ${PG_MIGRATIONS.map((m) => m.version).join(", ")} to PostgreSQL at ${shown}`);
     const second = await migrate([], { INLET_DATABASE_URL: url.toString() });
     expect(second.code).toBe(0);
-    expect(second.stdout.trim()).toBe(`schema up to date (version 1): PostgreSQL at ${shown}`);
+    expect(second.stdout.trim()).toBe(`schema up to date (version ${PG_MIGRATIONS.at(-1)!.version}): PostgreSQL at ${shown}`);
     expect(first.stdout + second.stdout).not.toContain("hunter2");
   });
 
@@ -214,7 +215,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const moved = await migrate(["--from-data-dir", source], { INLET_DATABASE_URL: url });
     expect(moved.stderr).toBe("");
     expect(moved.code).toBe(0);
-    expect(moved.stdout).toContain("applied migrations 1 to PostgreSQL at");
+    expect(moved.stdout).toContain(`applied migrations ${PG_MIGRATIONS.map((m) => m.version).join(", ")} to PostgreSQL at`);
     expect(moved.stdout).toContain(`copied ${join(source, "inlet.db")} to PostgreSQL at`);
     expect(moved.stdout).toContain("4 triggers, 11 runs, 13 Activity rows, 6 dedup keys");
     expect(moved.stdout).toContain("meta: admin_token_sha256, secret_key_fingerprint (the admin token is unchanged)");

@@ -34,6 +34,11 @@ export const compileChecks: ChecksCompiler = (trigger) => {
     const query = compileKeyQuery(dedup.expression);
     checks.select = (body) => runKeyQuery(query, body);
   }
+  const orderingKey = "orderingKey" in trigger.workflow ? trigger.workflow.orderingKey : undefined;
+  if (orderingKey) {
+    const query = compileKeyQuery(orderingKey);
+    checks.orderingKey = (body) => runKeyQuery(query, body);
+  }
   return checks;
 };
 

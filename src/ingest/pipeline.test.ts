@@ -161,7 +161,7 @@ test("deliver() enters after deduplication: the current filter decides unless sk
   expect(ending.run?.requestId).toBe("original-request");
   expect((store.runs[0].trigger as { body: unknown; receivedAt: string }).body).toEqual({ type: "other", secret: "[REDACTED]" });
   expect(store.activity.map((a) => [a.outcome, a.detail])).toEqual([
-    ["filtered", "filter (include) did not match"],
+    ["filtered", "replay of act-1: filter (include) did not match"],
     ["run", "replay of act-1"],
   ]);
 });

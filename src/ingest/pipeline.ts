@@ -19,6 +19,7 @@ import { parse, ParsedBody } from "./parse.ts";
 import { fieldsOf } from "./parse_body.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
+import { orderingKeyOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
 import { ack, duplicateAck, ERRORS, failure } from "./respond.ts";
 import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "./stages.ts";
@@ -125,7 +126,8 @@ export class IngestPipeline {
   /**
    * The processing order after deduplication: filter → redaction → run. A live request arrives
    * here from {@link handle}; a replay enters here directly, with `filter: "skip"` to bypass the
-   * current filter. Resolves once the outcome is durable; the run, if any, is on the queue.
+   * current filter. A filtered request keeps its redacted `$trigger` on its Activity row (for
+   * replay). Resolves once the outcome is durable; the run, if any, is on the queue.
    */
   async deliver(delivery: Delivery, options: { filter?: "apply" | "skip" } = {}): Promise<Ending> {
     const prepared = this.prepare(delivery.trigger);
@@ -134,13 +136,13 @@ export class IngestPipeline {
     const { trigger, requestId } = delivery;
 
     const filteredOut = options.filter === "skip" ? null : await applyFilter(checks, delivery);
+    const body = await applyRedaction(checks, delivery);
     if (filteredOut) {
-      const duplicate = await recordFiltered(this.deps, delivery, filteredOut);
+      const duplicate = await recordFiltered(this.deps, delivery, filteredOut, body);
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
 
-    const body = await applyRedaction(checks, delivery);
-    const { run, duplicate } = await recordRun(this.deps, delivery, body);
+    const { run, duplicate } = await recordRun(this.deps, delivery, body, await orderingKeyOf(checks, body));
     if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
     this.deps.onRunCommitted?.(trigger, run);
     return Ending.committed("run", ack(requestId), run);

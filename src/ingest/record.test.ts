@@ -60,11 +60,21 @@ test("a key already claimed makes the commit a duplicate, with no run", async ()
   expect(store.activity.map((a) => a.outcome)).toEqual(["run", "deduplicated"]);
 });
 
-test("a filtered request records its key and reason without a run", async () => {
+test("a filtered request records its key and reason without a run, and keeps its redacted request for replay", async () => {
   const store = new MemoryIngestStore();
-  expect(await recordFiltered({ store }, delivery(), "filter (include) did not match")).toBe(false);
+  expect(await recordFiltered({ store }, delivery(), "filter (include) did not match", { email: "[REDACTED]" })).toBe(false);
   expect(store.runs).toHaveLength(0);
   expect(store.activity).toEqual([expect.objectContaining({ outcome: "filtered", detail: "filter (include) did not match", runId: null })]);
+  expect(store.activity[0].request).toMatchObject({ body: { email: "[REDACTED]" }, requestId: "req-1", receivedAt: "2026-02-01T11:00:00.000Z" });
+});
+
+test("a replayed run remembers what it replays; an ordered one is never committed already leased", async () => {
+  const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never, response: { mode: "workflow", timeoutMs: 1000 } });
+  const store = new MemoryIngestStore();
+  const lease = { owner: "me", untilMs: 1 };
+  const { run } = await recordRun({ store, runLease: () => lease }, delivery({ trigger: http, claim: null, replayOf: "run-0" }), {}, "key-hash");
+  expect(run).toMatchObject({ replayOf: "run-0", orderingKey: "key-hash", status: "queued" });
+  expect(store.commits[0].lease).toBeNull();
 });
 
 test("a replay's Activity row names what it replays", async () => {

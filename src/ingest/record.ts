@@ -31,10 +31,16 @@ const at = (delivery: Delivery) => ({ triggerId: delivery.trigger.id, requestId:
  * resolves); `duplicate` when the store found the key already claimed (then only a
  * `deduplicated` Activity row was written). Workflow `none` is recorded as already succeeded.
  */
-export async function recordRun(deps: RecordDeps, delivery: Delivery, body: unknown): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
+export async function recordRun(
+  deps: RecordDeps,
+  delivery: Delivery,
+  body: unknown,
+  orderingKey: string | null = null,
+): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
   const { trigger, now } = delivery;
   const immediate = trigger.workflow.kind === "none";
-  const lease = immediate ? null : (deps.runLease?.(trigger) ?? null);
+  // An ordered run waits for its key in the queue: it is never committed already leased.
+  const lease = immediate || orderingKey ? null : (deps.runLease?.(trigger) ?? null);
   const createdAt = now.toISOString();
   const run: RunRecord & { trigger: unknown } = {
     id: Bun.randomUUIDv7(),
@@ -47,14 +53,22 @@ export async function recordRun(deps: RecordDeps, delivery: Delivery, body: unkn
     error: null,
     createdAt,
     finishedAt: immediate ? createdAt : null,
+    replayOf: delivery.replayOf,
+    orderingKey: immediate ? null : orderingKey,
   };
   const detail = delivery.replayOf ? `replay of ${delivery.replayOf}` : null;
   const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run, activity: activityRow(at(delivery), "run", detail, run.id), lease });
   return { run, duplicate: deduplicated };
 }
 
-/** Records a filtered request with its dedup key (a provider's retry of it is deduplicated); true when it was a duplicate after all. */
-export async function recordFiltered(deps: RecordDeps, delivery: Delivery, reason: string): Promise<boolean> {
-  const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run: null, activity: activityRow(at(delivery), "filtered", reason, null) });
+/**
+ * Records a filtered request with its dedup key (a provider's retry of it is deduplicated) and
+ * keeps its redacted `$trigger` on the Activity row, so it can be replayed; true when it was a
+ * duplicate after all.
+ */
+export async function recordFiltered(deps: RecordDeps, delivery: Delivery, reason: string, redactedBody: unknown): Promise<boolean> {
+  const detail = delivery.replayOf ? `replay of ${delivery.replayOf}: ${reason}` : reason;
+  const activity = { ...activityRow(at(delivery), "filtered", detail, null), request: triggerPayload(delivery, redactedBody) };
+  const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run: null, activity });
   return deduplicated;
 }

@@ -7,11 +7,13 @@ import type { TriggerRecord } from "../triggers/schema.ts";
  */
 export interface PreparedChecks {
   /** True when the run should start (Include/Exclude already applied). */
-  passes?(body: unknown): boolean;
+  passes?(body: unknown): boolean | Promise<boolean>;
   /** A copy of the body with matching fields' values replaced by "[REDACTED]". */
-  redact?(body: unknown): unknown;
+  redact?(body: unknown): unknown | Promise<unknown>;
   /** The values the expression dedup query selects. */
-  select?(body: unknown): unknown[];
+  select?(body: unknown): unknown[] | Promise<unknown[]>;
+  /** The values `workflow.orderingKey` selects on the redacted body (CONTRACT §6.2). */
+  orderingKey?(body: unknown): unknown[] | Promise<unknown[]>;
 }
 
 /** Compiles a trigger's checks; the pipeline caches the result per trigger version. */

@@ -24,6 +24,7 @@ export interface RunRow {
   error: string | null;
   created_at: string;
   finished_at: string | null;
+  replay_of: string | null;
 }
 
 export interface ActivityRow {
@@ -34,6 +35,8 @@ export interface ActivityRow {
   outcome: ActivityRecord["outcome"];
   run_id: string | null;
   detail: string | null;
+  /** Present only when the query selected it (reading one row for replay). */
+  request_json?: string | null;
 }
 
 export const toTrigger = (row: TriggerRow): StoredTrigger => ({
@@ -53,6 +56,7 @@ export const toRun = (row: RunRow): RunRecord => ({
   error: row.error,
   createdAt: row.created_at,
   finishedAt: row.finished_at,
+  replayOf: row.replay_of ?? null,
 });
 
 export const toActivity = (row: ActivityRow): ActivityRecord => ({
@@ -63,10 +67,25 @@ export const toActivity = (row: ActivityRow): ActivityRecord => ({
   outcome: row.outcome,
   runId: row.run_id,
   detail: row.detail,
+  ...(row.request_json ? { request: JSON.parse(row.request_json) } : {}),
 });
 
 export const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /** The columns of a run, with or without its `$trigger`. */
 export const runColumns = (includeTrigger: boolean) =>
-  `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at`;
+  `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of`;
+
+/** Queue lanes: live runs are claimed before replayed ones, so a bulk replay never starves live traffic. */
+export const LIVE_LANE = 0;
+export const REPLAY_LANE = 1;
+export const laneOf = (run: { replayOf?: string | null }) => (run.replayOf ? REPLAY_LANE : LIVE_LANE);
+
+/**
+ * A queued run may start only while no other run of its trigger with the same ordering key is
+ * running (a retrying run is running: it holds its key until it ends) and none is queued ahead of
+ * it. `r` is the candidate's alias; runs without a key skip the check.
+ */
+export const ORDERED_RUN_MAY_START = `(r.ordering_key IS NULL OR NOT EXISTS (
+  SELECT 1 FROM runs e WHERE e.trigger_id = r.trigger_id AND e.ordering_key = r.ordering_key AND e.id <> r.id
+    AND (e.status = 'running' OR (e.status = 'queued' AND e.seq < r.seq))))`;

@@ -235,6 +235,67 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
+    test("ordering: one run of a key at a time, in acceptance order; other keys and unordered runs go on; live runs before replays", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t-ord"));
+      const now = new Date();
+      const queued = async (orderingKey: string | null, replayOf: string | null = null) => {
+        const r = { ...run("t-ord", now), status: "queued" as const, attempts: 0, finishedAt: null, orderingKey, replayOf };
+        await store.commitIngest({ dedup: null, run: r, activity: activity("t-ord", now, "run", r.id) });
+        return r.id;
+      };
+      const replayed = await queued(null, "run-old");
+      const a1 = await queued("A");
+      const a2 = await queued("A");
+      const b1 = await queued("B");
+      const free = await queued(null);
+      // Live runs are claimed before replayed ones; A's second waits for its first; B and the unordered run go on.
+      expect((await store.claimRuns("w", 3, 60_000, now)).map((r) => r.id)).toEqual([a1, b1, free]);
+      expect(await store.claimRun(a2, "w", 60_000, now)).toBeNull();
+      expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([replayed]);
+      expect(await store.claimRuns("w", 10, 60_000, now)).toEqual([]);
+      // A retrying run is still running: it holds its key.
+      expect(await store.recordAttempt(a1, "w", 1, null)).toBe(true);
+      expect(await store.claimRuns("w", 10, 60_000, now)).toEqual([]);
+      await store.finishRun(a1, "w", { status: "failed", result: null, error: "gave up", attempts: 3, finishedAt: now.toISOString() });
+      expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([a2]);
+      expect((await store.getRun(replayed))?.replayOf).toBe("run-old");
+      expect((await store.getRun(a1))?.replayOf).toBeNull();
+      await store.close();
+    });
+
+    test("replay: filtered rows keep their request; runs and filtered rows are selected by status and time, oldest first, in pages", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t-rep"));
+      const base = Date.parse("2026-03-01T00:00:00.000Z");
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const at = new Date(base + i * 1000);
+        const r = { ...run("t-rep", at), status: i % 2 === 0 ? ("failed" as const) : ("succeeded" as const), trigger: { body: { i } } };
+        ids.push(r.id);
+        await store.commitIngest({ dedup: null, run: r, activity: activity("t-rep", at, "run", r.id) });
+      }
+      const filtered = { ...activity("t-rep", new Date(base + 2500), "filtered"), detail: "filter (include) did not match", request: { body: { f: 1 } } };
+      await store.commitIngest({ dedup: null, run: null, activity: filtered });
+      await store.recordActivity({ ...activity("t-rep", new Date(base + 2600), "auth_failed"), request: { body: "never kept" } });
+
+      expect(await store.getActivity(filtered.id)).toMatchObject({ outcome: "filtered", request: { body: { f: 1 } } });
+      expect(await store.getActivity("nope")).toBeNull();
+      const failed = { triggerId: "t-rep", source: "runs" as const, statuses: ["failed" as const] };
+      expect(await store.countReplayable(failed)).toBe(3);
+      const page1 = await store.listReplayable(failed, 0, 2);
+      expect(page1.map((c) => c.id)).toEqual([ids[0], ids[2]]);
+      expect(page1[1].trigger).toEqual({ body: { i: 2 } });
+      expect((await store.listReplayable(failed, page1[1].seq, 2)).map((c) => c.id)).toEqual([ids[4]]);
+      const window = { triggerId: "t-rep", source: "runs" as const, sinceMs: base + 1000, untilMs: base + 3000 };
+      expect(await store.countReplayable(window)).toBe(3);
+      const byFilter = { triggerId: "t-rep", source: "filtered" as const };
+      expect(await store.countReplayable(byFilter)).toBe(1);
+      expect(await store.listReplayable(byFilter, 0, 10)).toEqual([{ seq: expect.any(Number), id: filtered.id, trigger: { body: { f: 1 } } }]);
+      expect(await store.countReplayable({ ...byFilter, sinceMs: base + 2600 })).toBe(0);
+      await store.close();
+    });
+
     test("meta values persist", async () => {
       const store = await open();
       await store.setMeta("x", "1");

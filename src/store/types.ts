@@ -15,6 +15,13 @@ export interface RunRecord {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** The run or Activity row this run replays (CONTRACT §6.1), else null. */
+  replayOf?: string | null;
+  /**
+   * Hash of the ordering key's value (`workflow.orderingKey`, CONTRACT §6.2): runs of one trigger
+   * with the same one execute one at a time, in acceptance order. Null: not ordered.
+   */
+  orderingKey?: string | null;
 }
 
 export type ActivityOutcome = "run" | "deduplicated" | "filtered" | "auth_failed" | "rejected" | "error";
@@ -37,6 +44,25 @@ export interface ActivityRecord {
   outcome: ActivityOutcome;
   runId: string | null;
   detail: string | null;
+  /** A `filtered` row keeps its request (the redacted `$trigger`) for replay; nothing else does. */
+  request?: unknown;
+}
+
+/** What a bulk replay selects (CONTRACT §6.1): a trigger's runs by status and time, or its filtered requests by time. */
+export interface ReplayQuery {
+  triggerId: string;
+  source: "runs" | "filtered";
+  /** Runs only; empty or absent: any status. */
+  statuses?: RunStatus[];
+  sinceMs?: number;
+  untilMs?: number;
+}
+
+/** One thing to replay: a run or a filtered Activity row, with the `$trigger` it carried. */
+export interface ReplayCandidate {
+  seq: number;
+  id: string;
+  trigger: unknown;
 }
 
 /** A trigger as stored: configuration plus sealed secrets. */
@@ -130,6 +156,12 @@ export interface Store {
   recordActivity(row: ActivityRecord): Promise<void>;
 
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]>;
+  /** One Activity row with the request it kept (filtered rows only), or null. */
+  getActivity(id: string): Promise<ActivityRecord | null>;
+  /** How many runs or filtered requests a bulk replay matches. */
+  countReplayable(query: ReplayQuery): Promise<number>;
+  /** The next `limit` of them after `afterSeq`, oldest first (a bulk replay pages through these). */
+  listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]>;
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]>;
   getRun(id: string): Promise<RunRecord | null>;
 

@@ -142,6 +142,11 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
       if (problem) out.push({ path: "/dedup/expression", message: problem });
     }
   }
+  const orderingKey = "orderingKey" in s.workflow ? s.workflow.orderingKey : undefined;
+  if (orderingKey !== undefined) {
+    const problem = rules.checkQuery(orderingKey);
+    if (problem) out.push({ path: "/workflow/orderingKey", message: problem });
+  }
   if (s.filter.enabled || s.filter.expression) {
     if (!s.filter.expression) out.push({ path: "/filter/expression", message: 'is required when the filter is enabled (for example $.type == "order.paid")' });
     else {

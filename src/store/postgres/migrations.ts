@@ -62,4 +62,18 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX dedup_by_expiry ON dedup_keys (expires_ms);
     `,
   },
+  {
+    version: 5,
+    name: "replay and ordering: runs remember what they replay, their lane and ordering key; filtered rows keep their request",
+    sql: `
+      ALTER TABLE runs ADD COLUMN replay_of text;
+      ALTER TABLE runs ADD COLUMN lane integer NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN ordering_key text;
+      ALTER TABLE activity ADD COLUMN request_json text;
+      CREATE INDEX runs_queue ON runs (lane, seq) WHERE status = 'queued';
+      CREATE INDEX runs_by_ordering_key ON runs (trigger_id, ordering_key, seq) WHERE ordering_key IS NOT NULL;
+      CREATE INDEX runs_by_trigger_time ON runs (trigger_id, created_ms);
+      CREATE INDEX activity_by_trigger_time ON activity (trigger_id, outcome, at_ms);
+    `,
+  },
 ];

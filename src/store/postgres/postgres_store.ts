@@ -1,6 +1,6 @@
 import { SQL } from "bun";
 import { AsyncGroupCommit } from "../group_commit.ts";
-import { jsonOrNull, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
+import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import {
   SchemaTooNew,
   StoreUnavailable,
@@ -9,6 +9,8 @@ import {
   type ClaimedRun,
   type IngestRecord,
   type Page,
+  type ReplayCandidate,
+  type ReplayQuery,
   type RunFinish,
   type RunRecord,
   type Store,
@@ -46,6 +48,9 @@ interface BatchItem {
   run_created_ms: number | null;
   lease_owner: string | null;
   lease_until_ms: number | null;
+  replay_of: string | null;
+  lane: number | null;
+  ordering_key: string | null;
   act_id: string;
   at: string;
   at_ms: number;
@@ -53,6 +58,7 @@ interface BatchItem {
   outcome: string;
   act_run_id: string | null;
   detail: string | null;
+  request_json: string | null;
 }
 
 /**
@@ -69,7 +75,8 @@ WITH input AS (
     i int, trigger_id text, key_hash text, claim boolean, seen_ms bigint, expires_ms bigint,
     run_id text, run_request_id text, run_status text, trigger_json text, result_json text, attempts int,
     run_error text, run_created_at text, run_finished_at text, run_created_ms bigint, lease_owner text, lease_until_ms bigint,
-    act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text)
+    replay_of text, lane int, ordering_key text,
+    act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text, request_json text)
 ),
 claimed AS (
   INSERT INTO dedup_keys AS d (trigger_id, key_hash, seen_ms, expires_ms)
@@ -84,17 +91,19 @@ won AS (
   SELECT input.i FROM input JOIN claimed c ON c.trigger_id = input.trigger_id AND c.key_hash = input.key_hash WHERE input.claim
 ),
 new_runs AS (
-  INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms)
+  INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms,
+    replay_of, lane, ordering_key)
   SELECT run_id, trigger_id, run_request_id, run_status, trigger_json, result_json, attempts, run_error, run_created_at, run_finished_at, run_created_ms,
-    lease_owner, lease_until_ms
+    lease_owner, lease_until_ms, replay_of, lane, ordering_key
   FROM input WHERE run_id IS NOT NULL AND i IN (SELECT i FROM won) ORDER BY i
 ),
 new_activity AS (
-  INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail)
+  INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json)
   SELECT act_id, trigger_id, at, at_ms, request_id,
     CASE WHEN w.i IS NULL THEN 'deduplicated' ELSE outcome END,
     CASE WHEN w.i IS NULL THEN NULL ELSE act_run_id END,
-    detail
+    detail,
+    CASE WHEN w.i IS NULL THEN NULL ELSE request_json END
   FROM input LEFT JOIN won w USING (i) ORDER BY input.i
 )
 SELECT i FROM won`;
@@ -333,6 +342,9 @@ export class PostgresStore implements Store {
         run_created_ms: run ? Date.parse(run.createdAt) : null,
         lease_owner: run && lease ? lease.owner : null,
         lease_until_ms: run && lease ? lease.untilMs : null,
+        replay_of: run?.replayOf ?? null,
+        lane: run ? laneOf(run) : null,
+        ordering_key: run?.orderingKey ?? null,
         act_id: activity.id,
         at: activity.at,
         at_ms: atMs,
@@ -340,6 +352,7 @@ export class PostgresStore implements Store {
         outcome: activity.outcome,
         act_run_id: activity.runId,
         detail: activity.detail,
+        request_json: activity.outcome === "filtered" && activity.request !== undefined ? JSON.stringify(activity.request) : null,
       };
     });
     const payload = JSON.stringify(items);
@@ -367,9 +380,9 @@ export class PostgresStore implements Store {
       const rows: RunRow[] = await sql.unsafe(
         `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
          WHERE seq IN (
-           SELECT seq FROM runs
-           WHERE status = 'queued' OR (status = 'running' AND lease_until_ms < $3)
-           ORDER BY seq LIMIT $4
+           SELECT r.seq FROM runs r
+           WHERE (r.status = 'queued' AND ${ORDERED_RUN_MAY_START}) OR (r.status = 'running' AND r.lease_until_ms < $3)
+           ORDER BY r.lane, r.seq LIMIT $4
            FOR UPDATE SKIP LOCKED)
          RETURNING ${RUN_COLUMNS}`,
         [owner, until, now.getTime(), limit],
@@ -381,7 +394,9 @@ export class PostgresStore implements Store {
   claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null> {
     return this.guard(async (sql) => {
       const [row] = await sql.unsafe(
-        `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2 WHERE id = $3 AND status = 'queued' RETURNING ${RUN_COLUMNS}`,
+        `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
+         WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = $3 AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START} FOR UPDATE SKIP LOCKED)
+         RETURNING ${RUN_COLUMNS}`,
         [owner, now.getTime() + leaseMs, id],
       );
       return row ? (toRun(row) as ClaimedRun) : null;
@@ -446,6 +461,33 @@ export class PostgresStore implements Store {
     });
   }
 
+  getActivity(id: string): Promise<ActivityRecord | null> {
+    return this.guard(async (sql) => {
+      const [row] = await sql`SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ${id}`;
+      return row ? toActivity(row) : null;
+    });
+  }
+
+  countReplayable(query: ReplayQuery): Promise<number> {
+    return this.guard(async (sql) => {
+      const { where, params } = replayWhere(query, 0);
+      const [row] = await sql.unsafe(`SELECT count(*)::int AS n FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where}`, params);
+      return Number(row.n);
+    });
+  }
+
+  listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
+    return this.guard(async (sql) => {
+      const { where, params } = replayWhere(query, afterSeq);
+      const json = query.source === "runs" ? "trigger_json" : "request_json";
+      const rows: Array<{ seq: string; id: string; json: string }> = await sql.unsafe(
+        `SELECT seq, id, ${json} AS json FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where} ORDER BY seq LIMIT $${params.length + 1}`,
+        [...params, limit],
+      );
+      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, trigger: JSON.parse(row.json) }));
+    });
+  }
+
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]> {
     return this.guard(async (sql) => {
       const columns = runColumns(filter.includeTrigger);
@@ -489,4 +531,20 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable URL)";
   }
+}
+
+/** The WHERE clause of a bulk replay's selection after the `afterSeq` cursor, with $n parameters. */
+function replayWhere(query: ReplayQuery, afterSeq: number): { where: string; params: Array<string | number> } {
+  const time = query.source === "runs" ? "created_ms" : "at_ms";
+  const params: Array<string | number> = [query.triggerId, afterSeq];
+  const parts = ["trigger_id = $1", "seq > $2::bigint"];
+  const next = (value: string | number) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (query.source === "filtered") parts.push("outcome = 'filtered'", "request_json IS NOT NULL");
+  else if (query.statuses?.length) parts.push(`status IN (${query.statuses.map(next).join(", ")})`);
+  if (query.sinceMs !== undefined) parts.push(`${time} >= ${next(query.sinceMs)}::bigint`);
+  if (query.untilMs !== undefined) parts.push(`${time} <= ${next(query.untilMs)}::bigint`);
+  return { where: parts.join(" AND "), params };
 }

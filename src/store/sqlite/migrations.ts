@@ -62,4 +62,18 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       ALTER TABLE runs ADD COLUMN lease_until_ms INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: "replay and ordering: runs remember what they replay, their lane and ordering key; filtered rows keep their request",
+    sql: `
+      ALTER TABLE runs ADD COLUMN replay_of TEXT;
+      ALTER TABLE runs ADD COLUMN lane INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN ordering_key TEXT;
+      ALTER TABLE activity ADD COLUMN request_json TEXT;
+      CREATE INDEX runs_queue ON runs (status, lane, seq);
+      CREATE INDEX runs_by_ordering_key ON runs (trigger_id, ordering_key, seq) WHERE ordering_key IS NOT NULL;
+      CREATE INDEX runs_by_trigger_time ON runs (trigger_id, created_ms);
+      CREATE INDEX activity_by_trigger_time ON activity (trigger_id, outcome, at_ms);
+    `,
+  },
 ];

@@ -2,7 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
-import { jsonOrNull, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
+import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import {
   SchemaTooNew,
   StoreUnavailable,
@@ -12,6 +12,8 @@ import {
   type IngestRecord,
   type Page,
   type RunFinish,
+  type ReplayCandidate,
+  type ReplayQuery,
   type RunRecord,
   type Store,
   type StoredTrigger,
@@ -51,19 +53,21 @@ export class SqliteStore implements Store {
       hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
       putKey: db.prepare("INSERT OR REPLACE INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?)"),
       putRun: db.prepare(
-        "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms, replay_of, lane, ordering_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       putActivity: db.prepare(
-        "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       bumpRevision: db.prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'triggers_revision'"),
       claimQueued: db.prepare(
-        `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM runs WHERE status = 'queued' ORDER BY seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
+        `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT r.seq FROM runs r WHERE r.status = 'queued' AND ${ORDERED_RUN_MAY_START} ORDER BY r.lane, r.seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
       ),
       claimLapsed: db.prepare(
         `UPDATE runs SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM runs WHERE status = 'running' AND lease_until_ms < ? ORDER BY seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
       ),
-      claimOne: db.prepare(`UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE id = ? AND status = 'queued' RETURNING ${RUN_COLUMNS}`),
+      claimOne: db.prepare(
+        `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = ? AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START}) RETURNING ${RUN_COLUMNS}`,
+      ),
       renewLeases: db.prepare("UPDATE runs SET lease_until_ms = ? WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))"),
       recordAttempt: db.prepare("UPDATE runs SET attempts = ?, result_json = ? WHERE id = ? AND lease_owner = ? AND status = 'running'"),
       finishRun: db.prepare(
@@ -230,6 +234,9 @@ export class SqliteStore implements Store {
         Date.parse(run.createdAt),
         lease?.owner ?? null,
         lease?.untilMs ?? null,
+        run.replayOf ?? null,
+        laneOf(run),
+        run.orderingKey ?? null,
       );
     }
     this.insertActivity(activity);
@@ -237,7 +244,8 @@ export class SqliteStore implements Store {
   }
 
   private insertActivity(row: ActivityRecord): void {
-    this.stmt.putActivity.run(row.id, row.triggerId, row.at, Date.parse(row.at), row.requestId, row.outcome, row.runId, row.detail);
+    const request = row.outcome === "filtered" && row.request !== undefined ? JSON.stringify(row.request) : null;
+    this.stmt.putActivity.run(row.id, row.triggerId, row.at, Date.parse(row.at), row.requestId, row.outcome, row.runId, row.detail, request);
   }
 
   recordActivity(row: ActivityRecord): Promise<void> {
@@ -315,6 +323,31 @@ export class SqliteStore implements Store {
     );
   }
 
+  getActivity(id: string): Promise<ActivityRecord | null> {
+    return this.guard(() => {
+      const row = this.db.query<ActivityRow, [string]>("SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ?").get(id);
+      return row ? toActivity(row) : null;
+    });
+  }
+
+  countReplayable(query: ReplayQuery): Promise<number> {
+    return this.guard(() => {
+      const { where, params } = replayWhere(query, 0);
+      return this.db.query<{ n: number }, Array<string | number>>(`SELECT count(*) AS n FROM ${replayTable(query)} WHERE ${where}`).get(...params)!.n;
+    });
+  }
+
+  listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
+    return this.guard(() => {
+      const { where, params } = replayWhere(query, afterSeq);
+      const json = query.source === "runs" ? "trigger_json" : "request_json";
+      return this.db
+        .query<{ seq: number; id: string; json: string }, Array<string | number>>(`SELECT seq, id, ${json} AS json FROM ${replayTable(query)} WHERE ${where} ORDER BY seq LIMIT ?`)
+        .all(...params, limit)
+        .map((row) => ({ seq: row.seq, id: row.id, trigger: JSON.parse(row.json) }));
+    });
+  }
+
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]> {
     return this.guard(() => {
       const columns = runColumns(filter.includeTrigger);
@@ -351,4 +384,27 @@ export class SqliteStore implements Store {
     this.closed = true;
     this.db.close();
   }
+}
+
+const replayTable = (query: ReplayQuery) => (query.source === "runs" ? "runs" : "activity");
+
+/** The WHERE clause of a bulk replay's selection, after the `afterSeq` cursor. */
+function replayWhere(query: ReplayQuery, afterSeq: number): { where: string; params: Array<string | number> } {
+  const time = query.source === "runs" ? "created_ms" : "at_ms";
+  const parts = ["trigger_id = ?", "seq > ?"];
+  const params: Array<string | number> = [query.triggerId, afterSeq];
+  if (query.source === "filtered") parts.push("outcome = 'filtered'", "request_json IS NOT NULL");
+  else if (query.statuses?.length) {
+    parts.push(`status IN (${query.statuses.map(() => "?").join(", ")})`);
+    params.push(...query.statuses);
+  }
+  if (query.sinceMs !== undefined) {
+    parts.push(`${time} >= ?`);
+    params.push(query.sinceMs);
+  }
+  if (query.untilMs !== undefined) {
+    parts.push(`${time} <= ?`);
+    params.push(query.untilMs);
+  }
+  return { where: parts.join(" AND "), params };
 }
