@@ -12,6 +12,7 @@ import { Metrics } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression, compileChecks, expressionRules } from "./ingest/checks.ts";
 import { IngestPipeline } from "./ingest/pipeline.ts";
+import { Replay } from "./replay/replay.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
@@ -127,6 +128,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         adminTokenHash: () => admin.hash,
         baseUrl: () => baseUrl,
         check: checkExpression,
+        replay: new Replay({ store, triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) }),
         onTriggerDeleted: (id) => metrics.forget(id),
       }),
     )

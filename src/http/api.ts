@@ -5,7 +5,9 @@ import { ACTIVITY_LABELS, type ActivityRecord, type Store } from "../store/types
 import { presentTrigger } from "../triggers/present.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
-import { pageOf, readJson } from "./api_input.ts";
+import type { Replay, ReplayResult } from "../replay/replay.ts";
+import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
+import { pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
 
 /** `POST /api/check`: validates and evaluates an expression through the live code paths. */
@@ -18,6 +20,7 @@ export interface ApiDeps {
   adminTokenHash(): string;
   baseUrl(): string;
   check: ExpressionCheck;
+  replay: Replay;
   onTriggerDeleted?(id: string): void;
 }
 
@@ -42,6 +45,12 @@ export const presentActivity = (row: ActivityRecord) => ({
 /** The management API of CONTRACT §3, behind the admin token. */
 export function apiRoutes(deps: ApiDeps) {
   const { triggers, store } = deps;
+  /** A replay's answer: 201 with the new Run, 200 `{"outcome":"filtered"}`, or the refusal. */
+  const replayAnswer = async (result: ReplayResult) => {
+    if (result.kind === "refused") return json(result.status, { error: result.error });
+    if (result.kind === "filtered") return json(200, { outcome: "filtered" });
+    return json(201, (await store.getRun(result.run.id)) ?? result.run);
+  };
   return new Elysia({ name: "inlet-api", prefix: "/api" })
     .onBeforeHandle(({ request }) => {
       const header = request.headers.get("authorization") ?? "";
@@ -105,6 +114,26 @@ export function apiRoutes(deps: ApiDeps) {
       const run = await store.getRun(params.id);
       return run ? json(200, run) : notFound("run");
     })
+    .post("/runs/:id/replay", async ({ params }) => replayAnswer(await deps.replay.run(params.id)), { parse: "none" })
+    .post(
+      "/triggers/:id/activity/:activityId/replay",
+      async ({ params, request }) => {
+        const { filter } = replayRequestOf(await readOptionalJson(request));
+        await triggers.refresh();
+        return replayAnswer(await deps.replay.filtered(params.id, params.activityId, filter));
+      },
+      { parse: "none" },
+    )
+    .post(
+      "/triggers/:id/replay",
+      async ({ params, request }) => {
+        const input = bulkReplayOf(await readOptionalJson(request));
+        await triggers.refresh();
+        const result = await deps.replay.bulk(params.id, input);
+        return "kind" in result ? replayAnswer(result) : json(200, result);
+      },
+      { parse: "none" },
+    )
     .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
     .post("/check", async ({ request }) => json(200, deps.check(await readJson(request))), { parse: "none" });
 }

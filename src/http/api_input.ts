@@ -2,8 +2,15 @@ import { ValidationError } from "../triggers/validation_error.ts";
 
 /** Reads a JSON request body for the management API; a body that does not parse is a 400. */
 export async function readJson(request: Request): Promise<unknown> {
+  const value = await readOptionalJson(request);
+  if (value === undefined) throw new ValidationError([{ path: "", message: "the body is empty; send a JSON object" }]);
+  return value;
+}
+
+/** Like {@link readJson}, but an empty body is `undefined` (calls whose fields all have defaults). */
+export async function readOptionalJson(request: Request): Promise<unknown> {
   const text = await request.text();
-  if (text.trim() === "") throw new ValidationError([{ path: "", message: "the body is empty; send a JSON object" }]);
+  if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
   } catch (error) {

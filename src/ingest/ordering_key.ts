@@ -2,14 +2,19 @@ import { sha256Hex } from "../auth/digest.ts";
 import { canonicalJson } from "../dedup/canonical_json.ts";
 import type { PreparedChecks } from "./stages.ts";
 
+/** Longer canonical values are kept as their hash: the key is compared, not read back. */
+const MAX_SHOWN = 200;
+
 /**
  * The run's ordering key (CONTRACT §6.2): `workflow.orderingKey` evaluated on the redacted body;
- * one node is its canonical value, several the array of their values, none: the run is not
- * ordered. Stored hashed, like dedup keys.
+ * one node is its canonical JSON value, several the array of their values, none: the run is not
+ * ordered. Kept as that text (so an operator can see which key a run waits for), or as
+ * `sha256:<hex>` past 200 characters.
  */
 export async function orderingKeyOf(checks: PreparedChecks, redactedBody: unknown): Promise<string | null> {
   if (!checks.orderingKey) return null;
   const values = await checks.orderingKey(redactedBody);
   if (values.length === 0) return null;
-  return sha256Hex(`ordering\u0000${canonicalJson(values.length === 1 ? values[0] : values)}`);
+  const text = canonicalJson(values.length === 1 ? values[0] : values);
+  return text.length <= MAX_SHOWN ? text : `sha256:${sha256Hex(text)}`;
 }

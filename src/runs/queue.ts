@@ -270,6 +270,8 @@ export class RunQueue {
       this.waiters.delete(run.id);
       waiter.resolve(outcome);
     }
+    // The next run of this key may start now, not at the next poll.
+    if (run.orderingKey && finish) this.poll();
   }
 
   /**

@@ -25,6 +25,7 @@ export interface RunRow {
   created_at: string;
   finished_at: string | null;
   replay_of: string | null;
+  ordering_key: string | null;
 }
 
 export interface ActivityRow {
@@ -57,6 +58,7 @@ export const toRun = (row: RunRow): RunRecord => ({
   createdAt: row.created_at,
   finishedAt: row.finished_at,
   replayOf: row.replay_of ?? null,
+  orderingKey: row.ordering_key ?? null,
 });
 
 export const toActivity = (row: ActivityRow): ActivityRecord => ({
@@ -74,7 +76,7 @@ export const jsonOrNull = (value: unknown): string | null => (value === null || 
 
 /** The columns of a run, with or without its `$trigger`. */
 export const runColumns = (includeTrigger: boolean) =>
-  `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of`;
+  `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of, ordering_key`;
 
 /** Queue lanes: live runs are claimed before replayed ones, so a bulk replay never starves live traffic. */
 export const LIVE_LANE = 0;

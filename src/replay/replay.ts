@@ -1,0 +1,126 @@
+import type { Delivery } from "../ingest/delivery.ts";
+import type { Ending } from "../ingest/ending.ts";
+import type { ReplayQuery, RunRecord, Store } from "../store/types.ts";
+import type { TriggerRecord } from "../triggers/schema.ts";
+import type { BulkReplay } from "./replay_input.ts";
+
+/** What replay needs of the server: the stored requests, the triggers, and the pipeline's entry after deduplication. */
+export interface ReplayDeps {
+  store: Pick<Store, "getRun" | "getActivity" | "countReplayable" | "listReplayable">;
+  triggers: { get(id: string): TriggerRecord | undefined };
+  deliver(delivery: Delivery, options: { filter: "apply" | "skip" }): Promise<Ending>;
+  now?(): Date;
+}
+
+/** How one replay ended; a refusal carries the status and a message that says why. */
+export type ReplayResult =
+  | { kind: "run"; run: RunRecord }
+  | { kind: "filtered" }
+  | { kind: "refused"; status: 404 | 409 | 500; error: string };
+
+/** The `$trigger` a run or a filtered request kept. */
+interface StoredPayload {
+  body: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  method?: string;
+  receivedAt?: string;
+  requestId?: string;
+  app?: Delivery["app"];
+}
+
+const PAGE = 200;
+
+/**
+ * Replay (CONTRACT §6.1): a stored request re-enters the pipeline after deduplication —
+ * authentication and deduplication are not applied again; the current filter (for filtered
+ * requests, unless skipped), the current redaction and the current workflow are. The new run
+ * keeps the original `requestId` and goes through the same queue as live runs (behind them).
+ */
+export class Replay {
+  constructor(private readonly deps: ReplayDeps) {}
+
+  /** A new run with the same `$trigger` as run `runId`, run by its trigger's current workflow. */
+  async run(runId: string): Promise<ReplayResult> {
+    const original = await this.deps.store.getRun(runId);
+    if (!original) return refused(404, "run not found");
+    const trigger = this.deps.triggers.get(original.triggerId);
+    if (!trigger) return refused(404, "the run's trigger no longer exists");
+    return this.replay(trigger, original.trigger as StoredPayload, runId, "skip");
+  }
+
+  /** A filtered request again: the current filter decides (unless skipped), then a run. */
+  async filtered(triggerId: string, activityId: string, filter: "apply" | "skip"): Promise<ReplayResult> {
+    const trigger = this.deps.triggers.get(triggerId);
+    if (!trigger) return refused(404, "trigger not found");
+    const row = await this.deps.store.getActivity(activityId);
+    if (!row || row.triggerId !== triggerId) return refused(404, "Activity row not found");
+    if (row.outcome !== "filtered") return refused(409, `only Filtered requests can be replayed; this one was ${row.outcome} (replay its run instead, if it has one)`);
+    if (row.request === undefined) return refused(409, "this Filtered request was recorded before inlet kept filtered requests, so there is nothing to replay");
+    return this.replay(trigger, row.request as StoredPayload, activityId, filter);
+  }
+
+  /** Every matching run or filtered request of a trigger, oldest first, up to `limit`; `dryRun` only counts. */
+  async bulk(triggerId: string, input: BulkReplay): Promise<{ matched: number; replayed: number; runIds: string[] } | ReplayResult> {
+    const trigger = this.deps.triggers.get(triggerId);
+    if (!trigger) return refused(404, "trigger not found");
+    // Runs this call creates are newer than `startMs`: they are never selected again.
+    const startMs = this.now().getTime();
+    const query: ReplayQuery = {
+      triggerId,
+      source: input.source,
+      statuses: input.status,
+      ...(input.sinceMs === undefined ? {} : { sinceMs: input.sinceMs }),
+      untilMs: Math.min(input.untilMs ?? startMs, startMs),
+    };
+    const matched = await this.deps.store.countReplayable(query);
+    if (input.dryRun) return { matched, replayed: 0, runIds: [] };
+    const runIds: string[] = [];
+    let after = 0;
+    let remaining = Math.min(matched, input.limit);
+    const filter = input.source === "runs" ? "skip" : input.filter;
+    while (remaining > 0) {
+      const page = await this.deps.store.listReplayable(query, after, Math.min(PAGE, remaining));
+      if (page.length === 0) break;
+      // One page at a time, committed together by the store's grouped commit; between pages the
+      // event loop serves live requests, so a large replay never holds the request thread.
+      const results = await Promise.all(page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c.id, filter, startMs)));
+      for (const result of results) if (result.kind === "run") runIds.push(result.run.id);
+      after = page[page.length - 1].seq;
+      remaining -= page.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return { matched, replayed: runIds.length, runIds };
+  }
+
+  private async replay(trigger: TriggerRecord, payload: StoredPayload, replayOf: string, filter: "apply" | "skip", notBefore = 0): Promise<ReplayResult> {
+    const now = new Date(Math.max(this.now().getTime(), notBefore + 1));
+    const ending = await this.deps.deliver(
+      {
+        trigger,
+        requestId: payload.requestId ?? crypto.randomUUID(),
+        now,
+        receivedAt: payload.receivedAt ?? now.toISOString(),
+        method: payload.method ?? "POST",
+        headers: payload.headers ?? {},
+        query: payload.query ?? {},
+        body: payload.body,
+        app: payload.app ?? null,
+        claim: null,
+        replayOf,
+      },
+      { filter },
+    );
+    if (ending.run) return { kind: "run", run: ending.run };
+    if (ending.outcome === "filtered") return { kind: "filtered" };
+    return refused(500, ending.detail ?? `the replay ended as ${ending.outcome}`);
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+}
+
+function refused(status: 404 | 409 | 500, error: string): ReplayResult {
+  return { kind: "refused", status, error };
+}
