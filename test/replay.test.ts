@@ -169,3 +169,34 @@ describe("bulk replay", () => {
     expect((await api("POST", "/api/triggers/nope/replay", {})).status).toBe(404);
   });
 });
+
+describe("from the command line", () => {
+  test("inlet runs replay and inlet triggers replay --dry-run, on a running server's data dir", async () => {
+    status = 500;
+    const t = await server.createTrigger({ name: "replay-cli", workflow: { kind: "http", url: targetUrl("/cli"), retry: { maxAttempts: 1 } } });
+    await post(t.url, { cli: 1 });
+    await post(t.url, { cli: 2 });
+    await eventually(async () => (await runsOf(t.id)).every((r) => r.status === "failed"));
+    const [, oldest] = await runsOf(t.id);
+    const dataDir = ["--data-dir", server.dataDir];
+
+    const dry = await cli(["triggers", "replay", t.id, "--status", "failed", "--dry-run", ...dataDir]);
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({ matched: 2, replayed: 0, runIds: [] });
+
+    status = 200;
+    const one = await cli(["runs", "replay", oldest.id, ...dataDir]);
+    expect(one.code).toBe(0);
+    const run = JSON.parse(one.stdout);
+    expect(run).toMatchObject({ replayOf: oldest.id, status: "queued", requestId: oldest.requestId });
+    // The server serving this data dir picks the queued run up.
+    expect((await settled(run.id)).status).toBe("succeeded");
+
+    const bad = await cli(["triggers", "replay", t.id, "--source", "everything", ...dataDir]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain("--source");
+    const unknown = await cli(["runs", "replay", "nope", ...dataDir]);
+    expect(unknown.stderr).toContain("run not found");
+  });
+});

@@ -6,6 +6,7 @@ import { VERSION } from "../version.ts";
 import { parseArgs } from "./args.ts";
 import { HELP } from "./help.ts";
 import { migrate } from "./migrate.ts";
+import { replayRunCommand, replayTriggerCommand } from "./replay_command.ts";
 import { signedCurl } from "./sign.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
 
@@ -65,6 +66,13 @@ async function triggers(args: string[]): Promise<number> {
     "app-secret": "value",
     input: "value",
     reveal: "flag",
+    source: "value",
+    status: "value",
+    since: "value",
+    until: "value",
+    limit: "value",
+    "dry-run": "flag",
+    "skip-filter": "flag",
   });
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
@@ -99,8 +107,11 @@ async function triggers(args: string[]): Promise<number> {
         print(`deleted ${positional[0]}`);
         return 0;
       }
+      case "replay":
+        print(await replayTriggerCommand(core, config, positional[0], options));
+        return 0;
       default:
-        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete)`);
+        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete, replay)`);
     }
   });
 }
@@ -130,7 +141,11 @@ async function runs(args: string[]): Promise<number> {
       print(run);
       return 0;
     }
-    throw new UsageError(`unknown command 'runs ${sub ?? ""}' (list, show)`);
+    if (sub === "replay") {
+      print(await replayRunCommand(core, config, positional[0]));
+      return 0;
+    }
+    throw new UsageError(`unknown command 'runs ${sub ?? ""}' (list, show, replay)`);
   });
 }
 

@@ -11,8 +11,12 @@ Usage:
                                              create a trigger (--input: a TriggerInput JSON document)
   inlet triggers show ID [--reveal] [flags]  one trigger; --reveal adds its generated secret
   inlet triggers delete ID [flags]           delete a trigger
+  inlet triggers replay ID [--status failed[,succeeded…]] [--source runs|filtered] [--since ISO]
+                        [--until ISO] [--limit N] [--skip-filter] [--dry-run] [flags]
+                                             replay a trigger's runs or filtered requests, oldest first
   inlet runs list [--trigger ID] [--limit N] [--before ID] [--include-trigger] [flags]
   inlet runs show ID [flags]
+  inlet runs replay ID [flags]               a new run with the same $trigger, by the current workflow
   inlet plugins list [flags]                 app-trigger plugins (built-in and --plugins-dir)
   inlet plugins new ID [--dir DIR]           scaffold a plugin and its test (default dir ./inlet-plugins)
   inlet sign TRIGGER_ID --body FILE [--content-type TYPE] [--key FILE] [--query Q] [--base-url URL]
