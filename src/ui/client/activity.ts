@@ -1,8 +1,9 @@
+import { announce } from "./announce.ts";
 import { api } from "./api.ts";
 import { outcomeChart } from "./chart.ts";
 import { h, replaceChildren, timeEl } from "./dom.ts";
 import { poll } from "./poll.ts";
-import type { ActivityRow, Trigger } from "./types.ts";
+import type { ActivityRow, Run, Trigger } from "./types.ts";
 import type { View } from "./view.ts";
 
 const PAGE = 200;
@@ -75,7 +76,7 @@ export function activityPanel(trigger: Trigger): View {
           "tr",
           { class: `outcome-${r.outcome}` },
           h("td", { "data-label": "Outcome" }, h("span", { class: `badge o-${r.outcome}` }, r.label)),
-          h("td", { "data-label": "Request ID", class: "mono" }, r.requestId),
+          h("td", { "data-label": "Request ID", class: "mono", id: `req-${r.id}` }, r.requestId),
           h("td", { "data-label": "Time" }, timeEl(r.at)),
           h(
             "td",
@@ -83,10 +84,31 @@ export function activityPanel(trigger: Trigger): View {
             r.detail ?? "",
             r.runId ? [r.detail ? " " : "", h("a", { href: `#/triggers/${encodeURIComponent(trigger.id)}/runs/${encodeURIComponent(r.runId)}` }, "View run")] : "",
           ),
+          h("td", { "data-label": "Actions" }, r.outcome === "filtered" ? replayButton(r) : ""),
         ),
       ),
     );
     more.hidden = complete && shown >= rows.length;
+  }
+
+  /** A Filtered request goes through the current filter again; the outcome is said where the button was. */
+  function replayButton(row: ActivityRow): HTMLElement {
+    const said = h("span", { class: "replay-result", role: "status" });
+    const button = h("button", { type: "button", class: "secondary small", "aria-describedby": `req-${row.id}` }, "Replay");
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const answer = await api<Run | { outcome: "filtered" }>("POST", `${path}/${encodeURIComponent(row.id)}/replay`, { filter: "apply" });
+        const message = "id" in answer ? "Replayed: a run started" : "Still filtered out by the current filter";
+        said.replaceChildren(message, " ", "id" in answer ? h("a", { href: `#/triggers/${encodeURIComponent(trigger.id)}/runs/${encodeURIComponent(answer.id)}` }, "View run") : "");
+        announce(message);
+      } catch (error) {
+        said.textContent = `Not replayed: ${(error as Error).message}`;
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return h("span", { class: "replay-cell" }, button, said);
   }
 
   more.addEventListener("click", async () => {
@@ -114,7 +136,7 @@ export function activityPanel(trigger: Trigger): View {
       "table",
       { class: "table responsive activity-table" },
       h("caption", { class: "sr-only" }, "Requests to this trigger, newest first"),
-      h("thead", null, h("tr", null, ["Outcome", "Request ID", "Time", "Detail"].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", null, h("tr", null, ["Outcome", "Request ID", "Time", "Detail", "Actions"].map((c) => h("th", { scope: "col" }, c)))),
       tbody,
     ),
     empty,

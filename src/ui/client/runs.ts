@@ -1,13 +1,14 @@
+import { announce } from "./announce.ts";
 import { api } from "./api.ts";
 import { h, replaceChildren, timeEl } from "./dom.ts";
 import { jsonView } from "./json_view.ts";
 import { poll } from "./poll.ts";
-import type { Run, Trigger } from "./types.ts";
+import type { BulkReplayResult, Run, Trigger } from "./types.ts";
 import type { View } from "./view.ts";
 
 const STATUS_LABELS: Record<Run["status"], string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed" };
 
-function detail(run: Run): HTMLElement {
+function detail(run: Run, onReplay: (run: Run) => void): HTMLElement {
   const rows: Array<[string, Node | string]> = [
     ["Status", h("span", { class: `badge s-${run.status}` }, STATUS_LABELS[run.status])],
     ["Attempts", String(run.attempts)],
@@ -15,11 +16,27 @@ function detail(run: Run): HTMLElement {
     ["Received", timeEl(run.createdAt)],
     ["Finished", timeEl(run.finishedAt)],
   ];
+  if (run.replayOf) rows.push(["Replay of", h("span", { class: "mono" }, run.replayOf)]);
+  if (run.orderingKey) rows.push(["Ordering key", h("span", { class: "mono" }, run.orderingKey)]);
   if (run.error) rows.push(["Error", run.error]);
+  const said = h("span", { role: "status", class: "muted" });
+  const replay = h("button", { type: "button", class: "secondary small" }, "Replay");
+  replay.addEventListener("click", async () => {
+    replay.disabled = true;
+    try {
+      const fresh = await api<Run>("POST", `/api/runs/${encodeURIComponent(run.id)}/replay`);
+      announce("Replayed: a new run started");
+      onReplay(fresh);
+    } catch (error) {
+      said.textContent = `Not replayed: ${(error as Error).message}`;
+      replay.disabled = false;
+    }
+  });
   return h(
     "article",
     { class: "run-detail card", "aria-labelledby": `run-${run.id}` },
-    h("h3", { id: `run-${run.id}` }, "Run ", h("span", { class: "mono" }, run.id)),
+    h("div", { class: "panel-head" }, h("h3", { id: `run-${run.id}` }, "Run ", h("span", { class: "mono" }, run.id)), h("span", { class: "spacer" }), replay, said),
+    h("p", { class: "hint" }, "Replay starts a new run with the same $trigger, by the trigger's current workflow and redaction."),
     h("dl", { class: "facts" }, rows.map(([k, v]) => [h("dt", null, k), h("dd", null, v)])),
     h("h4", null, "Result"),
     run.result === null || run.result === undefined ? h("p", { class: "muted" }, run.status === "queued" || run.status === "running" ? "Not finished yet." : "No result.") : jsonView(run.result, "Result"),
@@ -82,13 +99,73 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
         );
       }),
     );
-    replaceChildren(detailHost, current ? detail(current) : "");
+    replaceChildren(
+      detailHost,
+      current
+        ? detail(current, (fresh) => {
+            runs = [fresh, ...runs];
+            select(fresh.id);
+          })
+        : "",
+    );
   }
+
+  // Replay failed runs: a dry run says how many match, then a dialog asks to confirm.
+  const bulkStatus = h("span", { role: "status", class: "muted" });
+  const bulk = h("button", { type: "button", class: "secondary small" }, "Replay failed runs");
+  const question = h("p", { id: "bulk-replay-question" });
+  const confirm = h("button", { type: "button", class: "primary" }, "Replay");
+  const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
+  const dialog = h(
+    "dialog",
+    { class: "confirm", "aria-labelledby": "bulk-replay-title", "aria-describedby": "bulk-replay-question" },
+    h("h3", { id: "bulk-replay-title" }, "Replay failed runs"),
+    question,
+    h("p", { class: "hint" }, "Oldest first, through the same queue as live runs (live runs go first). Each new run uses the trigger's current workflow and redaction."),
+    h("div", { class: "actions" }, confirm, cancel),
+  );
+  const bulkPath = `/api/triggers/${encodeURIComponent(trigger.id)}/replay`;
+  bulk.addEventListener("click", async () => {
+    bulk.disabled = true;
+    bulkStatus.textContent = "";
+    try {
+      const dry = await api<BulkReplayResult>("POST", bulkPath, { source: "runs", status: ["failed"], dryRun: true });
+      if (dry.matched === 0) {
+        bulkStatus.textContent = "No failed runs to replay.";
+        return;
+      }
+      const n = Math.min(dry.matched, 1000);
+      question.textContent =
+        dry.matched > n ? `${dry.matched} failed runs match; the oldest ${n} will be replayed.` : `${dry.matched} failed ${dry.matched === 1 ? "run matches" : "runs match"}. Replay ${dry.matched === 1 ? "it" : "them"}?`;
+      confirm.textContent = `Replay ${n} ${n === 1 ? "run" : "runs"}`;
+      dialog.showModal();
+    } catch (error) {
+      bulkStatus.textContent = `Could not count failed runs: ${(error as Error).message}`;
+    } finally {
+      bulk.disabled = false;
+    }
+  });
+  cancel.addEventListener("click", () => dialog.close());
+  confirm.addEventListener("click", async () => {
+    confirm.disabled = true;
+    try {
+      const done = await api<BulkReplayResult>("POST", bulkPath, { source: "runs", status: ["failed"], limit: 1000 });
+      dialog.close();
+      bulkStatus.textContent = `Replayed ${done.replayed} ${done.replayed === 1 ? "run" : "runs"}.`;
+      announce(bulkStatus.textContent);
+      await load();
+    } catch (error) {
+      question.textContent = `Not replayed: ${(error as Error).message}`;
+    } finally {
+      confirm.disabled = false;
+    }
+  });
 
   const el = h(
     "section",
     { class: "runs", "aria-labelledby": "runs-heading" },
-    h("div", { class: "panel-head" }, h("h2", { id: "runs-heading" }, "Runs")),
+    h("div", { class: "panel-head" }, h("h2", { id: "runs-heading" }, "Runs"), h("span", { class: "spacer" }), bulkStatus, bulk),
+    dialog,
     h(
       "div",
       { class: "runs-grid" },

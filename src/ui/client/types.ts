@@ -51,6 +51,17 @@ export interface Run {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** The run or Activity row this run replays, else null. */
+  replayOf: string | null;
+  /** The value of the trigger's ordering key this run waits on, else null. */
+  orderingKey?: string | null;
+}
+
+/** `POST /api/triggers/:id/replay`. */
+export interface BulkReplayResult {
+  matched: number;
+  replayed: number;
+  runIds: string[];
 }
 
 export interface ValidationDetail {

@@ -57,6 +57,11 @@ export function workflowSection(trigger: Trigger | null): Section {
   const attempts = field("Max attempts", h("input", { type: "text", inputmode: "numeric", name: "workflowAttempts", value: saved.kind === "http" ? String((saved.retry as { maxAttempts?: number } | undefined)?.maxAttempts ?? "") : "", placeholder: "5" }), "1 to 20; empty for the default (5).");
   const argv = field("Command", h("textarea", { name: "workflowArgv", rows: 3, class: "mono", spellcheck: "false" }, saved.kind === "command" ? ((saved.argv as string[]) ?? []).join("\n") : ""), "The program, then one argument per line: no shell, no quoting.");
   const source = field("Script", h("textarea", { name: "workflowSource", rows: 6, class: "mono", spellcheck: "false" }, saved.kind === "script" ? String(saved.source ?? "") : DEFAULT_SCRIPT));
+  const orderingKey = field(
+    "Ordering key",
+    h("input", { type: "text", name: "orderingKey", value: typeof saved.orderingKey === "string" ? saved.orderingKey : "", placeholder: "$.customer.id", autocomplete: "off", spellcheck: "false", class: "mono" }),
+    "Optional: a JSONPath query on the (redacted) body. Runs with the same value run one at a time, in the order they arrived; others in parallel.",
+  );
   const timeout = field("Timeout (ms)", h("input", { type: "text", inputmode: "numeric", name: "workflowTimeout", value: saved.timeoutMs === undefined ? "" : String(saved.timeoutMs), placeholder: "default" }), "How long one attempt may take; empty for the kind's default.");
   const mode = field(
     "Response mode",
@@ -65,8 +70,13 @@ export function workflowSection(trigger: Trigger | null): Section {
   );
   const responseTimeout = field("Response timeout (ms)", h("input", { type: "text", inputmode: "numeric", name: "responseTimeout", value: String(trigger?.response.timeoutMs ?? 10000) }), "Workflow response mode: 504 after this long (100 to 300000).");
 
-  const byKind: Record<Kind, Field[]> = { none: [], http: [url, headers, attempts, timeout], command: [argv, timeout], script: [source, timeout] };
-  const all = [url, headers, attempts, argv, source, timeout];
+  const byKind: Record<Kind, Field[]> = {
+    none: [],
+    http: [url, headers, attempts, timeout, orderingKey],
+    command: [argv, timeout, orderingKey],
+    script: [source, timeout, orderingKey],
+  };
+  const all = [url, headers, attempts, argv, source, timeout, orderingKey];
   const slots = new Map(all.map((f) => [f, conditional(f.wrap)]));
   const current = () => kind.control.value as Kind;
   const place = () => {
@@ -98,6 +108,7 @@ export function workflowSection(trigger: Trigger | null): Section {
   function value(): Record<string, unknown> {
     const k = current();
     const t = numberOrUndefined(timeout);
+    const key = orderingKey.control.value.trim();
     let workflow: Record<string, unknown>;
     switch (k) {
       case "http": {
@@ -121,6 +132,7 @@ export function workflowSection(trigger: Trigger | null): Section {
       default:
         workflow = { kind: "none" };
     }
+    if (k !== "none" && key !== "") workflow.orderingKey = key;
     const response: Record<string, unknown> = { mode: mode.control.value };
     const rt = numberOrUndefined(responseTimeout);
     if (mode.control.value === "workflow" && rt !== undefined) response.timeoutMs = rt;
@@ -140,6 +152,7 @@ export function workflowSection(trigger: Trigger | null): Section {
         [source, k === "script" && source.control.value.trim() === "" ? "Enter the script's source." : null],
         [timeout, k === "none" ? null : wholeNumber(timeout, k === "script" ? 1 : 100, k === "command" ? 3_600_000 : k === "script" ? 60_000 : 300_000)],
         [responseTimeout, mode.control.value === "workflow" ? wholeNumber(responseTimeout, 100, 300_000) : null],
+        [orderingKey, k !== "none" && orderingKey.control.value.trim() !== "" && !orderingKey.control.value.trim().startsWith("$") ? "A JSONPath query starts with $, for example $.customer.id." : null],
       ]);
       let first: HTMLElement | null = null;
       for (const [f, problem] of problems) {
@@ -156,6 +169,7 @@ export function workflowSection(trigger: Trigger | null): Section {
       if (path.startsWith("/workflow/argv")) return argv;
       if (path.startsWith("/workflow/source")) return source;
       if (path.startsWith("/workflow/timeoutMs")) return timeout;
+      if (path.startsWith("/workflow/orderingKey")) return orderingKey;
       if (path.startsWith("/workflow")) return kind;
       if (path.startsWith("/response/timeoutMs")) return responseTimeout;
       if (path.startsWith("/response")) return mode;

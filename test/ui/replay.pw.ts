@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { api, postWebhook, signIn, uniqueName } from "./support.ts";
+
+/** A trigger whose http workflow fails (nothing listens on the port) after one attempt. */
+async function failingTrigger(extra: Record<string, unknown> = {}) {
+  return api("POST", "/api/triggers", { name: uniqueName("replay"), workflow: { kind: "http", url: "http://127.0.0.1:9/unreachable", retry: { maxAttempts: 1 }, timeoutMs: 500 }, ...extra });
+}
+
+async function openTrigger(page: import("@playwright/test").Page, id: string, tab: "runs" | "activity") {
+  await signIn(page);
+  await page.goto(`/#/triggers/${encodeURIComponent(id)}/${tab}`);
+}
+
+test("Replay on a run starts a new run with the same $trigger, shown as a replay of it", async ({ page }) => {
+  const t = await failingTrigger();
+  await postWebhook(t.url, JSON.stringify({ order: 42 }));
+  await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`))[0]?.status, { timeout: 10_000 }).toBe("failed");
+  const [original] = await api("GET", `/api/runs?triggerId=${t.id}`);
+
+  await openTrigger(page, t.id, "runs");
+  await page.getByRole("button", { name: "Replay", exact: true }).click();
+  const detail = page.locator(".run-detail");
+  await expect(detail.getByText("Replay of")).toBeVisible();
+  await expect(detail.getByText(original.id)).toBeVisible();
+  await expect(page.getByLabel("$trigger")).toContainText('"order": 42');
+  await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`)).length).toBe(2);
+});
+
+test("Replay failed runs first shows how many a dry run matched and asks to confirm", async ({ page }) => {
+  const t = await failingTrigger();
+  for (let i = 0; i < 3; i++) await postWebhook(t.url, JSON.stringify({ i }));
+  await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`)).filter((r: { status: string }) => r.status === "failed").length, { timeout: 10_000 }).toBe(3);
+
+  await openTrigger(page, t.id, "runs");
+  await page.getByRole("button", { name: "Replay failed runs" }).click();
+  const dialog = page.getByRole("dialog", { name: "Replay failed runs" });
+  await expect(dialog).toContainText("3 failed runs match. Replay them?");
+  // Cancel replays nothing.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  expect((await api("GET", `/api/runs?triggerId=${t.id}`)).length).toBe(3);
+
+  await page.getByRole("button", { name: "Replay failed runs" }).click();
+  await dialog.getByRole("button", { name: "Replay 3 runs" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Replayed 3 runs." })).toBeVisible();
+  await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`)).filter((r: { replayOf: string | null }) => r.replayOf).length).toBe(3);
+});
+
+test("Replay on a Filtered Activity row re-delivers it through the current filter", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("replay-filtered"), filter: { enabled: true, mode: "include", expression: '$.type == "paid"' } });
+  await postWebhook(t.url, JSON.stringify({ type: "refund" }));
+  await api("PATCH", `/api/triggers/${t.id}`, { filter: { expression: '$.type == "refund"' } });
+
+  await openTrigger(page, t.id, "activity");
+  const row = page.getByRole("row").filter({ hasText: "Filtered" });
+  await row.getByRole("button", { name: "Replay" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "replay of" }).first()).toContainText("Run");
+  const runs = await api("GET", `/api/runs?triggerId=${t.id}&include=trigger`);
+  expect(runs).toHaveLength(1);
+  expect(runs[0].trigger.body).toEqual({ type: "refund" });
+});
