@@ -90,6 +90,17 @@ describe("one instance", () => {
     expect(runs.find((r) => r.orderingKey === null)).toBeDefined();
   });
 
+  test("a key stuck behind a run that does not finish shows in /metrics", async () => {
+    const target = receiver(1500);
+    cleanups.push(target.stop);
+    const server = await startTestServer({}, ["--run-concurrency", "4"]);
+    cleanups.push(() => server.close());
+    const t = await server.createTrigger({ name: "stuck", workflow: { kind: "http", url: target.url, orderingKey: "$.customer" } });
+    for (let n = 1; n <= 3; n++) await post(t.url, { customer: "S", n });
+    const line = `inlet_runs_waiting_on_key{trigger="${t.id}"} 2`;
+    await waitFor("the waiting runs in /metrics", async () => (await (await fetch(`${server.url}/metrics`)).text()).includes(line), 5000);
+  });
+
   test("an ordering key that is not a JSONPath query is refused at save", async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());

@@ -10,6 +10,13 @@ interface Histogram {
 
 const label = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
+/** A gauge with one value per trigger, read when `/metrics` is scraped. */
+export interface PerTriggerGauge {
+  name: string;
+  help: string;
+  values: Record<string, number>;
+}
+
 export class Metrics {
   private readonly outcomes = new Map<string, number>();
   private readonly latency = new Map<string, Histogram>();
@@ -34,7 +41,7 @@ export class Metrics {
     for (const key of this.outcomes.keys()) if (key.startsWith(`${triggerId}\u0000`)) this.outcomes.delete(key);
   }
 
-  render(extra: Record<string, number> = {}): string {
+  render(extra: Record<string, number> = {}, perTrigger: PerTriggerGauge[] = []): string {
     const lines: string[] = [
       "# HELP inlet_webhook_requests_total Webhook requests by trigger, outcome and status.",
       "# TYPE inlet_webhook_requests_total counter",
@@ -52,6 +59,10 @@ export class Metrics {
       lines.push(`inlet_webhook_duration_seconds_count{trigger="${t}"} ${h.count}`);
     }
     for (const [name, value] of Object.entries(extra)) lines.push(`# TYPE ${name} gauge`, `${name} ${value}`);
+    for (const gauge of perTrigger) {
+      lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`);
+      for (const [trigger, value] of Object.entries(gauge.values)) lines.push(`${gauge.name}{trigger="${label(trigger)}"} ${value}`);
+    }
     return lines.join("\n") + "\n";
   }
 }

@@ -91,3 +91,7 @@ export const laneOf = (run: { replayOf?: string | null }) => (run.replayOf ? REP
 export const ORDERED_RUN_MAY_START = `(r.ordering_key IS NULL OR NOT EXISTS (
   SELECT 1 FROM runs e WHERE e.trigger_id = r.trigger_id AND e.ordering_key = r.ordering_key AND e.id <> r.id
     AND (e.status = 'running' OR (e.status = 'queued' AND e.seq < r.seq))))`;
+
+/** Queued ordered runs that may not start yet, counted per trigger (for `/metrics`). */
+export const RUNS_WAITING_ON_KEY = `SELECT r.trigger_id, count(*) AS n FROM runs r
+  WHERE r.status = 'queued' AND r.ordering_key IS NOT NULL AND NOT ${ORDERED_RUN_MAY_START} GROUP BY r.trigger_id`;

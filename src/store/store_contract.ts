@@ -252,6 +252,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       // Live runs are claimed before replayed ones; A's second waits for its first; B and the unordered run go on.
       expect((await store.claimRuns("w", 3, 60_000, now)).map((r) => r.id)).toEqual([a1, b1, free]);
       expect(await store.claimRun(a2, "w", 60_000, now)).toBeNull();
+      expect(await store.runsWaitingOnKey()).toEqual({ "t-ord": 1 });
       expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([replayed]);
       expect(await store.claimRuns("w", 10, 60_000, now)).toEqual([]);
       // A retrying run is still running: it holds its key.
@@ -259,6 +260,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.claimRuns("w", 10, 60_000, now)).toEqual([]);
       await store.finishRun(a1, "w", { status: "failed", result: null, error: "gave up", attempts: 3, finishedAt: now.toISOString() });
       expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([a2]);
+      expect(await store.runsWaitingOnKey()).toEqual({});
       expect((await store.getRun(replayed))?.replayOf).toBe("run-old");
       expect((await store.getRun(a1))?.replayOf).toBeNull();
       await store.close();

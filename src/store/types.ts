@@ -158,6 +158,11 @@ export interface Store {
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]>;
   /** One Activity row with the request it kept (filtered rows only), or null. */
   getActivity(id: string): Promise<ActivityRecord | null>;
+  /**
+   * Per trigger, how many queued runs wait behind an earlier run of the same ordering key that
+   * is still queued, running or retrying (a key stuck behind a failing run shows here).
+   */
+  runsWaitingOnKey(): Promise<Record<string, number>>;
   /** How many runs or filtered requests a bulk replay matches. */
   countReplayable(query: ReplayQuery): Promise<number>;
   /** The next `limit` of them after `afterSeq`, oldest first (a bulk replay pages through these). */

@@ -1,6 +1,6 @@
 import { SQL } from "bun";
 import { AsyncGroupCommit } from "../group_commit.ts";
-import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
+import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import {
   SchemaTooNew,
   StoreUnavailable,
@@ -465,6 +465,13 @@ export class PostgresStore implements Store {
     return this.guard(async (sql) => {
       const [row] = await sql`SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ${id}`;
       return row ? toActivity(row) : null;
+    });
+  }
+
+  runsWaitingOnKey(): Promise<Record<string, number>> {
+    return this.guard(async (sql) => {
+      const rows: Array<{ trigger_id: string; n: string }> = await sql.unsafe(RUNS_WAITING_ON_KEY);
+      return Object.fromEntries(rows.map((row) => [row.trigger_id, Number(row.n)]));
     });
   }
 

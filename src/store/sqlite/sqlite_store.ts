@@ -2,7 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
-import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
+import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import {
   SchemaTooNew,
   StoreUnavailable,
@@ -328,6 +328,12 @@ export class SqliteStore implements Store {
       const row = this.db.query<ActivityRow, [string]>("SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ?").get(id);
       return row ? toActivity(row) : null;
     });
+  }
+
+  runsWaitingOnKey(): Promise<Record<string, number>> {
+    return this.guard(() =>
+      Object.fromEntries(this.db.query<{ trigger_id: string; n: number }, []>(RUNS_WAITING_ON_KEY).all().map((row) => [row.trigger_id, row.n])),
+    );
   }
 
   countReplayable(query: ReplayQuery): Promise<number> {
