@@ -51,7 +51,7 @@ const numberOrUndefined = (f: Field) => (f.control.value.trim() === "" ? undefin
 export function workflowSection(trigger: Trigger | null): Section {
   const saved = (trigger?.workflow ?? { kind: "none" }) as { kind: Kind; [key: string]: unknown };
   const kind = field("Kind", h("select", { name: "workflowKind" }, options([["none", "none"], ["http", "http"], ["command", "command"], ["script", "script"]], saved.kind)), KIND_HINTS[saved.kind]);
-  const url = field("Target URL", h("input", { type: "url", name: "workflowUrl", value: saved.kind === "http" ? String(saved.url ?? "") : "", placeholder: "http://127.0.0.1:9000/hook", autocomplete: "off", class: "mono" }));
+  const url = field("Target URL", h("input", { type: "url", name: "workflowUrl", value: saved.kind === "http" ? String(saved.url ?? "") : "", placeholder: "http(s)://host:port/path", autocomplete: "off", class: "mono" }));
   const savedHeaders = saved.kind === "http" && saved.headers ? Object.entries(saved.headers as Record<string, string>).map(([k, v]) => `${k}: ${v}`).join("\n") : "";
   const headers = field("Request headers", h("textarea", { name: "workflowHeaders", rows: 2, class: "mono", spellcheck: "false" }, savedHeaders), "One per line, Name: value. Sent with every delivery.");
   const attempts = field("Max attempts", h("input", { type: "text", inputmode: "numeric", name: "workflowAttempts", value: saved.kind === "http" ? String((saved.retry as { maxAttempts?: number } | undefined)?.maxAttempts ?? "") : "", placeholder: "5" }), "1 to 20; empty for the default (5).");
