@@ -12,6 +12,7 @@ import { Metrics } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression, compileChecks, expressionRules } from "./ingest/checks.ts";
 import { IngestPipeline } from "./ingest/pipeline.ts";
+import { MAX_TRIGGER_BODY_BYTES } from "./triggers/schema.ts";
 import { Replay } from "./replay/replay.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
@@ -138,8 +139,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
-    // The pipeline enforces the configured limit itself (413); this only stops absurd uploads early.
-    maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1024 * 1024 * 16),
+    // The pipeline enforces each trigger's limit itself while streaming (413); Bun's own bound
+    // only has to let the largest allowed body (a trigger's maxBodyBytes, up to 100 MiB) through.
+    maxRequestBodySize: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES) + 1,
     fetch: (request) => app.handle(request),
   });
   const port = server.port!;

@@ -4,6 +4,7 @@ import { checkPatterns, compileRedaction, redact } from "../redact/index.ts";
 import type { ExpressionCheck } from "../http/api.ts";
 import type { ExpressionRules } from "../triggers/normalize.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
+import { checkSchemaDocument, CompiledSchema } from "../schema/validator.ts";
 import type { ChecksCompiler, PreparedChecks } from "./stages.ts";
 
 /** Configuration-time checks: the same parsers and pattern compiler the live path uses. */
@@ -11,6 +12,7 @@ export const expressionRules: ExpressionRules = {
   checkQuery,
   checkFilter,
   checkPatterns: (patterns) => checkPatterns(patterns),
+  checkSchema: (document) => checkSchemaDocument(document),
 };
 
 /**
@@ -33,6 +35,10 @@ export const compileChecks: ChecksCompiler = (trigger) => {
   if (dedup.strategy === "expression" && dedup.expression) {
     const query = compileKeyQuery(dedup.expression);
     checks.select = (body) => runKeyQuery(query, body);
+  }
+  if (trigger.schema?.enabled && trigger.schema.document !== undefined) {
+    const schema = new CompiledSchema(trigger.schema.document);
+    checks.schema = (body) => schema.validate(body);
   }
   const orderingKey = "orderingKey" in trigger.workflow ? trigger.workflow.orderingKey : undefined;
   if (orderingKey) {

@@ -1,6 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf, InvalidBody, parseBody } from "./parse_body.ts";
+import { InvalidXml } from "./parse_xml.ts";
 import { ERRORS, failure } from "./respond.ts";
 
 /**
@@ -42,12 +43,13 @@ export class ParsedBody {
   }
 }
 
-/** Parsing: JSON content types must parse (400), forms become fields, other types a string. */
+/** Parsing: JSON and XML content types must parse (400), forms become fields, other types a string. */
 export function parse(body: ParsedBody, requestId: string): Step<{ value: unknown }> {
   try {
     return { value: body.value() };
   } catch (error) {
     if (error instanceof InvalidBody) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidJson, requestId), { durable: true });
+    if (error instanceof InvalidXml) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidXml, requestId), { durable: true });
     throw error;
   }
 }

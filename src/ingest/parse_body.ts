@@ -1,3 +1,4 @@
+import { isXmlType, parseXml } from "./parse_xml.ts";
 // One nesting limit for the whole service (SPEC: 256): the sandbox enforces the same number.
 import { MAX_NESTING_DEPTH as MAX_JSON_DEPTH } from "../sandbox/depth.ts";
 
@@ -53,8 +54,9 @@ export function fieldsOf(params: URLSearchParams): Record<string, string | strin
 }
 
 /**
- * Parses a body per SPEC §Processing order step 4: JSON types must parse; form bodies become an
- * object of fields; anything else is a string. An empty body without a JSON type is `null`.
+ * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
+ * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields;
+ * anything else is a string. An empty body without a JSON type is `null`.
  */
 export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
   if (isJsonType(contentType)) {
@@ -65,6 +67,7 @@ export function parseBody(bytes: Uint8Array, contentType: string | null): unknow
       throw new InvalidBody(`body is not valid JSON: ${(error as Error).message}`);
     }
   }
+  if (isXmlType(contentType)) return parseXml(bytes);
   if (bytes.length === 0) return null;
   const text = decoder.decode(bytes);
   if (isFormType(contentType)) return fieldsOf(new URLSearchParams(text));

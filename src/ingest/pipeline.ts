@@ -15,6 +15,7 @@ import type { Delivery } from "./delivery.ts";
 import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
 import { answerHandshake } from "./handshake.ts";
+import { checkSchema } from "./check_schema.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import { fieldsOf } from "./parse_body.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -63,8 +64,8 @@ const NO_STORE_RETRY = "5";
 
 /**
  * The life of one request to `/webhooks/<token>`, in the processing order of SPEC.md:
- * method and rate → body size → authentication → deduplication → parse → filter → redaction →
- * run. Each step is a stage of its own file that either hands its output on or ends the request;
+ * method and rate → body size → authentication → deduplication → parse → schema → filter →
+ * redaction → run. Each step is a stage of its own file that either hands its output on or ends the request;
  * the request's one Activity row is written when it ends.
  */
 export class IngestPipeline {
@@ -94,7 +95,7 @@ export class IngestPipeline {
     const refused = admit(recipe, arrival, this.deps.rateLimiter);
     if (refused) return refused;
 
-    const rawBody = await readBody(arrival, this.deps.maxBodyBytes);
+    const rawBody = await readBody(arrival, arrival.trigger.maxBodyBytes ?? this.deps.maxBodyBytes);
     if (rawBody instanceof Ending) return rawBody;
 
     if (recipe.checkOnlyMethods.includes(arrival.method)) {
@@ -114,6 +115,9 @@ export class IngestPipeline {
 
     const parsed = parse(body, arrival.requestId);
     if (parsed instanceof Ending) return parsed;
+
+    const nonConforming = await checkSchema(prepared.checks, arrival, parsed.value, deduplicated.claim, this.deps);
+    if (nonConforming) return nonConforming;
 
     const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, deduplicated.claim));
     const { trigger } = arrival;

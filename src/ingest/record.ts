@@ -1,6 +1,7 @@
-import type { RunLease, RunRecord, Store } from "../store/types.ts";
+import type { DedupClaim, RunLease, RunRecord, Store } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
 import { activityRow } from "./activity.ts";
+import type { Arrival } from "./arrival.ts";
 import type { Delivery } from "./delivery.ts";
 
 /** What recording needs of the server. */
@@ -70,5 +71,12 @@ export async function recordFiltered(deps: RecordDeps, delivery: Delivery, reaso
   const detail = delivery.replayOf ? `replay of ${delivery.replayOf}: ${reason}` : reason;
   const activity = { ...activityRow(at(delivery), "filtered", detail, null), request: triggerPayload(delivery, redactedBody) };
   const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run: null, activity });
+  return deduplicated;
+}
+
+/** Records a request refused after deduplication (schema) with its dedup key; true when it was a duplicate after all. */
+export async function recordRejected(deps: RecordDeps, arrival: Arrival, claim: DedupClaim | null, reason: string): Promise<boolean> {
+  const at = { triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now };
+  const { deduplicated } = await deps.store.commitIngest({ dedup: claim, run: null, activity: activityRow(at, "rejected", reason, null) });
   return deduplicated;
 }

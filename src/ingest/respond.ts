@@ -16,12 +16,19 @@ export function failure(status: number, error: string, requestId: string, extra:
   return jsonResponse(status, { error, request_id: requestId }, { "X-Request-Id": requestId, ...extra });
 }
 
+/** `{"error":…,"request_id":…,"details":[…]}`: a refusal whose details the sender needs to fix the payload (schema 422). */
+export function failureWithDetails(status: number, error: string, requestId: string, details: Array<{ path: string; message: string }>): Response {
+  return jsonResponse(status, { error, request_id: requestId, details }, { "X-Request-Id": requestId });
+}
+
 export const ERRORS = {
   auth: "authentication failed",
   notFound: "not found",
   method: "method not allowed",
   tooLarge: "payload too large",
   invalidJson: "invalid JSON body",
+  invalidXml: "invalid XML body",
+  schema: "schema validation failed",
   rateLimited: "rate limited",
   timedOut: "workflow timed out",
   workflowFailed: "workflow failed",

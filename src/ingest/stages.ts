@@ -12,6 +12,8 @@ export interface PreparedChecks {
   redact?(body: unknown): unknown | Promise<unknown>;
   /** The values the expression dedup query selects. */
   select?(body: unknown): unknown[] | Promise<unknown[]>;
+  /** The body's problems under the trigger's JSON Schema (at most 20; none when it conforms). */
+  schema?(body: unknown): Promise<Array<{ path: string; message: string }>>;
   /** The values `workflow.orderingKey` selects on the redacted body (CONTRACT §6.2). */
   orderingKey?(body: unknown): unknown[] | Promise<unknown[]>;
 }

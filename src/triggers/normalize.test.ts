@@ -8,6 +8,7 @@ const context: NormalizeContext = {
     checkQuery: (q) => (q.startsWith("$") ? null : "a query starts with $"),
     checkFilter: (f) => (f.includes("==") ? null : "use == for equality"),
     checkPatterns: (patterns) => patterns.flatMap((p, index) => (p.includes("(") && !p.includes(")") ? [{ index, message: "unterminated group" }] : [])),
+    checkSchema: (document) => ((document as { type?: unknown }).type === "strin" ? [{ path: "/schema/document/type", message: "unknown type" }] : []),
   },
   plugins: { has: (id) => id === "github", ids: () => ["github"] },
 };
@@ -33,7 +34,18 @@ test("defaults: POST, auth none with the default signature header, dedup disable
     redaction: { enabled: false, patterns: [] },
     response: { mode: "immediate", timeoutMs: 10_000 },
     workflow: { kind: "none" },
+    schema: { enabled: false },
   });
+});
+
+test("a schema is checked when given or enabled; a per-trigger body limit is kept until cleared with null", () => {
+  expect(details({ name: "s", schema: { enabled: true } })).toEqual([{ path: "/schema/document", message: expect.stringContaining("add the JSON Schema") }]);
+  expect(details({ name: "s", schema: { enabled: true, document: { type: "strin" } } })).toEqual([{ path: "/schema/document/type", message: "unknown type" }]);
+  const limited = normalizeTrigger({ name: "big", maxBodyBytes: 25_000_000 }, context);
+  expect(limited.maxBodyBytes).toBe(25_000_000);
+  expect(normalizeTrigger({ name: "renamed" }, context, limited).maxBodyBytes).toBe(25_000_000);
+  expect(normalizeTrigger({ maxBodyBytes: null }, context, limited).maxBodyBytes).toBeUndefined();
+  expect(details({ name: "x", maxBodyBytes: 104_857_601 }).map((d) => d.path)).toEqual(["/maxBodyBytes"]);
 });
 
 test("a dedup window defaults to 3600 when first enabled, and a patch keeps what it does not name", () => {

@@ -8,6 +8,7 @@ import {
   type FilterConfig,
   type Method,
   type RedactionConfig,
+  type PayloadSchemaConfig,
   type ResponseConfig,
   type TriggerConfig,
   type TriggerInput,
@@ -34,6 +35,8 @@ export interface ExpressionRules {
   checkFilter(source: string): string | null;
   /** One message per bad pattern, by index. */
   checkPatterns(patterns: string[]): Array<{ index: number; message: string }>;
+  /** The problems of a JSON Schema document, with paths under `/schema/document`. */
+  checkSchema(document: unknown): ValidationDetail[];
 }
 
 /** What the rules need to know about the loaded plugins. */
@@ -112,7 +115,11 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
     redaction: { enabled: false, patterns: [], ...(current?.redaction ?? {}), ...(body.redaction ?? {}) } as RedactionConfig,
     response: { mode: "immediate", timeoutMs: DEFAULT_RESPONSE_TIMEOUT_MS, ...(current?.response ?? {}), ...(body.response ?? {}) } as ResponseConfig,
     workflow: (body.workflow ?? current?.workflow ?? { kind: "none" }) as WorkflowConfig,
+    schema: { enabled: false, ...(current?.schema ?? {}), ...(body.schema ?? {}) } as PayloadSchemaConfig,
   };
+  // null clears a per-trigger limit (back to the server's); absent keeps the current one.
+  const maxBodyBytes = body.maxBodyBytes === undefined ? current?.maxBodyBytes : (body.maxBodyBytes ?? undefined);
+  if (maxBodyBytes !== undefined) settings.maxBodyBytes = maxBodyBytes;
   const details = ruleErrors(settings, body, context);
   if (details.length) throw new ValidationError(details);
   return settings;
@@ -154,6 +161,10 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
       if (problem) out.push({ path: "/filter/expression", message: problem });
     }
   }
+  if (s.schema?.enabled && s.schema.document === undefined) {
+    out.push({ path: "/schema/document", message: 'add the JSON Schema to check bodies against, for example {"type":"object","required":["id"]}' });
+  }
+  if (s.schema?.document !== undefined && (body.schema?.document !== undefined || body.schema?.enabled)) out.push(...rules.checkSchema(s.schema.document));
   const patterns = s.redaction.patterns ?? [];
   if (s.redaction.enabled && patterns.length === 0) out.push({ path: "/redaction/patterns", message: "add at least one pattern when redaction is enabled" });
   for (const { index, message } of rules.checkPatterns(patterns)) out.push({ path: `/redaction/patterns/${index}`, message });

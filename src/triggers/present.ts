@@ -25,6 +25,8 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     redaction: trigger.redaction,
     response: trigger.response,
     workflow: trigger.workflow,
+    schema: trigger.schema ?? { enabled: false },
+    maxBodyBytes: trigger.maxBodyBytes ?? null,
     createdAt: trigger.createdAt,
     updatedAt: trigger.updatedAt,
   };

@@ -89,6 +89,19 @@ export const WorkflowSchema = Type.Union([
   ),
 ]);
 
+/** CONTRACT §6.5: a JSON Schema (2020-12) the parsed body must conform to (checked after deduplication, before the filter). */
+export const PayloadSchemaSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    document: Type.Optional(Type.Unknown({ description: "a JSON Schema 2020-12 document" })),
+  },
+  { additionalProperties: false },
+);
+
+/** CONTRACT §6.5: the largest body this trigger accepts (default: the server's --max-body-bytes). */
+export const MAX_TRIGGER_BODY_BYTES = 104_857_600;
+export const MaxBodyBytesSchema = Type.Integer({ minimum: 1, maximum: MAX_TRIGGER_BODY_BYTES });
+
 const Methods = Type.Union([
   Type.Tuple([Type.Literal("POST")]),
   Type.Tuple([Type.Literal("GET")]),
@@ -107,6 +120,8 @@ const inputFields = {
   redaction: RedactionSchema,
   response: ResponseSchema,
   workflow: WorkflowSchema,
+  schema: PayloadSchemaSchema,
+  maxBodyBytes: MaxBodyBytesSchema,
 };
 
 /** The body of `POST /api/triggers`. */
@@ -122,6 +137,8 @@ export const TriggerInputSchema = Type.Object(
     redaction: Type.Optional(Type.Partial(RedactionSchema)),
     response: Type.Optional(Type.Partial(ResponseSchema)),
     workflow: Type.Optional(inputFields.workflow),
+    schema: Type.Optional(Type.Partial(PayloadSchemaSchema)),
+    maxBodyBytes: Type.Optional(Type.Union([inputFields.maxBodyBytes, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -137,6 +154,7 @@ export type FilterConfig = Static<typeof FilterSchema>;
 export type RedactionConfig = Static<typeof RedactionSchema>;
 export type ResponseConfig = Static<typeof ResponseSchema>;
 export type WorkflowConfig = Static<typeof WorkflowSchema>;
+export type PayloadSchemaConfig = Static<typeof PayloadSchemaSchema>;
 export type Method = "GET" | "POST";
 
 /** A trigger's configuration as stored (secrets kept apart, encrypted). */
@@ -152,6 +170,10 @@ export interface TriggerConfig {
   redaction: RedactionConfig;
   response: ResponseConfig;
   workflow: WorkflowConfig;
+  /** Absent on triggers saved before schemas existed: treated as disabled. */
+  schema?: PayloadSchemaConfig;
+  /** Absent: the server's `--max-body-bytes`. */
+  maxBodyBytes?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -179,6 +201,8 @@ export const TriggerSchema = Type.Object({
   redaction: RedactionSchema,
   response: ResponseSchema,
   workflow: WorkflowSchema,
+  schema: PayloadSchemaSchema,
+  maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });

@@ -116,6 +116,8 @@ export class TriggerService {
     const record: TriggerRecord = {
       ...current,
       ...settings,
+      // Optional settings the patch cleared are absent from `settings`: not kept from `current`.
+      maxBodyBytes: settings.maxBodyBytes,
       updatedAt: laterThan(current.updatedAt),
       secret: wantsSecret ? (rotate || !current.secret ? newSecret() : current.secret) : null,
       appSecret: body.appSecret !== undefined ? body.appSecret || null : current.appSecret,

@@ -1,0 +1,24 @@
+import type { Arrival } from "./arrival.ts";
+import { Ending } from "./ending.ts";
+import { recordRejected, type RecordDeps } from "./record.ts";
+import { duplicateAck, ERRORS, failureWithDetails } from "./respond.ts";
+import type { PreparedChecks } from "./stages.ts";
+import type { DedupClaim } from "../store/types.ts";
+
+/**
+ * The trigger's JSON Schema (CONTRACT §6.5), after parsing and before the filter: a body that
+ * does not conform gets 422 with at most 20 details (the sender needs them to fix the payload)
+ * and a `rejected` Activity row, committed with the request's dedup key so that a provider's
+ * retry of the same delivery is deduplicated. `null`: the body conforms (or no schema is set).
+ */
+export async function checkSchema(checks: PreparedChecks, arrival: Arrival, body: unknown, claim: DedupClaim | null, deps: RecordDeps): Promise<Ending | null> {
+  if (!checks.schema) return null;
+  const details = await checks.schema(body);
+  if (details.length === 0) return null;
+  const { trigger, requestId } = arrival;
+  const first = details[0];
+  const reason = `schema: ${details.length === 1 ? "" : `${details.length} problems, first `}${first.path} ${first.message}`;
+  const duplicate = await recordRejected(deps, arrival, claim, reason);
+  if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
+  return Ending.committed("rejected", failureWithDetails(422, ERRORS.schema, requestId, details));
+}
