@@ -18,6 +18,8 @@ export interface Trigger {
   redaction: { enabled: boolean; patterns?: string[] };
   response: { mode: "immediate" | "workflow"; timeoutMs?: number };
   workflow: { kind: string; [key: string]: unknown };
+  schema: { enabled: boolean; document?: unknown };
+  maxBodyBytes: number | null;
   createdAt: string;
   updatedAt: string;
 }
