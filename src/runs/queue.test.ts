@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
 import type { ClaimedRun, RunRecord } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
+import { triggerRecord } from "../../test/support/ingest.ts";
 import { RunQueue, type ExecuteRun } from "./queue.ts";
 import { RunAborted, type RunOutcome } from "./types.ts";
 
@@ -12,23 +13,8 @@ const dir = mkdtempSync(join(tmpdir(), "inlet-queue-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord => ({
-  id: "t1",
-  token: "tok",
-  name: "t1",
-  app: null,
-  methods: ["POST"],
-  auth: { type: "none", signatureHeader: "X-Signature", encoding: "hex" },
-  dedup: { strategy: "disabled" },
-  filter: { enabled: false },
-  redaction: { enabled: false },
-  response: { mode, timeoutMs: 10_000 },
-  workflow: { kind: "http", url: "http://127.0.0.1:9/hook" },
-  createdAt: new Date().toISOString(),
-  updatedAt: new Date().toISOString(),
-  secret: null,
-  appSecret: null,
-});
+const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord =>
+  triggerRecord({ id: "t1", token: "tok", name: "t1", response: { mode, timeoutMs: 10_000 }, workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } });
 
 const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
 
