@@ -1,6 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
-import { fieldsOf, InvalidBody, parseBody } from "./parse_body.ts";
+import { fieldsOf } from "./literal_fields.ts";
+import { InvalidBody, parseBody } from "./parse_body.ts";
 import { InvalidXml } from "./parse_xml.ts";
 import { ERRORS, failure } from "./respond.ts";
 

@@ -1,3 +1,4 @@
+import { fieldsOf } from "./literal_fields.ts";
 import { isXmlType, parseXml } from "./parse_xml.ts";
 // One nesting limit for the whole service (SPEC: 256): the sandbox enforces the same number.
 import { MAX_NESTING_DEPTH as MAX_JSON_DEPTH } from "../sandbox/depth.ts";
@@ -9,6 +10,8 @@ export class InvalidBody extends Error {
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
+// RFC 8259 §8.1: JSON is UTF-8; a body that is not is refused, never stored with U+FFFD in its place.
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function isJsonType(contentType: string | null): boolean {
   if (!contentType) return false;
@@ -41,18 +44,6 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
   return max;
 }
 
-/** Query or form fields as an object; a repeated field becomes an array of its values. */
-export function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [key, value] of params) {
-    const existing = out[key];
-    if (existing === undefined) out[key] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else out[key] = [existing, value];
-  }
-  return out;
-}
-
 /**
  * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
  * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields;
@@ -61,8 +52,14 @@ export function fieldsOf(params: URLSearchParams): Record<string, string | strin
 export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
   if (isJsonType(contentType)) {
     if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    let text: string;
     try {
-      return JSON.parse(decoder.decode(bytes));
+      text = strictUtf8.decode(bytes);
+    } catch {
+      throw new InvalidBody("JSON body is not valid UTF-8 (RFC 8259 §8.1): it would not be stored as sent");
+    }
+    try {
+      return JSON.parse(text);
     } catch (error) {
       throw new InvalidBody(`body is not valid JSON: ${(error as Error).message}`);
     }
@@ -73,3 +70,4 @@ export function parseBody(bytes: Uint8Array, contentType: string | null): unknow
   if (isFormType(contentType)) return fieldsOf(new URLSearchParams(text));
   return text;
 }
+

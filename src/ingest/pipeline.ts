@@ -17,7 +17,7 @@ import { genericRecipe } from "./generic_recipe.ts";
 import { answerHandshake } from "./handshake.ts";
 import { checkSchema } from "./check_schema.ts";
 import { parse, ParsedBody } from "./parse.ts";
-import { fieldsOf } from "./parse_body.ts";
+import { fieldsOf, headersObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
@@ -212,10 +212,4 @@ function failed(requestId: string, error: unknown): Ending {
     return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));
   }
   throw error;
-}
-
-function headersObject(headers: Headers, hidden: ReadonlySet<string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of headers) if (!hidden.has(name)) out[name] = value;
-  return out;
 }

@@ -1,0 +1,40 @@
+/**
+ * Names from a request — form fields, query parameters, header names — kept literally in an
+ * object: `__proto__`, `constructor`, `toString` become own properties like any other name, and
+ * no prototype is read or touched (plain `obj[name] = v` would set the prototype for `__proto__`,
+ * and reading `obj.constructor` finds Object's).
+ *
+ * @example
+ * ```ts
+ * const out = {};
+ * addField(out, "__proto__", "a");
+ * addField(out, "constructor", "b");
+ * addField(out, "constructor", "c");
+ * JSON.stringify(out); // '{"__proto__":"a","constructor":["b","c"]}'
+ * ```
+ */
+export function addField(out: Record<string, string | string[]>, name: string, value: string): void {
+  if (!Object.hasOwn(out, name)) {
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    return;
+  }
+  const existing = out[name];
+  if (Array.isArray(existing)) existing.push(value);
+  else Object.defineProperty(out, name, { value: [existing, value], enumerable: true, writable: true, configurable: true });
+}
+
+/** Query or form fields as an object; a repeated field becomes an array of its real values. */
+export function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of params) addField(out, key, value);
+  return out;
+}
+
+/** `$trigger.headers`: every header but the hidden (credential) ones, names as received (lower-case). */
+export function headersObject(headers: Headers, hidden: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (!hidden.has(name)) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

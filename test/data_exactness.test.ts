@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+// Data kept exactly (SPEC §Isolation between triggers), through real HTTP.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const lastRun = async (id: string) => ((await server.api("GET", `/api/runs?triggerId=${id}&include=trigger`)).body as any[])[0];
+
+test("JSON with invalid UTF-8 bytes is 400 invalid JSON body, with the reason in Activity", async () => {
+  const t = await server.createTrigger({ name: "utf8" });
+  for (const bad of [[0xff, 0xfe, 0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+    const body = Uint8Array.from([...new TextEncoder().encode('{"s":"a'), ...bad, ...new TextEncoder().encode('b"}')]);
+    const r = await fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toBe("invalid JSON body");
+  }
+  expect((await server.activity(t.id)).every((row) => row.outcome === "rejected" && row.detail.includes("UTF-8"))).toBe(true);
+  const fine = await fetch(t.url, { method: "POST", body: '{"s":"ä€𝄞"}', headers: { "Content-Type": "application/json" } });
+  expect(fine.status).toBe(200);
+  expect((await lastRun(t.id)).trigger.body).toEqual({ s: "ä€𝄞" });
+});
+
+test("names such as __proto__, constructor and toString are kept literally in bodies, queries and headers", async () => {
+  const t = await server.createTrigger({ name: "literal" });
+  const r = await fetch(`${t.url}?constructor=1&__proto__=2&toString=3&hasOwnProperty=4&x=5`, {
+    method: "POST",
+    body: "__proto__=a&constructor=b&toString=c&valueOf=d&plain=e",
+    headers: [
+      ["Content-Type", "application/x-www-form-urlencoded"],
+      ["__proto__", "h"],
+      ["constructor", "k"],
+    ],
+  });
+  expect(r.status).toBe(200);
+  const run = await lastRun(t.id);
+  expect(run.trigger.body).toEqual(JSON.parse('{"__proto__":"a","constructor":"b","toString":"c","valueOf":"d","plain":"e"}'));
+  expect(run.trigger.query).toEqual(JSON.parse('{"constructor":"1","__proto__":"2","toString":"3","hasOwnProperty":"4","x":"5"}'));
+  expect(Object.keys(run.trigger.body)).toContain("__proto__");
+  expect(Object.hasOwn(run.trigger.headers, "__proto__") && run.trigger.headers.__proto__).toBe("h");
+  expect(run.trigger.headers.constructor).toBe("k");
+  expect(Object.keys(run.trigger.query)).toEqual(["constructor", "__proto__", "toString", "hasOwnProperty", "x"]);
+  const json = await fetch(t.url, { method: "POST", body: '{"__proto__":{"x":1},"constructor":2}', headers: { "Content-Type": "application/json" } });
+  expect(json.status).toBe(200);
+  expect(Object.keys((await lastRun(t.id)).trigger.body)).toEqual(["__proto__", "constructor"]);
+});
