@@ -13,6 +13,7 @@ import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression, compileChecks, expressionRules } from "./ingest/checks.ts";
 import { IngestPipeline } from "./ingest/pipeline.ts";
 import { MAX_TRIGGER_BODY_BYTES } from "./triggers/schema.ts";
+import { explainDataDirError } from "./config/data_dir_error.ts";
 import { Replay } from "./replay/replay.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
@@ -34,10 +35,16 @@ export interface Core {
 
 /** Opens the store, the key, the plugins and the trigger index. */
 export async function openCore(config: ServerConfig): Promise<Core> {
-  const box = SealedBox.load(config.dataDir, config.secretKey);
+  let box: SealedBox;
+  let store: Store;
   const plugins = new PluginRegistry(BUILTIN_PLUGINS);
   if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);
-  const store = await openStore(config);
+  try {
+    box = SealedBox.load(config.dataDir, config.secretKey);
+    store = await openStore(config);
+  } catch (error) {
+    throw explainDataDirError(error, config.dataDir);
+  }
   try {
     await checkSecretKey(store, box, config);
   } catch (error) {

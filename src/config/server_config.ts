@@ -1,3 +1,4 @@
+import { redactUrl } from "./redact_url.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 
@@ -107,7 +108,10 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const first = check.Errors(values).First()!;
     const option = OPTIONS.find((o) => `/${o.key}` === first.path);
     const name = option ? option.flag || option.env : first.path;
-    throw new UsageError(`${name}: ${first.message} (got ${JSON.stringify(first.value)})`);
+    // URLs may carry a password: what was given is shown without it.
+    const given = typeof first.value === "string" && /url/i.test(option?.key ?? "") ? redactUrl(first.value) : first.value;
+    const message = option?.key === "databaseUrl" ? "must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE" : first.message;
+    throw new UsageError(`${name}: ${message} (got ${JSON.stringify(given)})`);
   }
   return values as ServerConfig;
 }

@@ -1,6 +1,7 @@
 import { SQL } from "bun";
 import { KEY_FINGERPRINT_META } from "../auth/sealed_box.ts";
-import { redactUrl, TRIGGERS_CHANNEL } from "./postgres/postgres_store.ts";
+import { redactUrl } from "../config/redact_url.ts";
+import { TRIGGERS_CHANNEL } from "./postgres/postgres_store.ts";
 import type { SqliteSource } from "./sqlite_source.ts";
 
 /** The target database cannot take the copy (not empty, another key): nothing was written. */

@@ -1,4 +1,6 @@
 import { SQL } from "bun";
+import { redactUrl } from "../../config/redact_url.ts";
+import { describeConnectError } from "./connect_error.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
 import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import {
@@ -158,7 +160,7 @@ export class PostgresStore implements Store {
     } catch (error) {
       await sql.close().catch(() => {});
       if (error instanceof SchemaTooNew) throw error;
-      throw new StoreUnavailable(`${where}: ${(error as Error)?.message ?? error}`);
+      throw new StoreUnavailable(`${where}: ${describeConnectError(error, url)}`);
     }
     return store;
   }
@@ -529,16 +531,6 @@ export class PostgresStore implements Store {
   }
 }
 
-/** A database URL for messages: the password is never printed. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable URL)";
-  }
-}
 
 /** The WHERE clause of a bulk replay's selection after the `afterSeq` cursor, with $n parameters. */
 function replayWhere(query: ReplayQuery, afterSeq: number): { where: string; params: Array<string | number> } {

@@ -48,6 +48,8 @@ export class SqliteStore implements Store {
     this.db.exec("PRAGMA synchronous = FULL");
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.migrate(path);
+    // A read-only file fails here, at start, with the file named, not at the first request.
+    this.db.run("UPDATE meta SET value = value WHERE key = 'triggers_revision'");
     const db = this.db;
     this.stmt = {
       hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
