@@ -3,11 +3,15 @@
  * and the web panel into one executable, `dist/inlet`.
  */
 import { mkdirSync } from "node:fs";
+import { PARSER_HEADER_BYTES } from "../src/http/edge.ts";
 
 const outfile = process.argv[2] ?? "dist/inlet";
 mkdirSync("dist", { recursive: true });
 const started = performance.now();
-const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--sourcemap", "src/main.ts", "--outfile", outfile], {
+// Bun's HTTP parser must let headers up to PARSER_HEADER_BYTES through (src/http/edge.ts), so that
+// inlet itself answers oversized ones with the contract's JSON 431.
+const execArgv = `--compile-exec-argv=--max-http-header-size=${PARSER_HEADER_BYTES}`;
+const proc = Bun.spawnSync([process.execPath, "build", "--compile", execArgv, "--minify", "--sourcemap", "src/main.ts", "--outfile", outfile], {
   stdout: "inherit",
   stderr: "inherit",
 });

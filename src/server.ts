@@ -14,6 +14,7 @@ import { checkExpression, compileChecks, expressionRules } from "./ingest/checks
 import { IngestPipeline } from "./ingest/pipeline.ts";
 import { MAX_TRIGGER_BODY_BYTES } from "./triggers/schema.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
+import { refuseOversized, routable } from "./http/edge.ts";
 import { Replay } from "./replay/replay.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
@@ -149,7 +150,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     // The pipeline enforces each trigger's limit itself while streaming (413); Bun's own bound
     // only has to let the largest allowed body (a trigger's maxBodyBytes, up to 100 MiB) through.
     maxRequestBodySize: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES) + 1,
-    fetch: (request) => app.handle(request),
+    // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
+    // connections whose body was refused unread.
+    ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),
+    fetch: (request) => refuseOversized(request) ?? app.handle(routable(request)),
   });
   const port = server.port!;
   baseUrl = publicBaseUrl(config, port);

@@ -7,6 +7,7 @@ import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import type { Replay, ReplayResult } from "../replay/replay.ts";
 import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
+import { jsonResponse } from "../ingest/respond.ts";
 import { pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
 
@@ -24,11 +25,7 @@ export interface ApiDeps {
   onTriggerDeleted?(id: string): void;
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
-  });
+const json = jsonResponse;
 
 const notFound = (what: string) => json(404, { error: `${what} not found` });
 

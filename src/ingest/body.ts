@@ -1,14 +1,16 @@
 import type { Arrival } from "./arrival.ts";
 import { Ending, type Step } from "./ending.ts";
-import { BodyTooLarge, readBodyLimited } from "./read_body.ts";
+import { BodyCut, BodyTooLarge, readBodyLimited } from "./read_body.ts";
 import { ERRORS, failure } from "./respond.ts";
 
-/** Reads the raw body, refusing more than `limit` bytes without buffering past it (413). */
+/** Reads the raw body, refusing more than `limit` bytes without buffering past it (413); a body cut short is `rejected`. */
 export async function readBody(arrival: Arrival, limit: number): Promise<Step<Uint8Array>> {
   try {
     return await readBodyLimited(arrival.request, limit);
   } catch (error) {
     if (error instanceof BodyTooLarge) return Ending.stop("rejected", error.message, failure(413, ERRORS.tooLarge, arrival.requestId));
+    // Nobody is left to read the answer; the owner still sees the request in Activity, durably.
+    if (error instanceof BodyCut) return Ending.stop("rejected", error.message, failure(408, ERRORS.timedOutBody, arrival.requestId), { durable: true });
     throw error;
   }
 }

@@ -4,7 +4,18 @@ export class BodyTooLarge extends Error {
   readonly code = "payload_too_large";
 }
 
+/** The body did not arrive whole: the client closed the connection or went idle mid-body. */
+export class BodyCut extends Error {
+  override name = "BodyCut";
+  readonly code = "body_cut";
+}
+
 const EMPTY = new Uint8Array(0);
+
+const cut = (received: number, declared: string | null, error: unknown) =>
+  new BodyCut(
+    `the body did not arrive whole: the client closed the connection or went idle after ${received} of ${declared ?? "an unknown number of"} bytes (${(error as Error)?.message || (error as Error)?.name || String(error) || "no reason given"})`,
+  );
 
 /**
  * Reads a request body into bytes, refusing more than `limit` bytes: a declared
@@ -18,7 +29,12 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   if (!stream) return EMPTY;
   if (declared !== null && Number(declared) <= limit) {
     // The length is known and within the limit: one read, no chunk copying.
-    const bytes = new Uint8Array(await request.arrayBuffer());
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await request.arrayBuffer());
+    } catch (error) {
+      throw cut(0, declared, error);
+    }
     if (bytes.length > limit) throw new BodyTooLarge(`body exceeds ${limit} bytes`);
     return bytes;
   }
@@ -26,7 +42,13 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw cut(total, declared, error);
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.length;
     if (total > limit) {

@@ -2,7 +2,9 @@
 
 const JSON_TYPE = "application/json";
 
+/** A JSON answer; `undefined` means no body at all (204). The one JSON response helper of the server. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  if (body === undefined) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
 }
 
@@ -28,6 +30,7 @@ export const ERRORS = {
   tooLarge: "payload too large",
   invalidJson: "invalid JSON body",
   invalidXml: "invalid XML body",
+  timedOutBody: "request timeout",
   schema: "schema validation failed",
   rateLimited: "rate limited",
   timedOut: "workflow timed out",

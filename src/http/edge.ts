@@ -1,0 +1,48 @@
+import { jsonResponse } from "../ingest/respond.ts";
+
+/**
+ * The HTTP edge: what is refused before any route runs, answered in the contract's shape
+ * (CONTRACT §6.6) with `X-Request-Id`, instead of a bare status from the HTTP layer.
+ *
+ * Bun's own parser refuses first what is larger still (see README "What the edge answers"):
+ * inlet raises its header limit to {@link PARSER_HEADER_BYTES} so that everything below that
+ * reaches this code and gets a JSON answer.
+ */
+
+/** A request line longer than this is 414. */
+export const MAX_URL_BYTES = 16 * 1024;
+/** Headers (names and values together) larger than this are 431. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+/** The limit Bun's HTTP parser is started with (`--max-http-header-size`, see package.json and the build). */
+export const PARSER_HEADER_BYTES = 2 * 1024 * 1024;
+
+/** `{"error":…,"request_id":…}` with a fresh `X-Request-Id`: for refusals made before any trigger is known. */
+export function edgeRefusal(status: number, error: string): Response {
+  const requestId = crypto.randomUUID();
+  return jsonResponse(status, { error, request_id: requestId }, { "X-Request-Id": requestId });
+}
+
+/** 414 or 431 for a request too large to route, else null. */
+export function refuseOversized(request: Request): Response | null {
+  const url = request.url;
+  if (url.length > MAX_URL_BYTES) return edgeRefusal(414, "uri too long");
+  let size = 0;
+  for (const [name, value] of request.headers) {
+    size += name.length + value.length + 4;
+    if (size > MAX_HEADER_BYTES) return edgeRefusal(431, "request header fields too large");
+  }
+  return null;
+}
+
+/**
+ * The request as routed by path alone: the `Host` header plays no part in routing. (Elysia finds
+ * the path by skipping a minimum host length, so `Host: x` would shift it; such a request is
+ * re-addressed to a neutral origin, body and headers unchanged.)
+ */
+export function routable(request: Request): Request {
+  const url = request.url;
+  const start = url.indexOf("//");
+  const slash = url.indexOf("/", start + 2);
+  if (start !== -1 && slash !== -1 && slash - (start + 2) >= 4) return request;
+  return new Request(`http://inlet.local${slash === -1 ? "/" : url.slice(slash)}`, request);
+}
