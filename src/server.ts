@@ -10,7 +10,11 @@ import { healthRoutes } from "./http/health.ts";
 import { ingestRoute } from "./http/ingest_route.ts";
 import { Metrics } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
-import { checkExpression, compileChecks, expressionRules } from "./ingest/checks.ts";
+import { checkExpression } from "./checks/api_check.ts";
+import { expressionRules } from "./checks/compile.ts";
+import { CheckPool } from "./checks/pool.ts";
+import { pooledChecks } from "./checks/pooled.ts";
+import { checkPoolGauges } from "./http/check_pool_metrics.ts";
 import { IngestPipeline } from "./ingest/pipeline.ts";
 import { MAX_TRIGGER_BODY_BYTES } from "./triggers/schema.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
@@ -113,11 +117,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     leaseMs: config.runLeaseSeconds * 1000,
     log: logEvent,
   });
+  const checkPool = new CheckPool({ size: config.sandboxWorkers });
   const pipeline = new IngestPipeline({
     triggers,
     store,
     plugins,
-    compileChecks,
+    compileChecks: pooledChecks(checkPool),
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
@@ -141,7 +146,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         onTriggerDeleted: (id) => metrics.forget(id),
       }),
     )
-    .use(healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length })))
+    .use(healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length }), () => checkPoolGauges(checkPool.snapshot())))
     .use(panelRoutes());
 
   const server = Bun.serve({
@@ -177,6 +182,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       clearInterval(sweep);
       await watch?.close();
       await server.stop(false);
+      checkPool.close();
       await queue.stop(RUN_DRAIN_MS);
       await runners.close();
       log.close();

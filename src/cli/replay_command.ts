@@ -1,5 +1,5 @@
 import { UsageError, type ServerConfig } from "../config/server_config.ts";
-import { compileChecks } from "../ingest/checks.ts";
+import { compileChecks } from "../checks/compile.ts";
 import { IngestPipeline } from "../ingest/pipeline.ts";
 import { Replay, type ReplayResult } from "../replay/replay.ts";
 import { bulkReplayOf } from "../replay/replay_input.ts";

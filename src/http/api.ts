@@ -7,12 +7,11 @@ import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import type { Replay, ReplayResult } from "../replay/replay.ts";
 import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
+import type { ExpressionCheck } from "../checks/api_check.ts";
 import { jsonResponse } from "../ingest/respond.ts";
 import { pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
 
-/** `POST /api/check`: validates and evaluates an expression through the live code paths. */
-export type ExpressionCheck = (input: unknown) => { ok: true; result?: unknown } | { ok: false; error: string };
 
 export interface ApiDeps {
   triggers: TriggerService;

@@ -3,8 +3,9 @@ import type { Store } from "../store/types.ts";
 import type { Metrics, PerTriggerGauge } from "./metrics.ts";
 
 /** `/healthz` (process up), `/readyz` (store reachable), `/metrics` (Prometheus). */
-export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Record<string, number>) {
+export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Record<string, number>, more: () => PerTriggerGauge[] = () => []) {
   const perTrigger = async (): Promise<PerTriggerGauge[]> => [
+    ...more(),
     {
       name: "inlet_runs_waiting_on_key",
       help: "Queued runs waiting behind an earlier run of the same ordering key (queued, running or retrying).",

@@ -14,6 +14,8 @@ const label = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"
 export interface PerTriggerGauge {
   name: string;
   help: string;
+  /** Default gauge. */
+  type?: "gauge" | "counter";
   values: Record<string, number>;
 }
 
@@ -60,7 +62,7 @@ export class Metrics {
     }
     for (const [name, value] of Object.entries(extra)) lines.push(`# TYPE ${name} gauge`, `${name} ${value}`);
     for (const gauge of perTrigger) {
-      lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`);
+      lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} ${gauge.type ?? "gauge"}`);
       for (const [trigger, value] of Object.entries(gauge.values)) lines.push(`${gauge.name}{trigger="${label(trigger)}"} ${value}`);
     }
     return lines.join("\n") + "\n";

@@ -1,5 +1,5 @@
 import type { Delivery } from "./delivery.ts";
-import type { PreparedChecks } from "./stages.ts";
+import type { PreparedChecks } from "../checks/prepared.ts";
 
 /**
  * PII Redaction: a copy of the body whose matching fields' values are `"[REDACTED]"`. When the

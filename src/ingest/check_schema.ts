@@ -2,7 +2,7 @@ import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import { recordRejected, type RecordDeps } from "./record.ts";
 import { duplicateAck, ERRORS, failureWithDetails } from "./respond.ts";
-import type { PreparedChecks } from "./stages.ts";
+import type { PreparedChecks } from "../checks/prepared.ts";
 import type { DedupClaim } from "../store/types.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { authenticate, credentialHeaders } from "../auth/generic.ts";
 import { dedupKeyHash } from "../dedup/dedup_key.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
-import type { PreparedChecks } from "./stages.ts";
+import type { PreparedChecks } from "../checks/prepared.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 
 /**

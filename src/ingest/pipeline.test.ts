@@ -4,7 +4,7 @@ import { definePlugin } from "../plugins/define.ts";
 import type { InletPlugin } from "../plugins/types.ts";
 import { StoreUnavailable } from "../store/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
-import { compileChecks } from "./checks.ts";
+import { compileChecks } from "../checks/compile.ts";
 import type { Delivery } from "./delivery.ts";
 import { IngestPipeline, type IngestDeps, type IngestResult } from "./pipeline.ts";
 

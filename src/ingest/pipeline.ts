@@ -23,7 +23,7 @@ import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
 import { ack, duplicateAck, ERRORS, failure } from "./respond.ts";
-import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "./stages.ts";
+import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows. */
 export type IngestStore = Pick<Store, "hasDedupKey" | "commitIngest" | "recordActivity">;

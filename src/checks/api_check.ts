@@ -1,52 +1,10 @@
 import { exceedsDepth, MAX_NESTING_DEPTH } from "../sandbox/index.ts";
 import { checkFilter, checkQuery, compileFilter, compileKeyQuery, runFilter, runKeyQuery } from "../filter/index.ts";
 import { checkPatterns, compileRedaction, redact } from "../redact/index.ts";
-import type { ExpressionCheck } from "../http/api.ts";
-import type { ExpressionRules } from "../triggers/normalize.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
-import { checkSchemaDocument, CompiledSchema } from "../schema/validator.ts";
-import type { ChecksCompiler, PreparedChecks } from "./stages.ts";
 
-/** Configuration-time checks: the same parsers and pattern compiler the live path uses. */
-export const expressionRules: ExpressionRules = {
-  checkQuery,
-  checkFilter,
-  checkPatterns: (patterns) => checkPatterns(patterns),
-  checkSchema: (document) => checkSchemaDocument(document),
-};
-
-/**
- * Compiles a trigger's filter, redaction patterns and expression dedup query once; the pipeline
- * caches the result per trigger version. Every evaluation runs in the QuickJS sandbox.
- */
-export const compileChecks: ChecksCompiler = (trigger) => {
-  const checks: PreparedChecks = {};
-  const { filter, redaction, dedup } = trigger;
-  if (filter.enabled && filter.expression) {
-    const compiled = compileFilter(filter.expression);
-    const include = filter.mode !== "exclude";
-    // Include runs only when true; Exclude skips when true.
-    checks.passes = (body) => runFilter(compiled, body) === include;
-  }
-  if (redaction.enabled && redaction.patterns && redaction.patterns.length > 0) {
-    const redactor = compileRedaction(redaction.patterns);
-    checks.redact = (body) => redact(redactor, body);
-  }
-  if (dedup.strategy === "expression" && dedup.expression) {
-    const query = compileKeyQuery(dedup.expression);
-    checks.select = (body) => runKeyQuery(query, body);
-  }
-  if (trigger.schema?.enabled && trigger.schema.document !== undefined) {
-    const schema = new CompiledSchema(trigger.schema.document);
-    checks.schema = (body) => schema.validate(body);
-  }
-  const orderingKey = "orderingKey" in trigger.workflow ? trigger.workflow.orderingKey : undefined;
-  if (orderingKey) {
-    const query = compileKeyQuery(orderingKey);
-    checks.orderingKey = (body) => runKeyQuery(query, body);
-  }
-  return checks;
-};
+/** `POST /api/check`: validates and evaluates an expression through the live code paths. */
+export type ExpressionCheck = (input: unknown) => { ok: true; result?: unknown } | { ok: false; error: string };
 
 const KINDS = ["jsonpath", "filter", "regex"] as const;
 

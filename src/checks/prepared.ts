@@ -1,4 +1,21 @@
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { TriggerConfig } from "../triggers/schema.ts";
+
+/** What a trigger's checks are compiled from: the settings only, never its secrets. */
+export type CheckSettings = Pick<TriggerConfig, "filter" | "redaction" | "dedup" | "workflow" | "schema">;
+
+/** The checks a trigger can have. */
+export type CheckOp = "passes" | "redact" | "select" | "schema" | "orderingKey";
+
+/** Which checks a trigger's settings call for. */
+export function checkOps(s: CheckSettings): CheckOp[] {
+  const ops: CheckOp[] = [];
+  if (s.filter.enabled && s.filter.expression) ops.push("passes");
+  if (s.redaction.enabled && s.redaction.patterns && s.redaction.patterns.length > 0) ops.push("redact");
+  if (s.dedup.strategy === "expression" && s.dedup.expression) ops.push("select");
+  if (s.schema?.enabled && s.schema.document !== undefined) ops.push("schema");
+  if ("orderingKey" in s.workflow && s.workflow.orderingKey) ops.push("orderingKey");
+  return ops;
+}
 
 /**
  * A trigger's user-authored checks, compiled once and reused for every request. Each function
@@ -19,7 +36,7 @@ export interface PreparedChecks {
 }
 
 /** Compiles a trigger's checks; the pipeline caches the result per trigger version. */
-export type ChecksCompiler = (trigger: TriggerRecord) => PreparedChecks;
+export type ChecksCompiler = (trigger: CheckSettings & { id: string; updatedAt: string }) => PreparedChecks;
 
 /**
  * An error raised while compiling or evaluating user logic (deadline, memory, a stored

@@ -1,0 +1,76 @@
+import { afterAll, expect, test } from "bun:test";
+import { triggerRecord } from "../../test/support/ingest.ts";
+import { CheckPool } from "./pool.ts";
+import { pooledChecks } from "./pooled.ts";
+
+const pools: CheckPool[] = [];
+afterAll(() => pools.forEach((p) => p.close()));
+const pool = (options: ConstructorParameters<typeof CheckPool>[0]) => {
+  const p = new CheckPool(options);
+  pools.push(p);
+  return p;
+};
+
+const filtered = (id: string, expression: string) => triggerRecord({ id, filter: { enabled: true, mode: "include", expression } });
+
+test("checks evaluate in a sandbox worker: filter, redaction, expression keys", async () => {
+  const compile = pooledChecks(pool({ size: 2 }));
+  const checks = compile(
+    triggerRecord({
+      filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
+      redaction: { enabled: true, patterns: ["^email$"] },
+      dedup: { strategy: "expression", expression: "$.id" },
+    }),
+  );
+  expect(await checks.passes!({ type: "paid" })).toBe(true);
+  expect(await checks.passes!({ type: "refund" })).toBe(false);
+  expect(await checks.redact!({ email: "a@b.c", keep: 1 })).toEqual({ email: "[REDACTED]", keep: 1 });
+  expect(await checks.select!({ id: 7 })).toEqual([7]);
+});
+
+test("a deadline blown in a worker fails that evaluation with a sandbox error, and the worker goes on", async () => {
+  const compile = pooledChecks(pool({ size: 1 }));
+  const hostile = compile(filtered("hostile", 'match($.s, "(a+)+b")'));
+  const error = await Promise.resolve(hostile.passes!({ s: "a".repeat(40) })).catch((e) => e);
+  expect(String(error.code)).toBe("sandbox_timeout");
+  expect(await compile(filtered("fine", "$.ok == true")).passes!({ ok: true })).toBe(true);
+});
+
+test("one trigger never holds every worker: while it blows its deadline, another trigger is answered at once", async () => {
+  const p = pool({ size: 2 });
+  const compile = pooledChecks(p);
+  const hostile = compile(filtered("hostile", 'match($.s, "(a+)+b")'));
+  const fine = compile(filtered("fine", "$.ok == true"));
+  const attacks = Array.from({ length: 6 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40) })).catch(() => "failed"));
+  for (let i = 0; i < 200 && p.snapshot().get("hostile")?.running !== 1; i++) await Bun.sleep(5);
+  expect(p.snapshot().get("hostile")).toMatchObject({ running: 1, waiting: 5 });
+  const started = performance.now();
+  expect(await fine.passes!({ ok: true })).toBe(true);
+  // Not behind the hostile trigger's queue (6 × 50 ms): a generous bound for a busy machine.
+  expect(performance.now() - started).toBeLessThan(250);
+  await Promise.all(attacks);
+  expect(p.snapshot().get("hostile")!.failed).toBe(6);
+});
+
+test("past its waiting bound a trigger's evaluations are refused at once, and counted", async () => {
+  const p = pool({ size: 2, maxWaiting: 2 });
+  const hostile = pooledChecks(p)(filtered("flood", 'match($.s, "(a+)+b")'));
+  const results = await Promise.all(Array.from({ length: 6 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40) })).catch((e) => e.code)));
+  expect(results.filter((r) => r === "sandbox_busy").length).toBeGreaterThanOrEqual(3);
+  expect(p.snapshot().get("flood")!.refused).toBe(results.filter((r) => r === "sandbox_busy").length);
+});
+
+test("a worker that does not answer by the hard bound is replaced; its evaluation fails, the next one works", async () => {
+  let spawned = 0;
+  const silent = () => {
+    spawned++;
+    const fake = { onmessage: null as ((e: MessageEvent) => void) | null, onerror: null, terminate() {}, postMessage() {}, unref() {} };
+    queueMicrotask(() => fake.onmessage?.({ data: { ready: true } } as MessageEvent));
+    return fake as unknown as Worker;
+  };
+  const p = pool({ size: 1, hardTimeoutMs: 50, spawn: silent });
+  const error = await p.run("t", "k", triggerRecord(), "passes", {}).catch((e) => e);
+  expect(error.code).toBe("sandbox_timeout");
+  expect(error.message).toContain("did not answer within 50 ms");
+  expect(spawned).toBe(2);
+});

@@ -1,0 +1,204 @@
+import type { CheckOp, CheckSettings } from "./prepared.ts";
+import type { CheckAnswer, CheckJob } from "./protocol.ts";
+
+export interface CheckPoolOptions {
+  /** Sandbox workers (threads), each with its own QuickJS. */
+  size: number;
+  /** Evaluations one trigger may have running at once; default size − 1 (at least 1), so one trigger never holds every worker. */
+  perTrigger?: number;
+  /** Evaluations one trigger may have waiting; past it, more are refused at once. */
+  maxWaiting?: number;
+  /** A worker that has not answered this long is replaced (QuickJS's own deadline is the first line). */
+  hardTimeoutMs?: number;
+  /** Starts a worker (tests replace it). */
+  spawn?: () => Worker;
+}
+
+/** Counts for `/metrics`, per trigger. */
+export interface TriggerCheckStats {
+  running: number;
+  waiting: number;
+  /** Evaluations that ended at the sandbox's deadline or memory cap, or whose worker was replaced. */
+  failed: number;
+  /** Evaluations refused at once because too many of the trigger's were already waiting. */
+  refused: number;
+}
+
+interface Pending {
+  job: CheckJob;
+  triggerId: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  busy: Pending | null;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+const sandboxError = (code: string, message: string) => Object.assign(new Error(message), { name: "SandboxError", code });
+
+export const spawnCheckWorker = () => new Worker(new URL("./worker.ts", import.meta.url).href);
+
+/**
+ * Pre-execution checks off the request thread (SPEC §Isolation between triggers): a pool of
+ * sandbox workers. Triggers take turns (round-robin over triggers with waiting evaluations), and
+ * one trigger may have at most `perTrigger` evaluations running, so a trigger whose checks blow
+ * their deadline keeps at most that many workers busy while the others serve every other
+ * trigger. Its extra evaluations wait (at most `maxWaiting`), then are refused at once: the
+ * request gets the usual 500 "pre-execution check failed" with the reason in Activity.
+ */
+export class CheckPool {
+  private readonly slots: Slot[] = [];
+  private readonly queues = new Map<string, Pending[]>();
+  private turn: string[] = [];
+  private readonly stats = new Map<string, TriggerCheckStats>();
+  private readonly perTrigger: number;
+  private readonly maxWaiting: number;
+  private readonly hardTimeoutMs: number;
+  private readonly spawn: () => Worker;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: CheckPoolOptions) {
+    const size = Math.max(1, options.size);
+    this.perTrigger = Math.max(1, options.perTrigger ?? size - 1);
+    this.maxWaiting = options.maxWaiting ?? 32;
+    this.hardTimeoutMs = options.hardTimeoutMs ?? 2000;
+    this.spawn = options.spawn ?? spawnCheckWorker;
+    for (let i = 0; i < size; i++) this.slots.push(this.start());
+  }
+
+  /** Evaluates one of a trigger's checks in a worker; rejects with a sandbox error (code `sandbox_…`) when it cannot. */
+  run(triggerId: string, key: string, settings: CheckSettings, op: CheckOp, body: unknown): Promise<unknown> {
+    if (this.closed) return Promise.reject(sandboxError("sandbox_unavailable", "the sandbox workers are stopped"));
+    const stats = this.statsOf(triggerId);
+    const queue = this.queues.get(triggerId) ?? [];
+    if (queue.length >= this.maxWaiting) {
+      stats.refused++;
+      return Promise.reject(
+        sandboxError("sandbox_busy", `${queue.length} evaluations of this trigger are already waiting for a sandbox worker (its checks are slow or blowing their deadline): refused at once so other triggers are not held up`),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      queue.push({ job: { id: this.nextId++, key, settings, op, body }, triggerId, resolve, reject });
+      if (!this.queues.has(triggerId)) {
+        this.queues.set(triggerId, queue);
+        this.turn.push(triggerId);
+      }
+      stats.waiting++;
+      this.pump();
+    });
+  }
+
+  /** Per-trigger counts (running, waiting, failed, refused). */
+  snapshot(): Map<string, TriggerCheckStats> {
+    return new Map([...this.stats].map(([id, s]) => [id, { ...s }]));
+  }
+
+  /** Stops every worker; waiting evaluations fail. */
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.busy?.reject(sandboxError("sandbox_unavailable", "the sandbox workers stopped"));
+      slot.worker.terminate();
+    }
+    for (const queue of this.queues.values()) for (const p of queue) p.reject(sandboxError("sandbox_unavailable", "the sandbox workers stopped"));
+    this.queues.clear();
+  }
+
+  private statsOf(triggerId: string): TriggerCheckStats {
+    let stats = this.stats.get(triggerId);
+    if (!stats) {
+      stats = { running: 0, waiting: 0, failed: 0, refused: 0 };
+      this.stats.set(triggerId, stats);
+    }
+    return stats;
+  }
+
+  /** Starts a worker into `slot` (a new one, or one whose worker was dropped). */
+  private start(slot: Slot = { worker: null as unknown as Worker, ready: false, busy: null, timer: null }): Slot {
+    slot.worker = this.spawn();
+    slot.ready = false;
+    slot.worker.onmessage = (event: MessageEvent<CheckAnswer | { ready: true }>) => {
+      if ("ready" in event.data) {
+        slot.ready = true;
+        this.pump();
+        return;
+      }
+      this.settle(slot, event.data);
+    };
+    slot.worker.onerror = (event) => this.replace(slot, `the sandbox worker crashed: ${(event as ErrorEvent).message || "no message"}`);
+    // A worker that never answers must not keep the process alive.
+    (slot.worker as Worker & { unref?(): void }).unref?.();
+    return slot;
+  }
+
+  /** Next evaluation for each idle worker: triggers take turns, none beyond its running limit. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.busy) continue;
+      const next = this.nextPending();
+      if (!next) return;
+      this.dispatch(slot, next);
+    }
+  }
+
+  private nextPending(): Pending | null {
+    for (let i = 0; i < this.turn.length; i++) {
+      const triggerId = this.turn[i];
+      const stats = this.statsOf(triggerId);
+      if (stats.running >= this.perTrigger) continue;
+      const queue = this.queues.get(triggerId)!;
+      const pending = queue.shift()!;
+      stats.waiting--;
+      // This trigger goes to the back of the line.
+      this.turn.splice(i, 1);
+      if (queue.length > 0) this.turn.push(triggerId);
+      else this.queues.delete(triggerId);
+      return pending;
+    }
+    return null;
+  }
+
+  private dispatch(slot: Slot, pending: Pending): void {
+    slot.busy = pending;
+    this.statsOf(pending.triggerId).running++;
+    slot.timer = setTimeout(() => this.replace(slot, `the sandbox worker did not answer within ${this.hardTimeoutMs} ms and was replaced`), this.hardTimeoutMs);
+    slot.worker.postMessage(pending.job);
+  }
+
+  private settle(slot: Slot, answer: CheckAnswer): void {
+    const pending = slot.busy;
+    if (!pending || pending.job.id !== answer.id) return;
+    this.free(slot);
+    if (answer.ok) pending.resolve(answer.result);
+    else {
+      if (answer.error.code?.startsWith("sandbox")) this.statsOf(pending.triggerId).failed++;
+      pending.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
+    }
+    this.pump();
+  }
+
+  private free(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    if (slot.busy) this.statsOf(slot.busy.triggerId).running--;
+    slot.busy = null;
+  }
+
+  /** A worker stuck past the hard bound (or crashed) is dropped; its evaluation fails; a new one starts. */
+  private replace(slot: Slot, reason: string): void {
+    const pending = slot.busy;
+    this.free(slot);
+    slot.worker.terminate();
+    if (pending) {
+      this.statsOf(pending.triggerId).failed++;
+      pending.reject(sandboxError("sandbox_timeout", reason));
+    }
+    if (!this.closed) this.start(slot);
+  }
+}

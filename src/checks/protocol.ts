@@ -1,0 +1,13 @@
+import type { CheckOp, CheckSettings } from "./prepared.ts";
+
+/** One evaluation asked of a sandbox worker. `key` names the trigger version its checks compile from. */
+export interface CheckJob {
+  id: number;
+  key: string;
+  settings: CheckSettings;
+  op: CheckOp;
+  body: unknown;
+}
+
+/** A worker's answer: the check's result, or the error it threw (its code keeps the kind). */
+export type CheckAnswer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; code?: string; message: string } };
