@@ -69,7 +69,7 @@ test("a worker that does not answer by the hard bound is replaced; its evaluatio
     return fake as unknown as Worker;
   };
   const p = pool({ size: 1, hardTimeoutMs: 50, spawn: silent });
-  const error = await p.run("t", "k", triggerRecord(), "passes", {}).catch((e) => e);
+  const error = (await p.run("t", "k", triggerRecord(), "passes", {}).catch((e) => e)) as { code: string; message: string };
   expect(error.code).toBe("sandbox_timeout");
   expect(error.message).toContain("did not answer within 50 ms");
   expect(spawned).toBe(2);
