@@ -10,8 +10,9 @@ mkdirSync("dist", { recursive: true });
 const started = performance.now();
 // Bun's HTTP parser must let headers up to PARSER_HEADER_BYTES through (src/http/edge.ts), so that
 // inlet itself answers oversized ones with the contract's JSON 431.
+// The sandbox workers (src/checks/worker.ts) are a second entry point: Bun embeds it beside main.
 const execArgv = `--compile-exec-argv=--max-http-header-size=${PARSER_HEADER_BYTES}`;
-const proc = Bun.spawnSync([process.execPath, "build", "--compile", execArgv, "--minify", "--sourcemap", "src/main.ts", "--outfile", outfile], {
+const proc = Bun.spawnSync([process.execPath, "build", "--compile", execArgv, "--minify", "--sourcemap", "src/main.ts", "src/checks/worker.ts", "--outfile", outfile], {
   stdout: "inherit",
   stderr: "inherit",
 });

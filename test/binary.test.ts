@@ -34,6 +34,28 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
     expect((await new Response(curl.stdout).text()).trim().split("\n").at(-1)).toBe("200");
     const plugins = await (await fetch(`${server.url}/api/plugins`, { headers })).json();
     expect(Array.isArray(plugins)).toBe(true);
+    // Checks run in the sandbox workers embedded in the binary; schemas and XML too.
+    const checked = await (
+      await fetch(`${server.url}/api/triggers`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          name: "checked",
+          filter: { enabled: true, expression: '$.order.type == "paid"' },
+          redaction: { enabled: true, patterns: ["^email$"] },
+          schema: { enabled: true, document: { type: "object", required: ["order"] } },
+        }),
+      })
+    ).json();
+    const xml = await fetch(checked.url, { method: "POST", body: "<order><type>paid</type><email>a@b.c</email></order>", headers: { "Content-Type": "application/xml" } });
+    expect(xml.status).toBe(200);
+    const [run] = await (await fetch(`${server.url}/api/runs?triggerId=${checked.id}&include=trigger`, { headers })).json();
+    expect(run.trigger.body).toEqual({ order: { type: "paid", email: "[REDACTED]" } });
+    expect((await fetch(checked.url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } })).status).toBe(422);
+    // The binary starts Bun's parser with the raised header limit: inlet answers 431 itself.
+    const big = await fetch(`${server.url}/healthz`, { headers: { "X-Big": "a".repeat(70_000) } });
+    expect(big.status).toBe(431);
+    expect((await big.json()).error).toBe("request header fields too large");
   } finally {
     server.proc.kill("SIGTERM");
     expect(await server.proc.exited).toBe(0);

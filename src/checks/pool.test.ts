@@ -74,3 +74,11 @@ test("a worker that does not answer by the hard bound is replaced; its evaluatio
   expect(error.message).toContain("did not answer within 50 ms");
   expect(spawned).toBe(2);
 });
+
+test("an evaluation that finds no worker ready within maxWaitMs fails instead of hanging", async () => {
+  const never = () => ({ onmessage: null, onerror: null, terminate() {}, postMessage() {}, unref() {} }) as unknown as Worker;
+  const p = pool({ size: 1, maxWaitMs: 50, spawn: never });
+  const error = (await p.run("t", "k", triggerRecord(), "passes", {}).catch((e) => e)) as { code: string; message: string };
+  expect(error.code).toBe("sandbox_unavailable");
+  expect(p.snapshot().get("t")).toMatchObject({ waiting: 0, failed: 1 });
+});

@@ -10,6 +10,8 @@ export interface CheckPoolOptions {
   maxWaiting?: number;
   /** A worker that has not answered this long is replaced (QuickJS's own deadline is the first line). */
   hardTimeoutMs?: number;
+  /** An evaluation that found no free worker for this long fails instead of waiting on. */
+  maxWaitMs?: number;
   /** Starts a worker (tests replace it). */
   spawn?: () => Worker;
 }
@@ -27,6 +29,7 @@ export interface TriggerCheckStats {
 interface Pending {
   job: CheckJob;
   triggerId: string;
+  timer: ReturnType<typeof setTimeout> | null;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -40,7 +43,13 @@ interface Slot {
 
 const sandboxError = (code: string, message: string) => Object.assign(new Error(message), { name: "SandboxError", code });
 
-export const spawnCheckWorker = () => new Worker(new URL("./worker.ts", import.meta.url).href);
+/**
+ * The worker's module. In `dist/inlet` every module's `import.meta.url` is the executable's own,
+ * and the worker is embedded (a second build entry point) at its path from `src/`.
+ */
+const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/") ? new URL("./checks/worker.ts", import.meta.url).href : new URL("./worker.ts", import.meta.url).href;
+
+export const spawnCheckWorker = () => new Worker(WORKER_URL);
 
 /**
  * Pre-execution checks off the request thread (SPEC §Isolation between triggers): a pool of
@@ -58,6 +67,7 @@ export class CheckPool {
   private readonly perTrigger: number;
   private readonly maxWaiting: number;
   private readonly hardTimeoutMs: number;
+  private readonly maxWaitMs: number;
   private readonly spawn: () => Worker;
   private nextId = 1;
   private closed = false;
@@ -67,6 +77,7 @@ export class CheckPool {
     this.perTrigger = Math.max(1, options.perTrigger ?? size - 1);
     this.maxWaiting = options.maxWaiting ?? 32;
     this.hardTimeoutMs = options.hardTimeoutMs ?? 2000;
+    this.maxWaitMs = options.maxWaitMs ?? 5000;
     this.spawn = options.spawn ?? spawnCheckWorker;
     for (let i = 0; i < size; i++) this.slots.push(this.start());
   }
@@ -83,7 +94,9 @@ export class CheckPool {
       );
     }
     return new Promise((resolve, reject) => {
-      queue.push({ job: { id: this.nextId++, key, settings, op, body }, triggerId, resolve, reject });
+      const pending: Pending = { job: { id: this.nextId++, key, settings, op, body }, triggerId, resolve, reject, timer: null };
+      pending.timer = setTimeout(() => this.giveUp(pending), this.maxWaitMs);
+      queue.push(pending);
       if (!this.queues.has(triggerId)) {
         this.queues.set(triggerId, queue);
         this.turn.push(triggerId);
@@ -106,7 +119,11 @@ export class CheckPool {
       slot.busy?.reject(sandboxError("sandbox_unavailable", "the sandbox workers stopped"));
       slot.worker.terminate();
     }
-    for (const queue of this.queues.values()) for (const p of queue) p.reject(sandboxError("sandbox_unavailable", "the sandbox workers stopped"));
+    for (const queue of this.queues.values())
+      for (const p of queue) {
+        if (p.timer) clearTimeout(p.timer);
+        p.reject(sandboxError("sandbox_unavailable", "the sandbox workers stopped"));
+      }
     this.queues.clear();
   }
 
@@ -164,7 +181,24 @@ export class CheckPool {
     return null;
   }
 
+  /** Still waiting after maxWaitMs (every worker busy or not started): fails, never hangs a request. */
+  private giveUp(pending: Pending): void {
+    const queue = this.queues.get(pending.triggerId);
+    const at = queue?.indexOf(pending) ?? -1;
+    if (at === -1) return;
+    queue!.splice(at, 1);
+    if (queue!.length === 0) {
+      this.queues.delete(pending.triggerId);
+      this.turn = this.turn.filter((id) => id !== pending.triggerId);
+    }
+    const stats = this.statsOf(pending.triggerId);
+    stats.waiting--;
+    stats.failed++;
+    pending.reject(sandboxError("sandbox_unavailable", `no sandbox worker was free within ${this.maxWaitMs} ms`));
+  }
+
   private dispatch(slot: Slot, pending: Pending): void {
+    if (pending.timer) clearTimeout(pending.timer);
     slot.busy = pending;
     this.statsOf(pending.triggerId).running++;
     slot.timer = setTimeout(() => this.replace(slot, `the sandbox worker did not answer within ${this.hardTimeoutMs} ms and was replaced`), this.hardTimeoutMs);
