@@ -2,6 +2,7 @@ import { createPublicKey, verify as verifyAsymmetric, type KeyObject } from "nod
 import { base64, hex } from "../auth/codec.ts";
 import { hash, hmac } from "../auth/digest.ts";
 import { timingSafeEqual } from "../auth/timing_safe_equal.ts";
+import { recipes } from "./recipes.ts";
 import type { AsymmetricScheme, PluginContext } from "./types.ts";
 
 // DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow it.
@@ -39,5 +40,5 @@ export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array,
  * ```
  */
 export function pluginContext(secret: string, now: Date): PluginContext {
-  return { secret, now, hmac, hash, timingSafeEqual, verifySignature, base64, hex };
+  return { secret, now, hmac, hash, timingSafeEqual, verifySignature, base64, hex, recipes };
 }
