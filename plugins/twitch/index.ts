@@ -6,25 +6,23 @@
  * Message types: `notification`; `webhook_callback_verification` (signed; answered with the raw
  * challenge as text/plain); `revocation` (an ordinary event).
  */
-import { concatBytes, definePlugin, hmacRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
+import { definePlugin, signedTimestampRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
 import { parseJson, stringAt } from "../_shared/json.ts";
-import { rfc3339Seconds } from "./rfc3339.ts";
 
 const ID = "twitch-eventsub-message-id";
 const TIMESTAMP = "twitch-eventsub-message-timestamp";
 const TYPE = "twitch-eventsub-message-type";
 const VERIFICATION = "webhook_callback_verification";
 
-const recipe = hmacRecipe({
+const recipe = signedTimestampRecipe({
   header: "Twitch-Eventsub-Message-Signature",
-  algorithm: "sha256",
-  encoding: "hex",
+  timestampHeader: TIMESTAMP,
+  unit: "rfc3339",
   prefix: "sha256=",
-  signedContent(req) {
-    const id = req.headers.get(ID);
-    const timestamp = req.headers.get(TIMESTAMP);
-    return id && timestamp ? concatBytes(id, timestamp, req.rawBody) : null;
-  },
+  layout: `{header:${ID}}{timestamp}{body}`,
+  signature: { hmac: "sha256", encoding: "hex" },
+  // Twitch's docs: reject messages whose timestamp is more than 10 minutes old.
+  toleranceSeconds: 600,
 });
 
 export default definePlugin({
@@ -33,12 +31,8 @@ export default definePlugin({
   // The subscriber chooses the secret (10–100 ASCII characters) when it creates the subscription.
   secret: { label: "Subscription secret", generated: true },
   verify: recipe.verify,
-  timestamp(req) {
-    const value = req.headers.get(TIMESTAMP);
-    return value === null ? null : rfc3339Seconds(value);
-  },
-  // Twitch's docs: reject messages whose timestamp is more than 10 minutes old.
-  toleranceSeconds: 600,
+  timestamp: recipe.timestamp,
+  toleranceSeconds: recipe.toleranceSeconds,
   // The message id is the same when Twitch resends a message.
   deliveryId: (req) => req.headers.get(ID) || null,
   dedupWindowSeconds: 86400,
@@ -60,7 +54,6 @@ export default definePlugin({
     const headers = new Headers(req.headers);
     const added: Record<string, string> = {
       [ID]: req.headers.get(ID) || crypto.randomUUID(),
-      [TIMESTAMP]: ctx.now.toISOString(),
       [TYPE]: req.headers.get(TYPE) || "notification",
     };
     for (const [name, value] of Object.entries(added)) headers.set(name, value);

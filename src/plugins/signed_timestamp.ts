@@ -3,7 +3,7 @@ import { timingSafeAnyOf } from "./any_of.ts";
 import { cannotSign } from "./cannot_sign.ts";
 import { concatBytes, parseSignatureList } from "./recipe.ts";
 import { formatTimestamp, parseTimestamp, timestampText, type TimestampUnit } from "./timestamp.ts";
-import type { AsymmetricScheme, DigestEncoding, HashAlgorithm, InletPlugin, PluginContext, PluginRequest, SignInput } from "./types.ts";
+import type { AsymmetricScheme, DigestEncoding, HashAlgorithm, PluginContext, PluginRequest, SignInput, Signed } from "./types.ts";
 
 /** The parts a signed payload is made of, for a `layout` function. */
 export interface SignedParts {
@@ -45,7 +45,15 @@ export interface SignedTimestampRecipe {
   alsoCredentialHeaders?: string[];
 }
 
-type Built = Required<Pick<InletPlugin, "verify" | "timestamp" | "toleranceSeconds" | "sign" | "credentialHeaders">>;
+/** The hooks a signed-timestamp recipe gives a plugin (spread them into it). */
+export interface SignedTimestampHooks {
+  verify(req: PluginRequest, ctx: PluginContext): boolean;
+  /** Unix seconds of the signed timestamp, or `null` when it is missing or malformed. */
+  timestamp(req: PluginRequest): number | null;
+  toleranceSeconds: number;
+  sign(req: SignInput, ctx: PluginContext): Signed;
+  credentialHeaders: string[];
+}
 
 const PLACEHOLDER = /\{(timestamp|body|method|url|header:[^}]+)\}/g;
 
@@ -107,7 +115,7 @@ function publicKeyOf(secret: string, format: "hex" | "base64", ctx: PluginContex
  * });
  * ```
  */
-export function signedTimestampRecipe(recipe: SignedTimestampRecipe): Built {
+export function signedTimestampRecipe(recipe: SignedTimestampRecipe): SignedTimestampHooks {
   if (!recipe.list === !recipe.timestampHeader) throw new TypeError("a signed-timestamp recipe takes either list or timestampHeader");
   const unit = recipe.unit ?? "s";
   const prefix = recipe.prefix ?? "";
