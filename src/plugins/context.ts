@@ -19,7 +19,16 @@ function publicKeyFor(scheme: AsymmetricScheme, key: Uint8Array): KeyObject {
   return createPublicKey({ key: Buffer.from(key), format: "der", type: "spki" });
 }
 
-/** Verifies an asymmetric signature; anything malformed is simply `false`. */
+/**
+ * Verifies an asymmetric signature; anything malformed (key, signature) is simply `false`.
+ * Offered to plugins as `ctx.verifySignature`.
+ *
+ * @example
+ * ```ts
+ * // Discord: Ed25519 over timestamp + raw body, the public key and signature in hex.
+ * verifySignature("ed25519", hex.decode(publicKeyHex), concatBytes(ts, req.rawBody), hex.decode(signatureHex));
+ * ```
+ */
 export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array, data: string | Uint8Array, signature: Uint8Array): boolean {
   try {
     const key = publicKeyFor(scheme, publicKey);

@@ -88,7 +88,15 @@ export function declaredHandshake(declarations: readonly DeclaredHandshake[]): (
   };
 }
 
-/** Checks a `handshakes` field; returns what is wrong with it. */
+/**
+ * Checks a `handshakes` field as the loader does; returns what is wrong with it (empty: usable).
+ *
+ * @example
+ * ```ts
+ * handshakeProblems([{ when: [], reply: { status: 204 } }]);
+ * // ["handshakes[0].when must be a non-empty array of conditions"]
+ * ```
+ */
 export function handshakeProblems(value: unknown): string[] {
   if (!Array.isArray(value)) return ["handshakes must be an array of { when, reply }"];
   const problems: string[] = [];

@@ -13,7 +13,15 @@ export class PluginLoadError extends Error {
 
 const ID = /^[a-z0-9-]+$/;
 
-/** Checks the shape a plugin must have; returns a list of what is wrong. */
+/**
+ * Checks the shape a plugin must have (CONTRACT §4); returns a list of what is wrong.
+ *
+ * @example
+ * ```ts
+ * pluginProblems({ id: "Acme", name: "Acme", secret: { label: "s", generated: false }, verify: () => true });
+ * // ['id must match [a-z0-9-]+ (got "Acme")']
+ * ```
+ */
 export function pluginProblems(candidate: unknown): string[] {
   if (candidate === null || typeof candidate !== "object") return ["the default export is not an object"];
   const p = candidate as Partial<InletPlugin> & Record<string, unknown>;
