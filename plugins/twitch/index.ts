@@ -30,9 +30,7 @@ export default definePlugin({
   name: "Twitch EventSub",
   // The subscriber chooses the secret (10–100 ASCII characters) when it creates the subscription.
   secret: { label: "Subscription secret", generated: true },
-  verify: recipe.verify,
-  timestamp: recipe.timestamp,
-  toleranceSeconds: recipe.toleranceSeconds,
+  ...recipe,
   // The message id is the same when Twitch resends a message.
   deliveryId: (req) => req.headers.get(ID) || null,
   dedupWindowSeconds: 86400,
@@ -49,7 +47,7 @@ export default definePlugin({
     if (challenge === null) return new Response("missing challenge", { status: 400, headers: { "content-type": "text/plain" } });
     return new Response(challenge, { status: 200, headers: { "content-type": "text/plain" } });
   },
-  credentialHeaders: recipe.credentialHeaders,
+  // The recipe signs over the message id, so the id (and the type) are set before it signs.
   async sign(req, ctx) {
     const headers = new Headers(req.headers);
     const added: Record<string, string> = {
