@@ -4,42 +4,24 @@
  * target with that header and no signature, and expects a 200 echoing it. Inlet answers and
  * adopts it as the trigger's secret (trust on first use).
  */
-import { definePlugin, hmacRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
-import { distinctJoined, parseJson, stringAt, valueAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, trustOnFirstUse } from "../../src/plugins/index.ts";
+import { distinctJoined, stringAt, valueAt } from "../_shared/json.ts";
 
 const recipe = hmacRecipe({ header: "X-Hook-Signature", algorithm: "sha256", encoding: "hex" });
-
-/** The secret of Asana's handshake (a POST with `X-Hook-Secret` and no signature), else `null`. */
-function handshakeSecret(req: PluginRequest): string | null {
-  if (req.method !== "POST" || req.headers.has("x-hook-signature")) return null;
-  return req.headers.get("x-hook-secret") || null;
-}
-
-/**
- * The handshake passes only while the trigger has no secret (or repeats the adopted one). For a
- * trigger that has one, a new handshake fails, so Asana's create-webhook call fails loudly
- * instead of setting up a webhook whose signatures inlet could never check.
- */
-function handshakeAllowed(secret: string, ctx: PluginContext): boolean {
-  return ctx.secret === "" || ctx.timingSafeEqual(secret, ctx.secret);
-}
 
 export default definePlugin({
   id: "asana",
   name: "Asana",
   secret: { label: "X-Hook-Secret (adopted from Asana's handshake)", generated: false },
-  verify(req, ctx) {
-    const secret = handshakeSecret(req);
-    // Exactly the handshake shape gets through unsigned, and handshake() answers it, so it never
-    // reaches a workflow.
-    if (secret !== null) return handshakeAllowed(secret, ctx);
-    return recipe.verify(req, ctx);
-  },
-  handshake(req, ctx) {
-    const secret = handshakeSecret(req);
-    if (secret === null || !handshakeAllowed(secret, ctx)) return null;
-    return { response: new Response(null, { status: 200, headers: { "X-Hook-Secret": secret } }), adoptSecret: secret };
-  },
+  // Asana's handshake: a POST with X-Hook-Secret and no signature, answered 200 echoing the secret.
+  // Only while the trigger has no secret (or repeats the adopted one): for a trigger that has
+  // another, Asana's create-webhook call then fails loudly instead of setting up a webhook whose
+  // signatures inlet could never check.
+  ...trustOnFirstUse({
+    offeredSecret: (req) => (req.headers.has("x-hook-signature") ? null : req.headers.get("x-hook-secret")),
+    reply: (secret) => new Response(null, { status: 200, headers: { "X-Hook-Secret": secret } }),
+    verify: recipe.verify,
+  }),
   // No delivery id (at-most-once delivery, events carry no id). A retry repeats the body, whose
   // events carry `created_at` and resource gids; Asana retries for up to 24 hours, so remember
   // bodies 25 hours. Heartbeats (`{"events":[]}`) are identical and collapse, which loses nothing.

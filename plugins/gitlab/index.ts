@@ -5,7 +5,7 @@
  * GitLab's newer optional "signing token" (Standard Webhooks headers, behind a feature flag) is
  * not handled here; the `standard-webhooks` plugin verifies that recipe.
  */
-import { definePlugin } from "../../src/plugins/index.ts";
+import { cannotSign, definePlugin } from "../../src/plugins/index.ts";
 import { stringAt } from "../_shared/json.ts";
 
 export default definePlugin({
@@ -18,7 +18,7 @@ export default definePlugin({
     return ctx.timingSafeEqual(token, ctx.secret);
   },
   sign(_req, ctx) {
-    if (!ctx.secret) throw new TypeError("cannot sign: the GitLab secret token is empty");
+    if (!ctx.secret) throw cannotSign("the GitLab secret token is empty");
     return { headers: { "X-Gitlab-Token": ctx.secret } };
   },
   credentialHeaders: ["x-gitlab-token"],

@@ -8,18 +8,9 @@
  * keeps v1/v2 only for backwards compatibility; neither covers the timestamp, so accepting them
  * would let anyone who captured one delivery strip its v3 headers and replay it for ever.
  */
-import { definePlugin, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
+import { definePlugin, signedTimestampRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
 import { distinctJoined, parseJson, stringAt, valueAt } from "../_shared/json.ts";
-import { hubspotSignatureV3 } from "./signature.ts";
-
-const SIGNATURE = "x-hubspot-signature-v3";
-const TIMESTAMP = "x-hubspot-request-timestamp";
-const DIGITS = /^\d{1,16}$/;
-
-function timestampHeader(req: PluginRequest): string | null {
-  const value = req.headers.get(TIMESTAMP);
-  return value !== null && DIGITS.test(value) ? value : null;
-}
+import { hubspotRequestUri } from "./signature.ts";
 
 /** The events of a webhooks-API delivery (a JSON array of up to 100), or `null` for any other body. */
 function events(rawBody: Uint8Array): unknown[] | null {
@@ -31,18 +22,16 @@ export default definePlugin({
   id: "hubspot",
   name: "HubSpot",
   secret: { label: "App client secret", generated: false },
-  verify(req, ctx) {
-    const signature = req.headers.get(SIGNATURE);
-    const timestamp = timestampHeader(req);
-    if (!signature || timestamp === null || ctx.secret === "") return false;
-    return ctx.timingSafeEqual(signature, hubspotSignatureV3(ctx, ctx.secret, req.method, req.url, req.rawBody, timestamp));
-  },
-  timestamp(req) {
-    const timestamp = timestampHeader(req);
-    return timestamp === null ? null : Number(timestamp) / 1000;
-  },
-  // The SDK and the docs: reject a timestamp older than five minutes.
-  toleranceSeconds: 300,
+  ...signedTimestampRecipe({
+    header: "X-HubSpot-Signature-v3",
+    timestampHeader: "X-HubSpot-Request-Timestamp",
+    unit: "ms",
+    layout: ({ method, url, body, timestamp }) => [method, hubspotRequestUri(url), body, timestamp],
+    signature: { hmac: "sha256", encoding: "base64" },
+    // The SDK and the docs: reject a timestamp older than five minutes.
+    toleranceSeconds: 300,
+    alsoCredentialHeaders: ["x-hubspot-signature"],
+  }),
   /**
    * HubSpot sends no delivery id, and a retry changes the body (`attemptNumber`), so neither a
    * header nor the body hash can catch retries. The batch's events, each identified by
@@ -65,16 +54,5 @@ export default definePlugin({
   // The distinct `subscriptionType`s of the batch, comma-separated (usually just one).
   event(_req, body) {
     return Array.isArray(body) ? distinctJoined(body.map((item) => stringAt(item, "subscriptionType"))) : null;
-  },
-  credentialHeaders: [SIGNATURE, "x-hubspot-signature"],
-  sign(req, ctx) {
-    if (ctx.secret === "") throw new TypeError("cannot sign: the client secret is empty");
-    const timestamp = String(ctx.now.getTime());
-    return {
-      headers: {
-        "X-HubSpot-Signature-v3": hubspotSignatureV3(ctx, ctx.secret, req.method, req.url, req.rawBody, timestamp),
-        "X-HubSpot-Request-Timestamp": timestamp,
-      },
-    };
   },
 });

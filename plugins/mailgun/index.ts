@@ -8,10 +8,9 @@
  * read too (url-encoded forms; multipart bodies are not).
  */
 import { randomBytes } from "node:crypto";
-import { definePlugin, type PluginRequest } from "../../src/plugins/index.ts";
+import { cannotSign, definePlugin, formatTimestamp, parseTimestamp, timestampText, timingSafeAnyOf, type PluginRequest } from "../../src/plugins/index.ts";
 import { parseJson, stringAt, valueAt } from "../_shared/json.ts";
 
-const TIMESTAMP = /^\d{1,15}$/;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -33,7 +32,7 @@ function signatureBlock(req: PluginRequest): SignatureBlock {
   else source = Object.fromEntries(new URLSearchParams(decoder.decode(req.rawBody)));
   const timestamp = stringAt(source, "timestamp") ?? numberText(valueAt(source, "timestamp"));
   const signatures = [stringAt(source, "signature"), stringAt(source, "parent-signature")].filter((s): s is string => s !== null);
-  return { timestamp: timestamp !== null && TIMESTAMP.test(timestamp) ? timestamp : null, token: stringAt(source, "token"), signatures };
+  return { timestamp: timestampText(timestamp), token: stringAt(source, "token"), signatures };
 }
 
 /** Mailgun documents the timestamp as an int but sends a string; take either. */
@@ -49,13 +48,10 @@ export default definePlugin({
     const { timestamp, token, signatures } = signatureBlock(req);
     if (timestamp === null || token === null || signatures.length === 0 || !ctx.secret) return false;
     const expected = ctx.hmac("sha256", ctx.secret, timestamp + token, "hex");
-    let ok = false;
-    for (const sig of signatures) if (ctx.timingSafeEqual(sig.toLowerCase(), expected)) ok = true;
-    return ok;
+    return timingSafeAnyOf(signatures.map((sig) => sig.toLowerCase()), expected);
   },
   timestamp(req) {
-    const { timestamp } = signatureBlock(req);
-    return timestamp === null ? null : Number(timestamp);
+    return parseTimestamp(signatureBlock(req).timestamp);
   },
   // Mailgun retries for 8 hours (5 min … 4 h apart), and retries resend the original signature
   // block (Hookdeck's reference; Mailgun's docs are silent), so 5 minutes would refuse every
@@ -63,8 +59,8 @@ export default definePlugin({
   // its delivery id.
   toleranceSeconds: 32400,
   sign(req, ctx) {
-    if (!ctx.secret) throw new TypeError("cannot sign: the Mailgun signing key is empty");
-    const timestamp = String(Math.floor(ctx.now.getTime() / 1000));
+    if (!ctx.secret) throw cannotSign("the Mailgun signing key is empty");
+    const timestamp = formatTimestamp(ctx.now);
     const token = randomBytes(25).toString("hex"); // 50 characters, like Mailgun's
     const block = { timestamp, token, signature: ctx.hmac("sha256", ctx.secret, timestamp + token, "hex") };
     if (isJsonBody(req)) {

@@ -6,7 +6,7 @@
  *
  * Mandrill checks a new webhook's URL with a HEAD request, answered 200.
  */
-import { definePlugin, type PluginContext } from "../../src/plugins/index.ts";
+import { cannotSign, definePlugin, type PluginContext } from "../../src/plugins/index.ts";
 import { distinctJoined, stringAt, valueAt } from "../_shared/json.ts";
 
 const SIGNATURE = "x-mandrill-signature";
@@ -46,7 +46,7 @@ export default definePlugin({
     return ctx.timingSafeEqual(given, signatureOf(req.url, req.rawBody, ctx));
   },
   sign(req, ctx) {
-    if (!ctx.secret) throw new TypeError("cannot sign: the Mandrill webhook key is empty");
+    if (!ctx.secret) throw cannotSign("the Mandrill webhook key is empty");
     return { headers: { "X-Mandrill-Signature": signatureOf(req.url, req.rawBody, ctx) } };
   },
   credentialHeaders: [SIGNATURE],

@@ -3,7 +3,7 @@
  * (`https://user:password@…`), which Postmark sends as `Authorization: Basic …`; the appSecret is
  * that `user:password`. The body is not covered (the fixture says `signsBody: false`).
  */
-import { definePlugin } from "../../src/plugins/index.ts";
+import { cannotSign, definePlugin } from "../../src/plugins/index.ts";
 import { stringAt, valueAt } from "../_shared/json.ts";
 
 const BASIC = /^basic\s+(\S+)\s*$/i;
@@ -25,7 +25,7 @@ export default definePlugin({
     return ctx.timingSafeEqual(credentials, ctx.secret);
   },
   sign(_req, ctx) {
-    if (!ctx.secret) throw new TypeError("cannot sign: the Postmark credentials are empty");
+    if (!ctx.secret) throw cannotSign("the Postmark credentials are empty");
     return { headers: { Authorization: "Basic " + ctx.base64.encode(new TextEncoder().encode(ctx.secret)) } };
   },
   credentialHeaders: ["authorization"],

@@ -2,7 +2,7 @@
  * Shopify: HMAC-SHA256 of the raw body, base64, no prefix, keyed by the app's client secret, in
  * `X-Shopify-Hmac-Sha256` (the newer Events delivery drops the `X-` prefix; both are read).
  */
-import { definePlugin } from "../../src/plugins/index.ts";
+import { cannotSign, definePlugin } from "../../src/plugins/index.ts";
 
 /** The first header present among `names`, or `null`. */
 function header(headers: Headers, ...names: string[]): string | null {
@@ -25,7 +25,7 @@ export default definePlugin({
     return ctx.timingSafeEqual(given.trim(), ctx.hmac("sha256", ctx.secret, req.rawBody, "base64"));
   },
   sign(req, ctx) {
-    if (!ctx.secret) throw new TypeError("cannot sign: the Shopify client secret is empty");
+    if (!ctx.secret) throw cannotSign("the Shopify client secret is empty");
     return { headers: { "X-Shopify-Hmac-Sha256": ctx.hmac("sha256", ctx.secret, req.rawBody, "base64") } };
   },
   credentialHeaders: SIGNATURE,

@@ -8,7 +8,7 @@
  * `req.url` is the public URL inlet builds from `--base-url`; like the SDK, the URL is also tried
  * with its default port added and with its port removed.
  */
-import { definePlugin, type PluginContext } from "../../src/plugins/index.ts";
+import { cannotSign, definePlugin, timingSafeAnyOf, type PluginContext } from "../../src/plugins/index.ts";
 import { parseJson, valueAt } from "../_shared/json.ts";
 
 const SIGNATURE = "x-twilio-signature";
@@ -75,14 +75,13 @@ export default definePlugin({
     if (!given || !ctx.secret) return false;
     const bodyHash = bodyHashParam(req.url);
     const params = bodyHash === null ? formParams(req.rawBody) : new Map<string, string[]>();
-    let ok = false;
     // Every variant is computed and compared, so the time taken does not reveal which matched.
-    for (const url of urlVariants(req.url)) if (ctx.timingSafeEqual(given, signatureOf(signedString(url, params), ctx))) ok = true;
+    let ok = timingSafeAnyOf(urlVariants(req.url).map((url) => signatureOf(signedString(url, params), ctx)), given);
     if (bodyHash !== null && !ctx.timingSafeEqual(bodyHash.toLowerCase(), ctx.hash("sha256", req.rawBody, "hex"))) ok = false;
     return ok;
   },
   sign(req, ctx) {
-    if (!ctx.secret) throw new TypeError("cannot sign: the Twilio Auth Token is empty");
+    if (!ctx.secret) throw cannotSign("the Twilio Auth Token is empty");
     if (bodyHashParam(req.url) === null && isJson(req.headers.get("content-type"))) {
       const url = `${req.url}${req.url.includes("?") ? "&" : "?"}bodySHA256=${ctx.hash("sha256", req.rawBody, "hex")}`;
       return { headers: { "X-Twilio-Signature": signatureOf(url, ctx) }, url };

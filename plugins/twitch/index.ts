@@ -6,25 +6,23 @@
  * Message types: `notification`; `webhook_callback_verification` (signed; answered with the raw
  * challenge as text/plain); `revocation` (an ordinary event).
  */
-import { concatBytes, definePlugin, hmacRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
+import { definePlugin, signedTimestampRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
 import { parseJson, stringAt } from "../_shared/json.ts";
-import { rfc3339Seconds } from "./rfc3339.ts";
 
 const ID = "twitch-eventsub-message-id";
 const TIMESTAMP = "twitch-eventsub-message-timestamp";
 const TYPE = "twitch-eventsub-message-type";
 const VERIFICATION = "webhook_callback_verification";
 
-const recipe = hmacRecipe({
+const recipe = signedTimestampRecipe({
   header: "Twitch-Eventsub-Message-Signature",
-  algorithm: "sha256",
-  encoding: "hex",
+  timestampHeader: TIMESTAMP,
+  unit: "rfc3339",
   prefix: "sha256=",
-  signedContent(req) {
-    const id = req.headers.get(ID);
-    const timestamp = req.headers.get(TIMESTAMP);
-    return id && timestamp ? concatBytes(id, timestamp, req.rawBody) : null;
-  },
+  layout: `{header:${ID}}{timestamp}{body}`,
+  signature: { hmac: "sha256", encoding: "hex" },
+  // Twitch's docs: reject messages whose timestamp is more than 10 minutes old.
+  toleranceSeconds: 600,
 });
 
 export default definePlugin({
@@ -32,13 +30,7 @@ export default definePlugin({
   name: "Twitch EventSub",
   // The subscriber chooses the secret (10–100 ASCII characters) when it creates the subscription.
   secret: { label: "Subscription secret", generated: true },
-  verify: recipe.verify,
-  timestamp(req) {
-    const value = req.headers.get(TIMESTAMP);
-    return value === null ? null : rfc3339Seconds(value);
-  },
-  // Twitch's docs: reject messages whose timestamp is more than 10 minutes old.
-  toleranceSeconds: 600,
+  ...recipe,
   // The message id is the same when Twitch resends a message.
   deliveryId: (req) => req.headers.get(ID) || null,
   dedupWindowSeconds: 86400,
@@ -55,12 +47,11 @@ export default definePlugin({
     if (challenge === null) return new Response("missing challenge", { status: 400, headers: { "content-type": "text/plain" } });
     return new Response(challenge, { status: 200, headers: { "content-type": "text/plain" } });
   },
-  credentialHeaders: recipe.credentialHeaders,
+  // The recipe signs over the message id, so the id (and the type) are set before it signs.
   async sign(req, ctx) {
     const headers = new Headers(req.headers);
     const added: Record<string, string> = {
       [ID]: req.headers.get(ID) || crypto.randomUUID(),
-      [TIMESTAMP]: ctx.now.toISOString(),
       [TYPE]: req.headers.get(TYPE) || "notification",
     };
     for (const [name, value] of Object.entries(added)) headers.set(name, value);

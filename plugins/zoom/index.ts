@@ -3,21 +3,19 @@
  * by the app's Secret Token. `endpoint.url_validation` (sent when the URL is saved, then every
  * 72 h) is signed the same way and answered with `{plainToken, encryptedToken}`.
  */
-import { concatBytes, definePlugin, hmacRecipe, type PluginContext, type PluginRequest, type Signed } from "../../src/plugins/index.ts";
+import { definePlugin, signedTimestampRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
 import { parseJson, stringAt } from "../_shared/json.ts";
 
-const TIMESTAMP_HEADER = "x-zm-request-timestamp";
-const DIGITS = /^\d{1,16}$/;
-
-const recipe = hmacRecipe({
+const recipe = signedTimestampRecipe({
   header: "x-zm-signature",
-  algorithm: "sha256",
-  encoding: "hex",
+  timestampHeader: "x-zm-request-timestamp",
+  // Zoom sends seconds; a millisecond value would otherwise fail every request, so accept both.
+  unit: "s-or-ms",
   prefix: "v0=",
-  signedContent(req) {
-    const timestamp = req.headers.get(TIMESTAMP_HEADER);
-    return timestamp !== null && DIGITS.test(timestamp) ? concatBytes("v0:", timestamp, ":", req.rawBody) : null;
-  },
+  layout: "v0:{timestamp}:{body}",
+  signature: { hmac: "sha256", encoding: "hex" },
+  // Zoom's SDK enforces none; five minutes is the common choice. Each retry is signed anew.
+  toleranceSeconds: 300,
 });
 
 /** The `plainToken` of an `endpoint.url_validation` event, else `null`. */
@@ -29,16 +27,7 @@ export default definePlugin({
   id: "zoom",
   name: "Zoom",
   secret: { label: "Secret Token", generated: false },
-  verify: recipe.verify,
-  timestamp(req) {
-    const value = req.headers.get(TIMESTAMP_HEADER);
-    if (value === null || !DIGITS.test(value)) return null;
-    const n = Number(value);
-    // Zoom sends seconds; a millisecond value would otherwise fail every request, so accept both.
-    return n > 1e11 ? n / 1000 : n;
-  },
-  // Zoom's SDK enforces none; five minutes is the common choice. Each retry is signed anew.
-  toleranceSeconds: 300,
+  ...recipe,
   // No delivery id is documented. A retry repeats the body (whose `event_ts` is in ms, so two real
   // events never share one); Zoom retries after 5, 25 and 85 minutes, so three hours covers them.
   contentDedupWindowSeconds: 10800,
@@ -50,13 +39,5 @@ export default definePlugin({
     // (an HMAC of a caller-chosen string under the secret) from ever being an oracle.
     if (!(await recipe.verify(req, ctx))) return null;
     return Response.json({ plainToken, encryptedToken: ctx.hmac("sha256", ctx.secret, plainToken, "hex") });
-  },
-  credentialHeaders: recipe.credentialHeaders,
-  async sign(req, ctx): Promise<Signed> {
-    const timestamp = String(Math.floor(ctx.now.getTime() / 1000));
-    const headers = new Headers(req.headers);
-    headers.set(TIMESTAMP_HEADER, timestamp);
-    const signed = await recipe.sign({ ...req, headers }, ctx);
-    return { headers: { [TIMESTAMP_HEADER]: timestamp, ...signed.headers } };
   },
 });

@@ -1,6 +1,7 @@
 import { appDedupKeyHash } from "../dedup/dedup_key.ts";
 import { authenticateAppRequest } from "../plugins/authenticate.ts";
 import { pluginContext } from "../plugins/context.ts";
+import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
 import type { TriggerRecord } from "../triggers/schema.ts";
 import type { Arrival } from "./arrival.ts";
@@ -30,7 +31,9 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
     }
     return deliveryIds.get(verified) ?? null;
   };
-  const handshake = plugin.handshake;
+  // A handshake() function or declared handshakes (the registry compiles them too; this also
+  // covers a plugin handed in directly).
+  const handshake = hostHandshake(plugin);
 
   return {
     methods: handshake ? ["POST", "GET", "HEAD"] : ["POST"],

@@ -2,6 +2,7 @@ import { createPublicKey, verify as verifyAsymmetric, type KeyObject } from "nod
 import { base64, hex } from "../auth/codec.ts";
 import { hash, hmac } from "../auth/digest.ts";
 import { timingSafeEqual } from "../auth/timing_safe_equal.ts";
+import { recipes } from "./recipes.ts";
 import type { AsymmetricScheme, PluginContext } from "./types.ts";
 
 // DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow it.
@@ -18,7 +19,16 @@ function publicKeyFor(scheme: AsymmetricScheme, key: Uint8Array): KeyObject {
   return createPublicKey({ key: Buffer.from(key), format: "der", type: "spki" });
 }
 
-/** Verifies an asymmetric signature; anything malformed is simply `false`. */
+/**
+ * Verifies an asymmetric signature; anything malformed (key, signature) is simply `false`.
+ * Offered to plugins as `ctx.verifySignature`.
+ *
+ * @example
+ * ```ts
+ * // Discord: Ed25519 over timestamp + raw body, the public key and signature in hex.
+ * verifySignature("ed25519", hex.decode(publicKeyHex), concatBytes(ts, req.rawBody), hex.decode(signatureHex));
+ * ```
+ */
 export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array, data: string | Uint8Array, signature: Uint8Array): boolean {
   try {
     const key = publicKeyFor(scheme, publicKey);
@@ -39,5 +49,5 @@ export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array,
  * ```
  */
 export function pluginContext(secret: string, now: Date): PluginContext {
-  return { secret, now, hmac, hash, timingSafeEqual, verifySignature, base64, hex };
+  return { secret, now, hmac, hash, timingSafeEqual, verifySignature, base64, hex, recipes };
 }

@@ -5,6 +5,15 @@
 export type * from "./types.ts";
 export { definePlugin } from "./define.ts";
 export { concatBytes, hmacRecipe, parseSignatureList, type HmacRecipe } from "./recipe.ts";
+export { signedTimestampRecipe, type SignedTimestampRecipe, type SignatureAlgorithm, type SignedParts, type SignedTimestampHooks } from "./signed_timestamp.ts";
+export { trustOnFirstUse, type TrustOnFirstUse } from "./trust_on_first_use.ts";
+export { declaredHandshake, type DeclaredHandshake, type HandshakeCondition, type HandshakeReply } from "./declared_handshake.ts";
+export { handshakeAnswer, hostHandshake } from "./host_handshake.ts";
+export { parseTimestamp, timestampText, formatTimestamp, type TimestampUnit } from "./timestamp.ts";
+export { cannotSign, CannotSignError } from "./cannot_sign.ts";
+export { timingSafeAnyOf } from "./any_of.ts";
+export { signAsymmetric } from "./asymmetric_key.ts";
+export { recipes, type PluginRecipes } from "./recipes.ts";
 export { pluginContext } from "./context.ts";
 export type { PluginFixture } from "./fixture.ts";
 export { authenticateAppRequest } from "./authenticate.ts";

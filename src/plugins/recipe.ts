@@ -1,3 +1,5 @@
+import { timingSafeAnyOf } from "./any_of.ts";
+import { cannotSign } from "./cannot_sign.ts";
 import type { DigestEncoding, HashAlgorithm, InletPlugin, PluginContext, PluginRequest, SignInput } from "./types.ts";
 
 const encoder = new TextEncoder();
@@ -96,18 +98,12 @@ export function hmacRecipe(recipe: HmacRecipe): Required<Pick<InletPlugin, "veri
       const expected = digest(req, ctx);
       if (expected === null) return false;
       const candidates = recipe.separator ? value.split(recipe.separator) : [value];
-      let ok = false;
-      for (const candidate of candidates) {
-        const trimmed = candidate.trim();
-        if (!trimmed.startsWith(prefix)) continue;
-        // Check every candidate so the time taken does not reveal which one matched.
-        if (ctx.timingSafeEqual(normalise(trimmed.slice(prefix.length)), normalise(expected))) ok = true;
-      }
-      return ok;
+      const given = candidates.map((c) => c.trim()).filter((c) => c.startsWith(prefix));
+      return timingSafeAnyOf(given.map((c) => normalise(c.slice(prefix.length))), normalise(expected));
     },
     sign(req, ctx) {
       const expected = digest(req, ctx);
-      if (expected === null) throw new TypeError(`cannot sign: the secret or a signed part (such as a timestamp header) is missing`);
+      if (expected === null) throw cannotSign("the secret or a signed part (such as a timestamp header) is missing");
       return { headers: { [recipe.header]: prefix + expected } };
     },
     credentialHeaders: [recipe.header.toLowerCase(), ...(recipe.alsoCredentialHeaders ?? []).map((h) => h.toLowerCase())],

@@ -1,6 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { handshakeProblems } from "./declared_handshake.ts";
+import { hostHandshake } from "./host_handshake.ts";
 import type { InletPlugin } from "./types.ts";
 
 /** A plugin file that cannot be used: the server refuses to start and names the file. */
@@ -11,7 +13,15 @@ export class PluginLoadError extends Error {
 
 const ID = /^[a-z0-9-]+$/;
 
-/** Checks the shape a plugin must have; returns a list of what is wrong. */
+/**
+ * Checks the shape a plugin must have (CONTRACT §4); returns a list of what is wrong.
+ *
+ * @example
+ * ```ts
+ * pluginProblems({ id: "Acme", name: "Acme", secret: { label: "s", generated: false }, verify: () => true });
+ * // ['id must match [a-z0-9-]+ (got "Acme")']
+ * ```
+ */
 export function pluginProblems(candidate: unknown): string[] {
   if (candidate === null || typeof candidate !== "object") return ["the default export is not an object"];
   const p = candidate as Partial<InletPlugin> & Record<string, unknown>;
@@ -29,6 +39,10 @@ export function pluginProblems(candidate: unknown): string[] {
   for (const field of ["toleranceSeconds", "dedupWindowSeconds", "contentDedupWindowSeconds"] as const) {
     const v = p[field];
     if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v <= 0)) problems.push(`${field} must be a positive number`);
+  }
+  if (p.handshakes !== undefined) {
+    problems.push(...handshakeProblems(p.handshakes));
+    if (p.handshake !== undefined) problems.push("declare handshakes or write handshake(), not both");
   }
   if (p.credentialHeaders !== undefined && (!Array.isArray(p.credentialHeaders) || p.credentialHeaders.some((h) => typeof h !== "string"))) {
     problems.push("credentialHeaders must be an array of header names");
@@ -50,7 +64,9 @@ export class PluginRegistry {
     if (this.plugins.has(plugin.id)) throw new PluginLoadError(`${source}: plugin id ${JSON.stringify(plugin.id)} is already loaded from ${this.plugins.get(plugin.id)!.source}`);
     // Header names are compared lower-case everywhere.
     const credentialHeaders = (plugin.credentialHeaders ?? []).map((h) => h.toLowerCase());
-    this.plugins.set(plugin.id, { ...plugin, credentialHeaders, source });
+    // Declared handshakes become the one `handshake` hook the request path calls.
+    const handshake = hostHandshake(plugin);
+    this.plugins.set(plugin.id, { ...plugin, credentialHeaders, ...(handshake ? { handshake } : {}), source });
   }
 
   /** Loads every `*.ts` / `*.js` file of `dir` (not tests); a broken one throws naming its file. */

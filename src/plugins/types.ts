@@ -8,6 +8,9 @@
  * @module
  */
 
+import type { DeclaredHandshake } from "./declared_handshake.ts";
+import type { PluginRecipes } from "./recipes.ts";
+
 /** Digest algorithms a plugin may ask `ctx.hmac` / `ctx.hash` for. */
 export type HashAlgorithm = "sha1" | "sha256" | "sha512";
 
@@ -55,6 +58,12 @@ export interface PluginContext {
   verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array, data: string | Uint8Array, signature: Uint8Array): boolean;
   readonly base64: Codec;
   readonly hex: Codec;
+  /**
+   * The recipe helpers built-in plugins import (`signedTimestampRecipe`, `hmacRecipe`,
+   * `trustOnFirstUse`, `parseTimestamp`, `cannotSign`, `timingSafeAnyOf`…), for plugins that
+   * cannot import them (a `--plugins-dir` file inside the binary).
+   */
+  readonly recipes: PluginRecipes;
 }
 
 /** What `sign()` receives: the request to be signed, before its signature headers exist. */
@@ -106,6 +115,11 @@ export interface InletPlugin {
   event?(req: PluginRequest, body: unknown): string | null;
   /** Answer a URL-verification call; `null` when this request is not one. */
   handshake?(req: PluginRequest, ctx: PluginContext): Awaitable<HandshakeResult>;
+  /**
+   * URL-verification calls described as data (a challenge echo, a fixed answer), answered by the
+   * host after the request verifies; instead of `handshake()` where no code is needed.
+   */
+  handshakes?: DeclaredHandshake[];
   /** Lower-case header names removed from `$trigger` (signatures, tokens, timestamps that carry secrets). */
   credentialHeaders?: string[];
   /**
