@@ -10,7 +10,8 @@ import { PostgresStore } from "../src/store/postgres/postgres_store.ts";
 import { MIGRATIONS } from "../src/store/sqlite/migrations.ts";
 import { PG_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { SqliteStore } from "../src/store/sqlite/sqlite_store.ts";
-import type { ActivityRecord, RunRecord } from "../src/store/types.ts";
+import type { ActivityRecord } from "../src/records/activity.ts";
+import type { RunRecord } from "../src/records/run.ts";
 import { BUN, cli, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
 

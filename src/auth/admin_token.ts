@@ -1,9 +1,10 @@
+import { ADMIN_TOKEN_META } from "../records/meta_keys.ts";
 import { newSecret } from "./secrets.ts";
 import { sha256Hex } from "./digest.ts";
 import { timingSafeEqual } from "./timing_safe_equal.ts";
-import type { Store } from "../store/types.ts";
+import type { Store } from "../store/store.ts";
 
-const META_KEY = "admin_token_sha256";
+const META_KEY = ADMIN_TOKEN_META;
 
 /**
  * Makes sure an admin token exists. `INLET_ADMIN_TOKEN`, when set, is the token (its hash is

@@ -1,4 +1,4 @@
-import type { DigestEncoding, HashAlgorithm } from "../plugins/types.ts";
+import type { DigestEncoding, HashAlgorithm } from "../records/digest.ts";
 
 /**
  * HMAC with Bun's native hasher (the fastest of the three APIs measured in research/baseline.md).

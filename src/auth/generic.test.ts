@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import type { AuthConfig } from "../triggers/schema.ts";
+import type { AuthConfig } from "../records/trigger.ts";
 import { authenticate, credentialHeaders } from "./generic.ts";
 
 const secret = "s3cr3t-value-for-tests";

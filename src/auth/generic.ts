@@ -1,4 +1,4 @@
-import type { AuthConfig } from "../triggers/schema.ts";
+import type { AuthConfig } from "../records/trigger.ts";
 import { hmac } from "./digest.ts";
 import { timingSafeEqual } from "./timing_safe_equal.ts";
 import { AUTH_PASS as PASS, authFailure as fail, type AuthResult } from "./auth_result.ts";

@@ -5,7 +5,6 @@ import { join } from "node:path";
 const VERSION = "v1";
 
 /** The meta key under which a store records the fingerprint of the key its secrets are sealed with. */
-export const KEY_FINGERPRINT_META = "secret_key_fingerprint";
 
 /** Encrypts stored secrets with AES-256-GCM; the ciphertext names its format version. */
 export class SealedBox {

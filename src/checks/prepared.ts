@@ -1,4 +1,4 @@
-import type { TriggerConfig } from "../triggers/schema.ts";
+import type { TriggerConfig } from "../records/trigger.ts";
 
 /** What a trigger's checks are compiled from: the settings only, never its secrets. */
 export type CheckSettings = Pick<TriggerConfig, "filter" | "redaction" | "dedup" | "workflow" | "schema">;

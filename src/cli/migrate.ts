@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { KEY_FINGERPRINT_META, SealedBox } from "../auth/sealed_box.ts";
+import { SealedBox } from "../auth/sealed_box.ts";
+import { ADMIN_TOKEN_META, KEY_FINGERPRINT_META } from "../records/meta_keys.ts";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { copySqliteToPostgres, CopyRefused, type CopySummary } from "../store/copy.ts";
 import { PG_MIGRATIONS } from "../store/postgres/migrations.ts";
@@ -9,7 +10,7 @@ import { PostgresStore } from "../store/postgres/postgres_store.ts";
 import { MIGRATIONS } from "../store/sqlite/migrations.ts";
 import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
 import { openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, type SqliteSource } from "../store/sqlite_source.ts";
-import { SchemaTooNew } from "../store/types.ts";
+import { SchemaTooNew } from "../store/errors.ts";
 import { parseArgs } from "./args.ts";
 
 type Print = (line: string) => void;
@@ -158,7 +159,7 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     print(`  ${summary.triggers} triggers, ${summary.runs} runs, ${summary.activity} Activity rows, ${summary.dedupKeys} dedup keys`);
     if (summary.requeued) print(`  ${summary.requeued} runs that were running are queued again (an instance executes them)`);
     if (summary.expiredKeys) print(`  ${summary.expiredKeys} expired dedup keys left behind`);
-    if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes("admin_token_sha256") ? " (the admin token is unchanged)" : ""}`);
+    if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes(ADMIN_TOKEN_META) ? " (the admin token is unchanged)" : ""}`);
     if (source.inUse) {
       print(`warning: ${source.path}-wal exists: a server may still be running on ${source.dir} (or it did not stop cleanly); stop it: what it accepts after this copy is not in PostgreSQL`);
     }

@@ -3,7 +3,7 @@ import { hmac } from "../auth/digest.ts";
 import { UsageError } from "../config/server_config.ts";
 import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../auth/digest.ts";
-import type { DedupConfig } from "../triggers/schema.ts";
+import type { DedupConfig } from "../records/trigger.ts";
 import { canonicalJson } from "./canonical_json.ts";
 
 /** The well-known paths `event-id` reads, in order (SPEC §Deduplication). */

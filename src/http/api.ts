@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { adminTokenMatches } from "../auth/admin_token.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import { ACTIVITY_LABELS, type ActivityRecord, type Store } from "../store/types.ts";
+import { ACTIVITY_LABELS } from "./activity_labels.ts";
+import { type ActivityRecord } from "../records/activity.ts";
+import { type Store } from "../store/store.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";

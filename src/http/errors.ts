@@ -1,4 +1,4 @@
-import { StoreUnavailable, UnknownCursor } from "../store/types.ts";
+import { StoreUnavailable, UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import { jsonResponse } from "../ingest/respond.ts";
 import { edgeRefusal } from "./edge.ts";

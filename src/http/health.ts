@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Store } from "../store/types.ts";
+import type { Store } from "../store/store.ts";
 import type { Metrics, PerTriggerGauge } from "./metrics.ts";
 
 /** `/healthz` (process up), `/readyz` (store reachable), `/metrics` (Prometheus). */

@@ -1,4 +1,4 @@
-import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../triggers/schema.ts";
+import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger.ts";
 import { VERSION } from "../version.ts";
 
 const Error = { type: "object", properties: { error: { type: "string" } }, required: ["error"] };

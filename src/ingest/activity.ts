@@ -1,4 +1,4 @@
-import type { ActivityOutcome, ActivityRecord } from "../store/types.ts";
+import type { ActivityOutcome, ActivityRecord } from "../records/activity.ts";
 
 /** The Activity row of one request (CONTRACT §3 ActivityRow). */
 export function activityRow(

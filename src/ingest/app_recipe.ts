@@ -3,7 +3,7 @@ import { authenticateAppRequest } from "../plugins/authenticate.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Verified } from "./authenticate.ts";
 import type { TriggerRecipe } from "./recipe.ts";

@@ -1,4 +1,4 @@
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 /**
  * A request to `/webhooks/<token>` whose trigger is known: what every stage before

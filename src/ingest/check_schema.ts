@@ -3,7 +3,7 @@ import { Ending } from "./ending.ts";
 import { recordRejected, type RecordDeps } from "./record.ts";
 import { duplicateAck, ERRORS, failureWithDetails } from "./respond.ts";
 import type { PreparedChecks } from "../checks/prepared.ts";
-import type { DedupClaim } from "../store/types.ts";
+import type { DedupClaim } from "../records/ingest.ts";
 
 /**
  * The trigger's JSON Schema (CONTRACT §6.5), after parsing and before the filter: a body that

@@ -1,4 +1,5 @@
-import type { DedupClaim, Store } from "../store/types.ts";
+import type { DedupClaim } from "../records/ingest.ts";
+import type { Store } from "../store/store.ts";
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import type { ParsedBody } from "./parse.ts";

@@ -1,5 +1,5 @@
-import type { DedupClaim } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { DedupClaim } from "../records/ingest.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { AppInfo } from "./recipe.ts";
 
 /**

@@ -1,4 +1,5 @@
-import type { ActivityOutcome, RunRecord } from "../store/types.ts";
+import type { ActivityOutcome } from "../records/activity.ts";
+import type { RunRecord } from "../records/run.ts";
 
 /**
  * How a request ends: its outcome (Activity and metrics), the reason for the owner, and the answer

@@ -1,6 +1,6 @@
 import { authenticate, credentialHeaders } from "../auth/generic.ts";
 import { dedupKeyHash } from "../dedup/dedup_key.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { PreparedChecks } from "../checks/prepared.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 

@@ -1,6 +1,9 @@
 import type { PluginRegistry } from "../plugins/registry.ts";
-import { StoreUnavailable, type ActivityOutcome, type RunLease, type RunRecord, type Store } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import { type ActivityOutcome } from "../records/activity.ts";
+import { type RunLease, type RunRecord } from "../records/run.ts";
+import { StoreUnavailable } from "../store/errors.ts";
+import { type Store } from "../store/store.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { activityRow } from "./activity.ts";
 import { admit, notAUrlCheck } from "./admit.ts";

@@ -1,5 +1,5 @@
 import type { AuthResult } from "../auth/auth_result.ts";
-import type { DedupClaim } from "../store/types.ts";
+import type { DedupClaim } from "../records/ingest.ts";
 import type { Arrival } from "./arrival.ts";
 import type { ParsedBody } from "./parse.ts";
 import type { Verified } from "./authenticate.ts";

@@ -1,5 +1,7 @@
-import type { DedupClaim, RunLease, RunRecord, Store } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { DedupClaim } from "../records/ingest.ts";
+import type { RunLease, RunRecord } from "../records/run.ts";
+import type { Store } from "../store/store.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { activityRow } from "./activity.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Delivery } from "./delivery.ts";

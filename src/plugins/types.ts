@@ -11,11 +11,11 @@
 import type { DeclaredHandshake } from "./declared_handshake.ts";
 import type { PluginRecipes } from "./recipes.ts";
 
-/** Digest algorithms a plugin may ask `ctx.hmac` / `ctx.hash` for. */
-export type HashAlgorithm = "sha1" | "sha256" | "sha512";
 
-/** Text encodings of a digest. */
-export type DigestEncoding = "hex" | "base64";
+import type { DigestEncoding, HashAlgorithm } from "../records/digest.ts";
+
+/** Digest algorithms and encodings of `ctx.hmac` / `ctx.hash`. */
+export type { DigestEncoding, HashAlgorithm };
 
 /** What a plugin sees of an inbound request. */
 export interface PluginRequest {

@@ -1,7 +1,9 @@
 import type { Delivery } from "../ingest/delivery.ts";
 import type { Ending } from "../ingest/ending.ts";
-import type { ReplayQuery, RunRecord, Store } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { ReplayQuery } from "../records/ingest.ts";
+import type { RunRecord } from "../records/run.ts";
+import type { Store } from "../store/store.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { BulkReplay } from "./replay_input.ts";
 
 /** What replay needs of the server: the stored requests, the triggers, and the pipeline's entry after deduplication. */

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ClaimedRun } from "../store/types.ts";
+import type { ClaimedRun } from "../records/run.ts";
 import { commandRunner } from "./command_runner.ts";
 import { RunAborted, type RunContext } from "./types.ts";
 

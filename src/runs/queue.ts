@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
-import type { ClaimedRun, RunLease, RunRecord, Store } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { ClaimedRun, RunLease, RunRecord } from "../records/run.ts";
+import type { Store } from "../store/store.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 
 /** Executes one run with its trigger's workflow (see `createRunners`). */

@@ -1,5 +1,5 @@
-import type { ClaimedRun } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { ClaimedRun } from "../records/run.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { commandRunner, type CommandRunnerOptions } from "./command_runner.ts";
 import { httpRunner, type HttpRunnerOptions } from "./http_runner.ts";
 import { ScriptPool, type ScriptPoolOptions } from "./script/pool.ts";

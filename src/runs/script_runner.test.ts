@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import type { ClaimedRun } from "../store/types.ts";
+import type { ClaimedRun } from "../records/run.ts";
 import { ScriptPool } from "./script/pool.ts";
 import { scriptRunner } from "./script_runner.ts";
 import { RunAborted, type RunContext } from "./types.ts";

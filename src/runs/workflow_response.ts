@@ -1,6 +1,6 @@
 import { ERRORS, failure } from "../ingest/respond.ts";
-import type { RunRecord } from "../store/types.ts";
-import type { TriggerRecord } from "../triggers/schema.ts";
+import type { RunRecord } from "../records/run.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { RunQueue } from "./queue.ts";
 
 export const DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
 import { SQL } from "bun";
-import { KEY_FINGERPRINT_META } from "../auth/sealed_box.ts";
+import { KEY_FINGERPRINT_META } from "../records/meta_keys.ts";
 import { redactUrl } from "../config/redact_url.ts";
 import { TRIGGERS_CHANNEL } from "./postgres/postgres_store.ts";
 import type { SqliteSource } from "./sqlite_source.ts";

@@ -1,5 +1,7 @@
-import type { TriggerConfig } from "../triggers/schema.ts";
-import type { ActivityRecord, RunRecord, StoredTrigger } from "./types.ts";
+import type { TriggerConfig } from "../records/trigger.ts";
+import type { ActivityRecord } from "../records/activity.ts";
+import type { RunRecord } from "../records/run.ts";
+import type { StoredTrigger } from "./store.ts";
 
 /**
  * The row shapes both SQL stores share (the same column names in SQLite and PostgreSQL) and their

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { TriggerConfig } from "../triggers/schema.ts";
-import type { ActivityRecord, RunRecord, Store, StoredTrigger } from "./types.ts";
+import type { TriggerConfig } from "../records/trigger.ts";
+import type { ActivityRecord } from "../records/activity.ts";
+import type { RunRecord } from "../records/run.ts";
+import type { Store, StoredTrigger } from "./store.ts";
 
 /** The behaviour every Store must have; run against SQLite (and PostgreSQL where available). */
 export function storeContract(name: string, open: () => Promise<Store>): void {

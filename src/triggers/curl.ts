@@ -1,5 +1,5 @@
 import { hmac } from "../auth/digest.ts";
-import type { TriggerRecord } from "./schema.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 /** The body the sample request sends. */
 export const SAMPLE_BODY = JSON.stringify({ event_id: "evt_sample_1", type: "sample.created", data: { id: "123", email: "jane@example.com" } });

@@ -14,7 +14,7 @@ import {
   type TriggerInput,
   type TriggerPatch,
   type WorkflowConfig,
-} from "./schema.ts";
+} from "../records/trigger.ts";
 import { schemaErrors, ValidationError, type ValidationDetail } from "./validation_error.ts";
 
 const inputCheck = TypeCompiler.Compile(TriggerInputSchema);

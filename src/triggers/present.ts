@@ -1,5 +1,5 @@
 import { curlCommand } from "./curl.ts";
-import type { TriggerRecord } from "./schema.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 /** The public Trigger shape (CONTRACT §3): stored settings, derived fields, no secret. */
 export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {

@@ -1,8 +1,8 @@
 import { newSecret, newWebhookToken } from "../auth/secrets.ts";
 import type { SealedBox } from "../auth/sealed_box.ts";
-import type { Store, StoredTrigger } from "../store/types.ts";
+import type { Store, StoredTrigger } from "../store/store.ts";
 import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "./normalize.ts";
-import type { TriggerConfig, TriggerRecord } from "./schema.ts";
+import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
 import { ValidationError } from "./validation_error.ts";
 
 /** Is a generated secret part of these settings? */

@@ -4,8 +4,10 @@
  */
 import type { Arrival } from "../../src/ingest/arrival.ts";
 import type { IngestStore } from "../../src/ingest/pipeline.ts";
-import type { ActivityRecord, IngestRecord, RunRecord } from "../../src/store/types.ts";
-import type { TriggerRecord } from "../../src/triggers/schema.ts";
+import type { ActivityRecord } from "../../src/records/activity.ts";
+import type { IngestRecord } from "../../src/records/ingest.ts";
+import type { RunRecord } from "../../src/records/run.ts";
+import type { TriggerRecord } from "../../src/records/trigger.ts";
 
 export function triggerRecord(overrides: Partial<TriggerRecord> = {}): TriggerRecord {
   const at = "2026-01-01T00:00:00.000Z";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "../../../test/support/postgres.ts";
 import { storeContract } from "../store_contract.ts";
 import { SQL } from "bun";
-import { SchemaTooNew } from "../types.ts";
+import { SchemaTooNew } from "../errors.ts";
 import { PostgresStore } from "./postgres_store.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 

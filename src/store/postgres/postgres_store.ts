@@ -3,22 +3,11 @@ import { redactUrl } from "../../config/redact_url.ts";
 import { describeConnectError } from "./connect_error.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
 import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
-import {
-  SchemaTooNew,
-  StoreUnavailable,
-  UnknownCursor,
-  type ActivityRecord,
-  type ClaimedRun,
-  type IngestRecord,
-  type Page,
-  type ReplayCandidate,
-  type ReplayQuery,
-  type RunFinish,
-  type RunRecord,
-  type Store,
-  type StoredTrigger,
-  type TriggerWatch,
-} from "../types.ts";
+import { type ActivityRecord } from "../../records/activity.ts";
+import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
+import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
+import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
+import { type Page, type Store, type StoredTrigger, type TriggerWatch } from "../store.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 
 const bySeq = (a: RunRow & { seq?: string }, b: RunRow & { seq?: string }) => (BigInt(a.seq!) < BigInt(b.seq!) ? -1 : 1);

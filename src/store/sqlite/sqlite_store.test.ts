@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../store_contract.ts";
 import { Database } from "bun:sqlite";
-import { SchemaTooNew } from "../types.ts";
+import { SchemaTooNew } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { SqliteStore } from "./sqlite_store.ts";
 

@@ -3,21 +3,11 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
 import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
-import {
-  SchemaTooNew,
-  StoreUnavailable,
-  UnknownCursor,
-  type ActivityRecord,
-  type ClaimedRun,
-  type IngestRecord,
-  type Page,
-  type RunFinish,
-  type ReplayCandidate,
-  type ReplayQuery,
-  type RunRecord,
-  type Store,
-  type StoredTrigger,
-} from "../types.ts";
+import { type ActivityRecord } from "../../records/activity.ts";
+import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
+import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
+import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
+import { type Page, type Store, type StoredTrigger } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 const RUN_COLUMNS = runColumns(true);

@@ -1,8 +1,8 @@
 // Entry of the compiled-binary test: the sandbox, a filter and a redaction, run from a
 // `bun build --compile` binary alone in an empty folder.
-import { compileFilter, runFilter } from "../../filter/index.ts";
-import { compileRedaction, redact } from "../../redact/index.ts";
-import { SandboxTimeout } from "../index.ts";
+import { compileFilter, runFilter } from "../../src/filter/index.ts";
+import { compileRedaction, redact } from "../../src/redact/index.ts";
+import { SandboxTimeout } from "../../src/sandbox/index.ts";
 
 function interrupted(): string {
   try {

@@ -7,7 +7,7 @@ test("the sandbox works in a compiled binary run alone from an empty folder", ()
   const buildDir = mkdtempSync(join(tmpdir(), "inlet-sandbox-build-"));
   const runDir = mkdtempSync(join(tmpdir(), "inlet-sandbox-run-"));
   try {
-    const entry = join(import.meta.dir, "testdata", "compiled_entry.ts");
+    const entry = join(import.meta.dir, "compiled_entry.ts");
     const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", entry, "--outfile", join(buildDir, "entry")], { stdout: "pipe", stderr: "pipe" });
     expect(build.stderr.toString()).not.toContain("error");
     expect(build.success).toBe(true);

@@ -1,69 +1,7 @@
-import type { TriggerConfig } from "../triggers/schema.ts";
-
-export type RunStatus = "queued" | "running" | "succeeded" | "failed";
-
-/** A workflow run (CONTRACT §3 Run). */
-export interface RunRecord {
-  id: string;
-  triggerId: string;
-  requestId: string;
-  status: RunStatus;
-  /** The `$trigger` payload (redacted); absent when listed without `include=trigger`. */
-  trigger?: unknown;
-  result: unknown;
-  attempts: number;
-  error: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  /** The run or Activity row this run replays (CONTRACT §6.1), else null. */
-  replayOf?: string | null;
-  /**
-   * Hash of the ordering key's value (`workflow.orderingKey`, CONTRACT §6.2): runs of one trigger
-   * with the same one execute one at a time, in acceptance order. Null: not ordered.
-   */
-  orderingKey?: string | null;
-}
-
-export type ActivityOutcome = "run" | "deduplicated" | "filtered" | "auth_failed" | "rejected" | "error";
-
-export const ACTIVITY_LABELS: Record<ActivityOutcome, string> = {
-  run: "Run",
-  deduplicated: "Deduplicated",
-  filtered: "Filtered",
-  auth_failed: "Authentication failed",
-  rejected: "Rejected",
-  error: "Error",
-};
-
-/** Monitoring → Activity (CONTRACT §3 ActivityRow, without the derived label). */
-export interface ActivityRecord {
-  id: string;
-  triggerId: string;
-  at: string;
-  requestId: string;
-  outcome: ActivityOutcome;
-  runId: string | null;
-  detail: string | null;
-  /** A `filtered` row keeps its request (the redacted `$trigger`) for replay; nothing else does. */
-  request?: unknown;
-}
-
-/** What a bulk replay selects (CONTRACT §6.1): a trigger's runs by status and time, or its filtered requests by time. */
-export interface ReplayQuery {
-  triggerId: string;
-  source: "runs" | "filtered";
-  /** Runs only; empty or absent: any status. */
-  statuses?: RunStatus[];
-  sinceMs?: number;
-  untilMs?: number;
-}
-
-/** One thing to replay: a run or a filtered Activity row, with the `$trigger` it carried. */
-export interface ReplayCandidate {
-  seq: number;
-  id: string;
-  trigger: unknown;
-}
+import type { TriggerConfig } from "../records/trigger.ts";
+import type { ActivityRecord } from "../records/activity.ts";
+import type { IngestRecord, ReplayCandidate, ReplayQuery } from "../records/ingest.ts";
+import type { ClaimedRun, RunFinish, RunRecord } from "../records/run.ts";
 
 /** A trigger as stored: configuration plus sealed secrets. */
 export interface StoredTrigger {
@@ -72,46 +10,6 @@ export interface StoredTrigger {
   secretSealed: string | null;
   /** AES-GCM sealed app secret, or null. */
   appSecretSealed: string | null;
-}
-
-/** A dedup key to record with the outcome of a request: stored hashed, per trigger. */
-export interface DedupClaim {
-  keyHash: string;
-  windowSeconds: number;
-}
-
-/**
- * Everything one accepted request writes, committed in one transaction: the dedup key (if any),
- * the run (if any) and the Activity row. If the key is already present and unexpired when the
- * transaction runs, nothing but a `deduplicated` Activity row is written.
- */
-export interface IngestRecord {
-  dedup: DedupClaim | null;
-  /** The run, as given; a run committed `running` is held under `lease`. */
-  run: (RunRecord & { trigger: unknown }) | null;
-  activity: ActivityRecord;
-  lease?: RunLease | null;
-}
-
-/**
- * A run committed already held by the instance that accepted it (workflow response mode: the
- * caller waits on that instance, so no other instance may pick the run up first).
- */
-export interface RunLease {
-  owner: string;
-  untilMs: number;
-}
-
-/** A run with its `$trigger`, as a runner receives it. */
-export type ClaimedRun = RunRecord & { trigger: unknown };
-
-/** How a run ended. */
-export interface RunFinish {
-  status: "succeeded" | "failed";
-  result: unknown;
-  error: string | null;
-  attempts: number;
-  finishedAt: string;
 }
 
 export interface TriggerWatch {
@@ -196,29 +94,4 @@ export interface Store {
   /** Deletes expired dedup keys, and Activity rows and finished runs older than `olderThan`. */
   sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }>;
   close(): Promise<void>;
-}
-
-/** The store could not be reached or failed to write: the caller answers 503. */
-export class StoreUnavailable extends Error {
-  override name = "StoreUnavailable";
-  readonly code = "store_unavailable";
-}
-
-/**
- * The store was migrated by a newer inlet: this one refuses to write to it (its queries may no
- * longer fit the schema). The CLI answers with a usage error naming both versions.
- */
-export class SchemaTooNew extends Error {
-  override name = "SchemaTooNew";
-  readonly code = "schema_too_new";
-
-  constructor(where: string, found: number, known: number) {
-    super(`${where} has schema version ${found}, newer than this inlet knows (${known}): use the newer inlet`);
-  }
-}
-
-/** A `before` cursor that names no row: the API answers 400. Every store throws this one. */
-export class UnknownCursor extends Error {
-  override name = "UnknownCursor";
-  readonly code = "unknown_cursor";
 }

@@ -1,0 +1,38 @@
+import type { ActivityRecord } from "./activity.ts";
+import type { RunLease, RunRecord, RunStatus } from "./run.ts";
+
+/** A dedup key to record with the outcome of a request: stored hashed, per trigger. */
+export interface DedupClaim {
+  keyHash: string;
+  windowSeconds: number;
+}
+
+/**
+ * Everything one accepted request writes, committed in one transaction: the dedup key (if any),
+ * the run (if any) and the Activity row. If the key is already present and unexpired when the
+ * transaction runs, nothing but a `deduplicated` Activity row is written.
+ */
+export interface IngestRecord {
+  dedup: DedupClaim | null;
+  /** The run, as given; a run committed `running` is held under `lease`. */
+  run: (RunRecord & { trigger: unknown }) | null;
+  activity: ActivityRecord;
+  lease?: RunLease | null;
+}
+
+/** What a bulk replay selects (CONTRACT §6.1): a trigger's runs by status and time, or its filtered requests by time. */
+export interface ReplayQuery {
+  triggerId: string;
+  source: "runs" | "filtered";
+  /** Runs only; empty or absent: any status. */
+  statuses?: RunStatus[];
+  sinceMs?: number;
+  untilMs?: number;
+}
+
+/** One thing to replay: a run or a filtered Activity row, with the `$trigger` it carried. */
+export interface ReplayCandidate {
+  seq: number;
+  id: string;
+  trigger: unknown;
+}

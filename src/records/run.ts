@@ -1,0 +1,44 @@
+export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+
+/** A workflow run (CONTRACT §3 Run). */
+export interface RunRecord {
+  id: string;
+  triggerId: string;
+  requestId: string;
+  status: RunStatus;
+  /** The `$trigger` payload (redacted); absent when listed without `include=trigger`. */
+  trigger?: unknown;
+  result: unknown;
+  attempts: number;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  /** The run or Activity row this run replays (CONTRACT §6.1), else null. */
+  replayOf?: string | null;
+  /**
+   * Hash of the ordering key's value (`workflow.orderingKey`, CONTRACT §6.2): runs of one trigger
+   * with the same one execute one at a time, in acceptance order. Null: not ordered.
+   */
+  orderingKey?: string | null;
+}
+
+/**
+ * A run committed already held by the instance that accepted it (workflow response mode: the
+ * caller waits on that instance, so no other instance may pick the run up first).
+ */
+export interface RunLease {
+  owner: string;
+  untilMs: number;
+}
+
+/** A run with its `$trigger`, as a runner receives it. */
+export type ClaimedRun = RunRecord & { trigger: unknown };
+
+/** How a run ended. */
+export interface RunFinish {
+  status: "succeeded" | "failed";
+  result: unknown;
+  error: string | null;
+  attempts: number;
+  finishedAt: string;
+}
