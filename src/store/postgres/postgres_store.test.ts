@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "../../../test/support/postgres.ts";
-import { storeContract } from "../store_contract.ts";
+import { storeContract } from "../../../test/store/store_contract.ts";
 import { SQL } from "bun";
 import { SchemaTooNew } from "../errors.ts";
 import { PostgresStore } from "./postgres_store.ts";

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { storeContract } from "../store_contract.ts";
+import { storeContract } from "../../../test/store/store_contract.ts";
 import { Database } from "bun:sqlite";
 import { SchemaTooNew } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { TriggerConfig } from "../records/trigger.ts";
-import type { ActivityRecord } from "../records/activity.ts";
-import type { RunRecord } from "../records/run.ts";
-import type { Store, StoredTrigger } from "./store.ts";
+import type { TriggerConfig } from "../../src/records/trigger.ts";
+import type { ActivityRecord } from "../../src/records/activity.ts";
+import type { RunRecord } from "../../src/records/run.ts";
+import type { Store, StoredTrigger } from "../../src/store/store.ts";
 
 /** The behaviour every Store must have; run against SQLite (and PostgreSQL where available). */
 export function storeContract(name: string, open: () => Promise<Store>): void {
