@@ -1,6 +1,9 @@
 import { SQL } from "bun";
 import { redactUrl } from "../../config/redact_url.ts";
 import { describeConnectError } from "./connect_error.ts";
+import { withinDeadline } from "./deadline.ts";
+import { batchItems, INGEST_BATCH_SQL, RETRYABLE_BATCH_ERRORS } from "./ingest_batch.ts";
+import { replayWhere } from "../replay_where.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
 import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
@@ -16,88 +19,6 @@ const bySeq = (a: RunRow & { seq?: string }, b: RunRow & { seq?: string }) => (B
 export const TRIGGERS_CHANNEL = "inlet_triggers";
 /** pg_advisory_xact_lock key held while migrating ("inlet" in ASCII). */
 const MIGRATION_LOCK = 0x696e6c6574;
-/** Deadlocks and serialization failures: the batch is retried, nothing of it was written. */
-const RETRYABLE = new Set(["40P01", "40001"]);
-
-/** One accepted request in a grouped ingest statement (see INGEST_BATCH). */
-interface BatchItem {
-  i: number;
-  trigger_id: string;
-  key_hash: string | null;
-  claim: boolean;
-  seen_ms: number;
-  expires_ms: number | null;
-  run_id: string | null;
-  run_request_id: string | null;
-  run_status: string | null;
-  trigger_json: string | null;
-  result_json: string | null;
-  attempts: number | null;
-  run_error: string | null;
-  run_created_at: string | null;
-  run_finished_at: string | null;
-  run_created_ms: number | null;
-  lease_owner: string | null;
-  lease_until_ms: number | null;
-  replay_of: string | null;
-  lane: number | null;
-  ordering_key: string | null;
-  act_id: string;
-  at: string;
-  at_ms: number;
-  request_id: string;
-  outcome: string;
-  act_run_id: string | null;
-  detail: string | null;
-  request_json: string | null;
-}
-
-/**
- * Everything a batch of accepted requests writes, in one statement (one round trip, one commit):
- * dedup keys are claimed with INSERT … ON CONFLICT, which serialises identical keys across every
- * instance (the loser waits for the winner's commit, then sees its key); an expired key is taken
- * over. Runs are inserted for the items that won their key (or had none), and every item gets its
- * Activity row: `deduplicated` when it lost. Keys are claimed in sorted order so that two batches
- * can never wait on each other in a cycle.
- */
-const INGEST_BATCH = `
-WITH input AS (
-  SELECT * FROM json_to_recordset($1::text::json) AS x(
-    i int, trigger_id text, key_hash text, claim boolean, seen_ms bigint, expires_ms bigint,
-    run_id text, run_request_id text, run_status text, trigger_json text, result_json text, attempts int,
-    run_error text, run_created_at text, run_finished_at text, run_created_ms bigint, lease_owner text, lease_until_ms bigint,
-    replay_of text, lane int, ordering_key text,
-    act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text, request_json text)
-),
-claimed AS (
-  INSERT INTO dedup_keys AS d (trigger_id, key_hash, seen_ms, expires_ms)
-  SELECT trigger_id, key_hash, seen_ms, expires_ms FROM input WHERE claim ORDER BY trigger_id, key_hash
-  ON CONFLICT (trigger_id, key_hash) DO UPDATE SET seen_ms = EXCLUDED.seen_ms, expires_ms = EXCLUDED.expires_ms
-    WHERE d.expires_ms <= EXCLUDED.seen_ms
-  RETURNING d.trigger_id, d.key_hash
-),
-won AS (
-  SELECT input.i FROM input WHERE input.key_hash IS NULL
-  UNION ALL
-  SELECT input.i FROM input JOIN claimed c ON c.trigger_id = input.trigger_id AND c.key_hash = input.key_hash WHERE input.claim
-),
-new_runs AS (
-  INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms,
-    replay_of, lane, ordering_key)
-  SELECT run_id, trigger_id, run_request_id, run_status, trigger_json, result_json, attempts, run_error, run_created_at, run_finished_at, run_created_ms,
-    lease_owner, lease_until_ms, replay_of, lane, ordering_key
-  FROM input WHERE run_id IS NOT NULL AND i IN (SELECT i FROM won) ORDER BY i
-),
-new_activity AS (
-  INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json)
-  SELECT act_id, trigger_id, at, at_ms, request_id,
-    CASE WHEN w.i IS NULL THEN 'deduplicated' ELSE outcome END,
-    CASE WHEN w.i IS NULL THEN NULL ELSE act_run_id END,
-    detail,
-    CASE WHEN w.i IS NULL THEN NULL ELSE request_json END
-  FROM input LEFT JOIN won w USING (i) ORDER BY input.i
-)
-SELECT i FROM won`;
 
 const RUN_COLUMNS = `seq, ${runColumns(true)}`;
 
@@ -177,30 +98,17 @@ export class PostgresStore implements Store {
   private async guard<T>(work: (sql: SQL) => Promise<T>): Promise<T> {
     if (this.closed) throw new StoreUnavailable("the store is closed");
     try {
-      return await this.withinDeadline(work(this.sql));
+      return await withinDeadline(this.deadlineMs, work(this.sql));
     } catch (error) {
       if (error instanceof UnknownCursor || error instanceof StoreUnavailable) throw error;
       throw new StoreUnavailable(`PostgreSQL: ${(error as Error)?.message ?? error}`);
     }
   }
 
-  /**
-   * Rejects with StoreUnavailable when `work` has not settled within the deadline. The work may
-   * still complete later: a commit answered 503 can land, and the sender's retry is then
-   * deduplicated (or, without dedup, runs again: at-least-once, never lost).
-   */
-  private withinDeadline<T>(work: Promise<T>, ms = this.deadlineMs): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailable(`PostgreSQL did not answer within ${ms} ms`)), ms);
-    });
-    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
-  }
-
   /** /readyz: answers within 2 s either way. */
   async ping(): Promise<boolean> {
     if (this.closed) return false;
-    return this.withinDeadline(this.sql`SELECT 1`, 2000).then(
+    return withinDeadline(2000, this.sql`SELECT 1`).then(
       () => true,
       () => false,
     );
@@ -307,53 +215,15 @@ export class PostgresStore implements Store {
   }
 
   private async commitBatch(records: IngestRecord[]): Promise<Array<{ deduplicated: boolean }>> {
-    const seen = new Set<string>();
-    const items: BatchItem[] = records.map(({ dedup, run, activity, lease }, i) => {
-      const atMs = Date.parse(activity.at);
-      // Only the first of identical keys in one batch claims it; the others are its duplicates.
-      const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
-      const claim = slot !== null && !seen.has(slot);
-      if (slot) seen.add(slot);
-      return {
-        i,
-        trigger_id: activity.triggerId,
-        key_hash: dedup?.keyHash ?? null,
-        claim,
-        seen_ms: atMs,
-        expires_ms: dedup ? atMs + dedup.windowSeconds * 1000 : null,
-        run_id: run?.id ?? null,
-        run_request_id: run?.requestId ?? null,
-        run_status: run?.status ?? null,
-        trigger_json: run ? JSON.stringify(run.trigger) : null,
-        result_json: run ? jsonOrNull(run.result) : null,
-        attempts: run?.attempts ?? null,
-        run_error: run?.error ?? null,
-        run_created_at: run?.createdAt ?? null,
-        run_finished_at: run?.finishedAt ?? null,
-        run_created_ms: run ? Date.parse(run.createdAt) : null,
-        lease_owner: run && lease ? lease.owner : null,
-        lease_until_ms: run && lease ? lease.untilMs : null,
-        replay_of: run?.replayOf ?? null,
-        lane: run ? laneOf(run) : null,
-        ordering_key: run?.orderingKey ?? null,
-        act_id: activity.id,
-        at: activity.at,
-        at_ms: atMs,
-        request_id: activity.requestId,
-        outcome: activity.outcome,
-        act_run_id: activity.runId,
-        detail: activity.detail,
-        request_json: activity.outcome === "filtered" && activity.request !== undefined ? JSON.stringify(activity.request) : null,
-      };
-    });
+    const items = batchItems(records);
     const payload = JSON.stringify(items);
     const rows: Array<{ i: number }> = await this.guard(async (sql) => {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await sql.unsafe(INGEST_BATCH, [payload]);
+          return await sql.unsafe(INGEST_BATCH_SQL, [payload]);
         } catch (error) {
           // Nothing of a batch that hit a deadlock or serialization failure was written: again.
-          if (attempt < 3 && RETRYABLE.has((error as { errno?: string })?.errno ?? "")) continue;
+          if (attempt < 3 && RETRYABLE_BATCH_ERRORS.has((error as { errno?: string })?.errno ?? "")) continue;
           throw error;
         }
       }
@@ -468,7 +338,7 @@ export class PostgresStore implements Store {
 
   countReplayable(query: ReplayQuery): Promise<number> {
     return this.guard(async (sql) => {
-      const { where, params } = replayWhere(query, 0);
+      const { where, params } = replayWhere(query, 0, (n) => `$${n}`);
       const [row] = await sql.unsafe(`SELECT count(*)::int AS n FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where}`, params);
       return Number(row.n);
     });
@@ -476,7 +346,7 @@ export class PostgresStore implements Store {
 
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(async (sql) => {
-      const { where, params } = replayWhere(query, afterSeq);
+      const { where, params } = replayWhere(query, afterSeq, (n) => `$${n}`);
       const json = query.source === "runs" ? "trigger_json" : "request_json";
       const rows: Array<{ seq: string; id: string; json: string }> = await sql.unsafe(
         `SELECT seq, id, ${json} AS json FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where} ORDER BY seq LIMIT $${params.length + 1}`,
@@ -518,21 +388,4 @@ export class PostgresStore implements Store {
     this.closed = true;
     await this.sql.close({ timeout: 5 }).catch(() => {});
   }
-}
-
-
-/** The WHERE clause of a bulk replay's selection after the `afterSeq` cursor, with $n parameters. */
-function replayWhere(query: ReplayQuery, afterSeq: number): { where: string; params: Array<string | number> } {
-  const time = query.source === "runs" ? "created_ms" : "at_ms";
-  const params: Array<string | number> = [query.triggerId, afterSeq];
-  const parts = ["trigger_id = $1", "seq > $2::bigint"];
-  const next = (value: string | number) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  if (query.source === "filtered") parts.push("outcome = 'filtered'", "request_json IS NOT NULL");
-  else if (query.statuses?.length) parts.push(`status IN (${query.statuses.map(next).join(", ")})`);
-  if (query.sinceMs !== undefined) parts.push(`${time} >= ${next(query.sinceMs)}::bigint`);
-  if (query.untilMs !== undefined) parts.push(`${time} <= ${next(query.untilMs)}::bigint`);
-  return { where: parts.join(" AND "), params };
 }

@@ -9,6 +9,7 @@ import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/r
 import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
 import { type Page, type Store, type StoredTrigger } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
+import { replayWhere } from "../replay_where.ts";
 
 const RUN_COLUMNS = runColumns(true);
 
@@ -330,14 +331,14 @@ export class SqliteStore implements Store {
 
   countReplayable(query: ReplayQuery): Promise<number> {
     return this.guard(() => {
-      const { where, params } = replayWhere(query, 0);
+      const { where, params } = replayWhere(query, 0, () => "?");
       return this.db.query<{ n: number }, Array<string | number>>(`SELECT count(*) AS n FROM ${replayTable(query)} WHERE ${where}`).get(...params)!.n;
     });
   }
 
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(() => {
-      const { where, params } = replayWhere(query, afterSeq);
+      const { where, params } = replayWhere(query, afterSeq, () => "?");
       const json = query.source === "runs" ? "trigger_json" : "request_json";
       return this.db
         .query<{ seq: number; id: string; json: string }, Array<string | number>>(`SELECT seq, id, ${json} AS json FROM ${replayTable(query)} WHERE ${where} ORDER BY seq LIMIT ?`)
@@ -385,24 +386,3 @@ export class SqliteStore implements Store {
 }
 
 const replayTable = (query: ReplayQuery) => (query.source === "runs" ? "runs" : "activity");
-
-/** The WHERE clause of a bulk replay's selection, after the `afterSeq` cursor. */
-function replayWhere(query: ReplayQuery, afterSeq: number): { where: string; params: Array<string | number> } {
-  const time = query.source === "runs" ? "created_ms" : "at_ms";
-  const parts = ["trigger_id = ?", "seq > ?"];
-  const params: Array<string | number> = [query.triggerId, afterSeq];
-  if (query.source === "filtered") parts.push("outcome = 'filtered'", "request_json IS NOT NULL");
-  else if (query.statuses?.length) {
-    parts.push(`status IN (${query.statuses.map(() => "?").join(", ")})`);
-    params.push(...query.statuses);
-  }
-  if (query.sinceMs !== undefined) {
-    parts.push(`${time} >= ?`);
-    params.push(query.sinceMs);
-  }
-  if (query.untilMs !== undefined) {
-    parts.push(`${time} <= ?`);
-    params.push(query.untilMs);
-  }
-  return { where: parts.join(" AND "), params };
-}
