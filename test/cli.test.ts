@@ -17,6 +17,17 @@ test("version and help", async () => {
   for (const word of ["serve", "triggers list", "runs list", "sign", "--data-dir", "INLET_DATABASE_URL", "INLET_ADMIN_TOKEN"]) expect(h.stdout).toContain(word);
 });
 
+test("a command group alone, or any command with --help, prints its usage", async () => {
+  const alone = await cli(["triggers"]);
+  expect(alone.code).toBe(2);
+  expect(alone.stdout).toContain("inlet triggers list");
+  expect(alone.stderr).toBe("");
+  const help = await cli(["serve", "--help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain("inlet serve [flags]");
+  expect((await cli(["runs", "-h"])).stdout).toContain("inlet runs replay ID");
+});
+
 test("errors are one line on stderr with a non-zero exit", async () => {
   for (const args of [["bogus"], ["triggers", "show", "nope", ...flags], ["serve", "--port", "http"], ["serve", "--colour", "red"], ["triggers", "frobnicate", ...flags]]) {
     const r = await cli(args);

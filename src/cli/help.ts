@@ -33,3 +33,17 @@ Usage:
 Flags (each with an environment twin):
 ${OPTIONS.map((o) => `  ${(o.flag || "(env only)").padEnd(18)} ${o.env.padEnd(22)} ${o.help}${o.fallback !== undefined ? ` [default ${o.fallback}]` : ""}`).join("\n")}
 `;
+
+/** The usage lines of one command (`inlet triggers --help`), with the flags every command takes. */
+export function helpFor(command: string): string {
+  const lines = HELP.split("\n");
+  const flagsAt = lines.findIndex((l) => l.startsWith("Flags"));
+  const usage: string[] = [];
+  let mine = false;
+  for (const line of lines.slice(0, flagsAt)) {
+    if (line.startsWith(`  inlet ${command}`)) mine = true;
+    else if (line.startsWith("  inlet ")) mine = false;
+    if (mine) usage.push(line);
+  }
+  return ["Usage:", ...usage, "", ...lines.slice(flagsAt)].join("\n");
+}

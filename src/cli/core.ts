@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { publicBaseUrl, UsageError, type ServerConfig } from "../config/server_config.ts";
+import { openCore, type Core } from "../server.ts";
+
+/** Opens the data (store, key, plugins, triggers) for one command and closes it after. */
+export async function withCore<T>(config: ServerConfig, work: (core: Core) => Promise<T>): Promise<T> {
+  const core = await openCore(config);
+  try {
+    return await work(core);
+  } finally {
+    await core.store.close();
+  }
+}
+
+export const baseOf = (config: ServerConfig) => publicBaseUrl(config, config.port);
+
+/** A JSON document from a file, or from stdin with `-`. */
+export function readInput(path: string): unknown {
+  const text = path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,12 @@
+import { expect, test } from "bun:test";
+import { HELP, helpFor } from "./help.ts";
+
+test("a command's help has its own usage lines and the flags every command takes", () => {
+  const triggers = helpFor("triggers");
+  expect(triggers).toContain("inlet triggers create --name NAME");
+  expect(triggers).toContain("[--app ID] [--app-secret SECRET]");
+  expect(triggers).not.toContain("inlet runs list");
+  expect(triggers).toContain("--data-dir");
+  expect(helpFor("serve").split("\n")[1]).toBe("  inlet serve [flags]                        start the server");
+  expect(HELP).toContain("inlet plugins new ID");
+});

@@ -1,0 +1,30 @@
+import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { scaffoldPlugin } from "../plugins/scaffold.ts";
+import { parseArgs } from "./args.ts";
+import { withCore } from "./core.ts";
+import { print } from "./output.ts";
+
+/** `inlet plugins list|new`. */
+export async function plugins(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "new") {
+    const { options, positional } = parseArgs(rest, { dir: "value" });
+    if (!positional[0]) throw new UsageError("plugins new needs an id: inlet plugins new acme [--dir DIR]");
+    const dir = String(options.dir ?? process.env.INLET_PLUGINS_DIR ?? "./inlet-plugins");
+    try {
+      for (const file of scaffoldPlugin(dir, positional[0])) print(`wrote ${file}`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    print(`load it with: inlet serve --plugins-dir ${dir}`);
+    return 0;
+  }
+  if (sub !== "list") throw new UsageError(`unknown command 'plugins ${sub ?? ""}' (list, new)`);
+  const { positional, serverArgs } = parseArgs(rest, {});
+  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}`);
+  const config = loadServerConfig(serverArgs);
+  return withCore(config, async (core) => {
+    print(core.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: p.secret, source: p.source })));
+    return 0;
+  });
+}

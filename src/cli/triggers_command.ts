@@ -1,0 +1,70 @@
+import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { presentTrigger } from "../triggers/present.ts";
+import { parseArgs } from "./args.ts";
+import { baseOf, readInput, withCore } from "./core.ts";
+import { print } from "./output.ts";
+import { replayTriggerCommand } from "./replay_command.ts";
+
+/** `inlet triggers list|create|show|delete|replay`. */
+export async function triggers(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const { options, positional, serverArgs } = parseArgs(rest, {
+    name: "value",
+    auth: "value",
+    methods: "value",
+    "header-name": "value",
+    "signature-header": "value",
+    encoding: "value",
+    app: "value",
+    "app-secret": "value",
+    input: "value",
+    reveal: "flag",
+    source: "value",
+    status: "value",
+    since: "value",
+    until: "value",
+    limit: "value",
+    "dry-run": "flag",
+    "skip-filter": "flag",
+  });
+  const config = loadServerConfig(serverArgs);
+  return withCore(config, async (core) => {
+    switch (sub) {
+      case "list":
+        print(core.triggers.list().map((t) => presentTrigger(t, baseOf(config))));
+        return 0;
+      case "create": {
+        const input: Record<string, unknown> = options.input ? (readInput(String(options.input)) as Record<string, unknown>) : {};
+        if (options.name) input.name = options.name;
+        if (options.methods) input.methods = String(options.methods).split(",").map((m) => m.trim().toUpperCase());
+        if (options.app) input.app = options.app;
+        if (options["app-secret"]) input.appSecret = options["app-secret"];
+        const auth: Record<string, unknown> = { ...((input.auth as object) ?? {}) };
+        if (options.auth) auth.type = options.auth;
+        if (options["header-name"]) auth.headerName = options["header-name"];
+        if (options["signature-header"]) auth.signatureHeader = options["signature-header"];
+        if (options.encoding) auth.encoding = options.encoding;
+        if (Object.keys(auth).length) input.auth = auth;
+        print(presentTrigger(await core.triggers.create(input), baseOf(config)));
+        return 0;
+      }
+      case "show": {
+        const t = core.triggers.get(positional[0] ?? "");
+        if (!t) throw new UsageError(positional[0] ? `no trigger with id ${positional[0]}` : "triggers show needs a trigger id");
+        print({ ...presentTrigger(t, baseOf(config)), ...(options.reveal ? { secret: t.secret } : {}) });
+        return 0;
+      }
+      case "delete": {
+        if (!positional[0]) throw new UsageError("triggers delete needs a trigger id");
+        if (!(await core.triggers.delete(positional[0]))) throw new UsageError(`no trigger with id ${positional[0]}`);
+        print(`deleted ${positional[0]}`);
+        return 0;
+      }
+      case "replay":
+        print(await replayTriggerCommand(core, config, positional[0], options));
+        return 0;
+      default:
+        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete, replay)`);
+    }
+  });
+}
