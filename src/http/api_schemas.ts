@@ -1,0 +1,46 @@
+import { Type } from "@sinclair/typebox";
+
+/**
+ * The management API's answers (CONTRACT §3, §6) as TypeBox schemas: the panel's client types are
+ * derived from these (`Static`), so the two cannot drift apart.
+ */
+
+const RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+const OUTCOMES = ["run", "deduplicated", "filtered", "auth_failed", "rejected", "error"] as const;
+
+/** One run (CONTRACT §3 Run, §6.1 replayOf, §6.2 its ordering key). */
+export const RunSchema = Type.Object({
+  id: Type.String(),
+  triggerId: Type.String(),
+  requestId: Type.String(),
+  status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
+  trigger: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the $trigger payload, with include=trigger" })),
+  result: Type.Unknown(),
+  attempts: Type.Integer({ minimum: 0 }),
+  error: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  finishedAt: Type.Union([Type.String(), Type.Null()]),
+  replayOf: Type.Union([Type.String(), Type.Null()]),
+  orderingKey: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+/** One Activity row (CONTRACT §3 ActivityRow). */
+export const ActivityRowSchema = Type.Object({
+  id: Type.String(),
+  at: Type.String(),
+  requestId: Type.String(),
+  outcome: Type.Union(OUTCOMES.map((o) => Type.Literal(o))),
+  label: Type.String(),
+  runId: Type.Union([Type.String(), Type.Null()]),
+  detail: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** An app-trigger plugin as `GET /api/plugins` lists it. */
+export const PluginSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  secret: Type.Object({ label: Type.String(), generated: Type.Boolean() }),
+});
+
+/** One problem with an input, by JSON pointer (400 `details`, 422 `details`). */
+export const ValidationDetailSchema = Type.Object({ path: Type.String(), message: Type.String() });
