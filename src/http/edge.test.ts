@@ -1,0 +1,29 @@
+import { expect, test } from "bun:test";
+import { edgeRefusal, MAX_HEADER_BYTES, MAX_URL_BYTES, refuseOversized, routable } from "./edge.ts";
+
+async function expectShape(response: Response, status: number, error: string) {
+  expect(response.status).toBe(status);
+  const id = response.headers.get("x-request-id");
+  expect(await response.json()).toEqual({ error, request_id: id });
+}
+
+test("refusals before routing carry a fresh request id in the body and the header", async () => {
+  await expectShape(edgeRefusal(404, "not found"), 404, "not found");
+});
+
+test("a long request line is 414, large headers 431, anything else goes on", async () => {
+  await expectShape(refuseOversized(new Request(`http://h.test/webhooks/${"a".repeat(MAX_URL_BYTES)}`))!, 414, "uri too long");
+  await expectShape(refuseOversized(new Request("http://h.test/x", { headers: { "x-big": "a".repeat(MAX_HEADER_BYTES) } }))!, 431, "request header fields too large");
+  expect(refuseOversized(new Request("http://h.test/x", { headers: { "x-fine": "a".repeat(1000) } }))).toBeNull();
+});
+
+test("routing ignores the Host: a short host is re-addressed, keeping path, query, method and body", async () => {
+  const original = new Request("http://x/webhooks/tok?a=1", { method: "POST", body: "{}", headers: { "X-Sig": "s" } });
+  const routed = routable(original);
+  expect(routed.url).toBe("http://inlet.local/webhooks/tok?a=1");
+  expect(routed.method).toBe("POST");
+  expect(routed.headers.get("x-sig")).toBe("s");
+  expect(await routed.text()).toBe("{}");
+  const normal = new Request("http://127.0.0.1:8080/healthz");
+  expect(routable(normal)).toBe(normal);
+});
