@@ -7,10 +7,10 @@ const post = (body: string) => new Request("http://api.test/x", { method: "POST"
 test("bodies: JSON, or a 400 detail saying why; an empty one is allowed only where every field has a default", async () => {
   expect(await readJson(post('{"a":1}'))).toEqual({ a: 1 });
   expect(await readOptionalJson(post("  "))).toBeUndefined();
-  const empty = await readJson(post("")).catch((e) => e);
+  const empty = (await readJson(post("")).catch((e) => e)) as ValidationError;
   expect(empty).toBeInstanceOf(ValidationError);
   expect(empty.details).toEqual([{ path: "", message: "the body is empty; send a JSON object" }]);
-  const broken = await readOptionalJson(post("{x")).catch((e) => e);
+  const broken = (await readOptionalJson(post("{x")).catch((e) => e)) as ValidationError;
   expect(broken.details[0].message).toStartWith("the body is not valid JSON");
 });
 
