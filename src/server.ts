@@ -4,7 +4,7 @@ import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 import { ensureAdminToken } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
 import { KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
-import { publicBaseUrl, UsageError, type ServerConfig } from "./config/server_config.ts";
+import { publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -20,6 +20,7 @@ import { IngestPipeline } from "./ingest/pipeline.ts";
 import { MAX_TRIGGER_BODY_BYTES } from "./records/trigger.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { refuseOversized, routable } from "./http/edge.ts";
+import { clientAddress } from "./net/client_address.ts";
 import { Replay } from "./replay/replay.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
@@ -119,11 +120,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log: logEvent,
   });
   const checkPool = new CheckPool({ size: config.sandboxWorkers });
+  // The socket's peer address of each request, for the sources check (Elysia hands handlers the same Request).
+  const peers = new WeakMap<Request, string | null>();
+  const trusted = trustedProxyRanges(config);
   const pipeline = new IngestPipeline({
     triggers,
     store,
     plugins,
     compileChecks: pooledChecks(checkPool),
+    callerAddress: (request) => clientAddress(peers.get(request) ?? null, request.headers.get("x-forwarded-for"), trusted),
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
@@ -159,7 +164,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
     // connections whose body was refused unread.
     ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),
-    fetch: (request) => refuseOversized(request) ?? app.handle(routable(request)),
+    fetch: (request, bun) => {
+      const refused = refuseOversized(request);
+      if (refused) return refused;
+      const routed = routable(request);
+      peers.set(routed, bun.requestIP(request)?.address ?? null);
+      return app.handle(routed);
+    },
   });
   const port = server.port!;
   baseUrl = publicBaseUrl(config, port);

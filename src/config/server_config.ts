@@ -1,3 +1,4 @@
+import { parseCidr, rangesOf } from "../net/cidr.ts";
 import { redactUrl } from "./redact_url.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
@@ -15,6 +16,7 @@ export const ServerConfigSchema = Type.Object({
   maxBodyBytes: Type.Integer({ minimum: 1, maximum: 64 * 1024 * 1024 }),
   rateLimit: Type.Integer({ minimum: 0 }),
   sandboxWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
+  trustedProxies: Type.Optional(Type.String()),
   idleTimeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
   runConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
@@ -44,6 +46,7 @@ export const OPTIONS: Option[] = [
   { key: "pluginsDir", flag: "--plugins-dir", env: "INLET_PLUGINS_DIR", kind: "string", help: "extra app-trigger plugins (*.ts, *.js) loaded at start" },
   { key: "databaseUrl", flag: "--database-url", env: "INLET_DATABASE_URL", kind: "string", help: "postgres://… to share one PostgreSQL between instances" },
   { key: "maxBodyBytes", flag: "--max-body-bytes", env: "INLET_MAX_BODY_BYTES", kind: "integer", fallback: 1024 * 1024, help: "largest accepted request body (413 past it)" },
+  { key: "trustedProxies", flag: "--trusted-proxies", env: "INLET_TRUSTED_PROXIES", kind: "string", help: "CIDR,CIDR of proxies whose X-Forwarded-For names the caller (else the header is ignored)" },
   { key: "sandboxWorkers", flag: "--sandbox-workers", env: "INLET_SANDBOX_WORKERS", kind: "integer", fallback: 2, help: "threads that evaluate filters, redaction, expression keys and schemas (one trigger uses at most all but one)" },
   { key: "idleTimeout", flag: "--idle-timeout", env: "INLET_IDLE_TIMEOUT", kind: "integer", help: "seconds a connection may send nothing before it is closed (a body cut this way is Rejected in Activity) [default Bun's, 10]" },
   { key: "rateLimit", flag: "--rate-limit", env: "INLET_RATE_LIMIT", kind: "integer", fallback: 0, help: "requests per second per trigger before 429 (0 = no limit)" },
@@ -117,8 +120,15 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const message = option?.key === "databaseUrl" ? "must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE" : first.message;
     throw new UsageError(`${name}: ${message} (got ${JSON.stringify(given)})`);
   }
+  for (const entry of String(values.trustedProxies ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+    const parsed = parseCidr(entry);
+    if (!parsed.ok) throw new UsageError(`--trusted-proxies: ${parsed.reason} (write CIDR ranges separated by commas, e.g. 10.0.0.0/8,127.0.0.1)`);
+  }
   return values as ServerConfig;
 }
+
+/** The trusted proxies' ranges (validated when the config was loaded). */
+export const trustedProxyRanges = (config: Pick<ServerConfig, "trustedProxies">) => rangesOf((config.trustedProxies ?? "").split(",").map((e) => e.trim()).filter(Boolean));
 
 /** The base URL trigger URLs are built from. */
 export function publicBaseUrl(config: Pick<ServerConfig, "baseUrl" | "host">, port: number): string {

@@ -19,6 +19,7 @@ import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
 import { answerHandshake } from "./handshake.ts";
 import { checkSchema } from "./check_schema.ts";
+import { checkSource } from "./sources.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import { fieldsOf, headersObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -41,6 +42,8 @@ export interface IngestDeps {
   /** The public base URL (`--base-url`): plugins sign URLs built from it, never from `Host`. */
   baseUrl(): string;
   rateLimiter?: RateLimiter;
+  /** The caller's address (peer, or per --trusted-proxies X-Forwarded-For); null when unknown. */
+  callerAddress?(request: Request): Uint8Array | null;
   /** Workflow response mode: waits for the run's result and returns the workflow's response. */
   workflowResponse?(trigger: TriggerRecord, run: RunRecord & { trigger: unknown }, requestId: string): Promise<Response>;
   /** Called once a run is durably committed (the run queue picks it up). */
@@ -67,7 +70,7 @@ const NO_STORE_RETRY = "5";
 
 /**
  * The life of one request to `/webhooks/<token>`, in the processing order of SPEC.md:
- * method and rate → body size → authentication → deduplication → parse → schema → filter →
+ * sources → method and rate → body size → authentication → deduplication → parse → schema → filter →
  * redaction → run. Each step is a stage of its own file that either hands its output on or ends the request;
  * the request's one Activity row is written when it ends.
  */
@@ -94,6 +97,9 @@ export class IngestPipeline {
     const prepared = this.prepare(arrival.trigger);
     if (!prepared) return pluginMissing(arrival.trigger, arrival.requestId);
     const { recipe } = prepared;
+
+    const outsider = checkSource(arrival, this.deps.callerAddress?.(arrival.request) ?? null);
+    if (outsider) return outsider;
 
     const refused = admit(recipe, arrival, this.deps.rateLimiter);
     if (refused) return refused;

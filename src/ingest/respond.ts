@@ -25,6 +25,7 @@ export function failureWithDetails(status: number, error: string, requestId: str
 
 export const ERRORS = {
   auth: "authentication failed",
+  forbidden: "forbidden",
   notFound: "not found",
   method: "method not allowed",
   tooLarge: "payload too large",

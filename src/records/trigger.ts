@@ -98,6 +98,12 @@ export const PayloadSchemaSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** CONTRACT §6.4: the addresses and CIDR ranges allowed to call (absent or empty: any). */
+export const SourcesSchema = Type.Object(
+  { allow: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }) },
+  { additionalProperties: false },
+);
+
 /** CONTRACT §6.5: the largest body this trigger accepts (default: the server's --max-body-bytes). */
 export const MAX_TRIGGER_BODY_BYTES = 104_857_600;
 export const MaxBodyBytesSchema = Type.Integer({ minimum: 1, maximum: MAX_TRIGGER_BODY_BYTES });
@@ -122,6 +128,7 @@ const inputFields = {
   workflow: WorkflowSchema,
   schema: PayloadSchemaSchema,
   maxBodyBytes: MaxBodyBytesSchema,
+  sources: SourcesSchema,
 };
 
 /** The body of `POST /api/triggers`. */
@@ -139,6 +146,7 @@ export const TriggerInputSchema = Type.Object(
     workflow: Type.Optional(inputFields.workflow),
     schema: Type.Optional(Type.Partial(PayloadSchemaSchema)),
     maxBodyBytes: Type.Optional(Type.Union([inputFields.maxBodyBytes, Type.Null()])),
+    sources: Type.Optional(inputFields.sources),
   },
   { additionalProperties: false },
 );
@@ -174,6 +182,8 @@ export interface TriggerConfig {
   schema?: PayloadSchemaConfig;
   /** Absent: the server's `--max-body-bytes`. */
   maxBodyBytes?: number;
+  /** Absent: any address may call. */
+  sources?: Static<typeof SourcesSchema>;
   createdAt: string;
   updatedAt: string;
 }
@@ -203,6 +213,7 @@ export const TriggerSchema = Type.Object({
   workflow: WorkflowSchema,
   schema: PayloadSchemaSchema,
   maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
+  sources: SourcesSchema,
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });

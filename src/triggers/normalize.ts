@@ -1,4 +1,5 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { parseCidr } from "../net/cidr.ts";
 import {
   TriggerInputSchema,
   TriggerPatchSchema,
@@ -120,6 +121,8 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   // null clears a per-trigger limit (back to the server's); absent keeps the current one.
   const maxBodyBytes = body.maxBodyBytes === undefined ? current?.maxBodyBytes : (body.maxBodyBytes ?? undefined);
   if (maxBodyBytes !== undefined) settings.maxBodyBytes = maxBodyBytes;
+  const sources = body.sources ?? current?.sources;
+  if (sources && sources.allow.length > 0) settings.sources = { allow: sources.allow.map((entry) => entry.trim()) };
   const details = ruleErrors(settings, body, context);
   if (details.length) throw new ValidationError(details);
   return settings;
@@ -161,6 +164,10 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
       if (problem) out.push({ path: "/filter/expression", message: problem });
     }
   }
+  (s.sources?.allow ?? []).forEach((entry, i) => {
+    const parsed = parseCidr(entry);
+    if (!parsed.ok) out.push({ path: `/sources/allow/${i}`, message: `${parsed.reason}: write an address (203.0.113.7, 2001:db8::1) or a CIDR range (192.0.2.0/24)` });
+  });
   if (s.schema?.enabled && s.schema.document === undefined) {
     out.push({ path: "/schema/document", message: 'add the JSON Schema to check bodies against, for example {"type":"object","required":["id"]}' });
   }

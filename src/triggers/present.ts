@@ -27,6 +27,7 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     workflow: trigger.workflow,
     schema: trigger.schema ?? { enabled: false },
     maxBodyBytes: trigger.maxBodyBytes ?? null,
+    sources: trigger.sources ?? { allow: [] },
     createdAt: trigger.createdAt,
     updatedAt: trigger.updatedAt,
   };

@@ -118,6 +118,7 @@ export class TriggerService {
       ...settings,
       // Optional settings the patch cleared are absent from `settings`: not kept from `current`.
       maxBodyBytes: settings.maxBodyBytes,
+      sources: settings.sources,
       updatedAt: laterThan(current.updatedAt),
       secret: wantsSecret ? (rotate || !current.secret ? newSecret() : current.secret) : null,
       appSecret: body.appSecret !== undefined ? body.appSecret || null : current.appSecret,

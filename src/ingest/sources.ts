@@ -1,0 +1,25 @@
+import { inAnyRange, rangesOf, type IpRange } from "../net/cidr.ts";
+import { formatAddress } from "../net/client_address.ts";
+import type { Arrival } from "./arrival.ts";
+import { Ending } from "./ending.ts";
+import { ERRORS, failure } from "./respond.ts";
+
+const parsed = new WeakMap<readonly string[], IpRange[]>();
+
+/**
+ * Who may send (CONTRACT §6.4), first of all: a trigger with allowed sources answers any other
+ * address 403 before its body is read or its credential checked, with a `rejected` row naming the
+ * address. An unknown caller address (no socket) is refused too: never open by accident.
+ */
+export function checkSource(arrival: Arrival, caller: Uint8Array | null): Ending | null {
+  const allow = arrival.trigger.sources?.allow;
+  if (!allow || allow.length === 0) return null;
+  let ranges = parsed.get(allow);
+  if (!ranges) {
+    ranges = rangesOf(allow);
+    parsed.set(allow, ranges);
+  }
+  if (caller && inAnyRange(caller, ranges)) return null;
+  const who = caller ? formatAddress(caller) : "an unknown address";
+  return Ending.stop("rejected", `source address ${who} is not in the trigger's allowed sources`, failure(403, ERRORS.forbidden, arrival.requestId));
+}
