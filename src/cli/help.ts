@@ -11,6 +11,8 @@ Usage:
                                              create a trigger (--input: a TriggerInput JSON document)
   inlet triggers show ID [--reveal] [flags]  one trigger; --reveal adds its generated secret
   inlet triggers delete ID [flags]           delete a trigger
+  inlet triggers rotate ID [--overlap SECONDS] [--app-secret SECRET] [flags]
+                                             a new secret; the previous one verifies for SECONDS more
   inlet triggers replay ID [--status failed[,succeeded…]] [--source runs|filtered] [--since ISO]
                         [--until ISO] [--limit N] [--skip-filter] [--dry-run] [flags]
                                              replay a trigger's runs or filtered requests, oldest first

@@ -26,6 +26,7 @@ export async function triggers(args: string[]): Promise<number> {
     limit: "value",
     "dry-run": "flag",
     "skip-filter": "flag",
+    overlap: "value",
   });
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
@@ -60,11 +61,20 @@ export async function triggers(args: string[]): Promise<number> {
         print(`deleted ${positional[0]}`);
         return 0;
       }
+      case "rotate": {
+        if (!positional[0]) throw new UsageError("triggers rotate needs a trigger id: inlet triggers rotate ID [--overlap SECONDS]");
+        const overlap = options.overlap === undefined ? 0 : Number(options.overlap);
+        if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) throw new UsageError(`--overlap must be a whole number of seconds from 0 to 604800 (got ${options.overlap})`);
+        const rotated = await core.triggers.rotate(positional[0], { overlapSeconds: overlap, ...(options["app-secret"] ? { appSecret: String(options["app-secret"]) } : {}) });
+        if (!rotated) throw new UsageError(`no trigger with id ${positional[0]}`);
+        print({ ...(rotated.secret ? { secret: rotated.secret } : {}), previousExpiresAt: rotated.previousExpiresAt });
+        return 0;
+      }
       case "replay":
         print(await replayTriggerCommand(core, config, positional[0], options));
         return 0;
       default:
-        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete, replay)`);
+        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete, rotate, replay)`);
     }
   });
 }

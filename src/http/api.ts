@@ -9,6 +9,7 @@ import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import type { Replay, ReplayResult } from "../replay/replay.ts";
 import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
+import { rotateInputOf } from "../triggers/rotate_input.ts";
 import type { ExpressionCheck } from "../checks/api_check.ts";
 import { jsonResponse } from "../ingest/respond.ts";
 import { pageOf, readJson, readOptionalJson } from "./api_input.ts";
@@ -112,6 +113,16 @@ export function apiRoutes(deps: ApiDeps) {
       const run = await store.getRun(params.id);
       return run ? json(200, run) : notFound("run");
     })
+    .post(
+      "/triggers/:id/rotate",
+      async ({ params, request }) => {
+        const input = rotateInputOf(await readOptionalJson(request));
+        const rotated = await triggers.rotate(params.id, input);
+        if (!rotated) return notFound("trigger");
+        return json(200, { ...(rotated.secret ? { secret: rotated.secret } : {}), previousExpiresAt: rotated.previousExpiresAt });
+      },
+      { parse: "none" },
+    )
     .post("/runs/:id/replay", async ({ params }) => replayAnswer(await deps.replay.run(params.id)), { parse: "none" })
     .post(
       "/triggers/:id/activity/:activityId/replay",

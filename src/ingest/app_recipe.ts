@@ -3,7 +3,8 @@ import { authenticateAppRequest } from "../plugins/authenticate.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
-import type { TriggerRecord } from "../records/trigger.ts";
+import { candidateSecrets, type TriggerRecord } from "../records/trigger.ts";
+import { firstPassing } from "./first_passing.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Verified } from "./authenticate.ts";
 import type { TriggerRecipe } from "./recipe.ts";
@@ -40,7 +41,14 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
     // GET/HEAD URL checks (Dropbox, Mailchimp, Mandrill) are unsigned by the providers.
     checkOnlyMethods: handshake ? ["GET", "HEAD"] : [],
     credentialHeaders: new Set(plugin.credentialHeaders ?? []),
-    authenticate: (arrival, rawBody) => authenticateAppRequest(plugin, requestOf(arrival, rawBody), contextOf(arrival)),
+    // The current secret, then the previous one while a rotation's overlap lasts (a provider such as
+    // Stripe signs with both during its own roll).
+    authenticate: (arrival, rawBody) => {
+      const previous = trigger.previous;
+      const candidates = candidateSecrets(trigger.appSecret ?? trigger.secret, previous?.appSecret ?? previous?.secret, previous?.expiresAt, arrival.now);
+      const request = requestOf(arrival, rawBody);
+      return firstPassing(candidates, (secret) => authenticateAppRequest(plugin, request, pluginContext(secret, arrival.now)), () => authenticateAppRequest(plugin, request, contextOf(arrival)));
+    },
     handshake: handshake
       ? async (arrival, rawBody) => {
           const answer = await handshake.call(plugin, requestOf(arrival, rawBody), contextOf(arrival));

@@ -1,6 +1,7 @@
 import { authenticate, credentialHeaders } from "../auth/generic.ts";
 import { dedupKeyHash } from "../dedup/dedup_key.ts";
-import type { TriggerRecord } from "../records/trigger.ts";
+import { candidateSecrets, type TriggerRecord } from "../records/trigger.ts";
+import { firstPassing } from "./first_passing.ts";
 import type { PreparedChecks } from "../checks/prepared.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 
@@ -14,7 +15,11 @@ export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): T
     methods: trigger.methods,
     checkOnlyMethods: [],
     credentialHeaders: new Set(credentialHeaders(auth)),
-    authenticate: async (arrival, rawBody) => authenticate(auth, trigger.secret, arrival.headers, rawBody),
+    // The current secret, then the previous one while a rotation's overlap lasts.
+    authenticate: async (arrival, rawBody) =>
+      firstPassing(candidateSecrets(trigger.secret, trigger.previous?.secret, trigger.previous?.expiresAt, arrival.now), (secret) => authenticate(auth, secret, arrival.headers, rawBody), () =>
+        authenticate(auth, trigger.secret, arrival.headers, rawBody),
+      ),
     async dedupClaim(verified, body) {
       if (dedup.strategy === "disabled") return null;
       const hash = await dedupKeyHash(dedup, { headers: verified.headers, rawBody: verified.rawBody, body: () => body.valueOrUndefined() }, checks.select);

@@ -184,6 +184,8 @@ export interface TriggerConfig {
   maxBodyBytes?: number;
   /** Absent: any address may call. */
   sources?: Static<typeof SourcesSchema>;
+  /** The previous secret(s), sealed, still verifying until `expiresAt` (CONTRACT §6.4 rotation with overlap). */
+  rotation?: { previousSecretSealed?: string; previousAppSecretSealed?: string; expiresAt: string };
   createdAt: string;
   updatedAt: string;
 }
@@ -194,6 +196,22 @@ export interface TriggerRecord extends TriggerConfig {
   secret: string | null;
   /** The provider's secret / key pasted by the user, for app triggers. */
   appSecret: string | null;
+  /** After a rotation with overlap: the secrets that still verify until `expiresAt`; else null. */
+  previous: PreviousSecrets | null;
+}
+
+/** What verified before the last rotation, and until when it still does. */
+export interface PreviousSecrets {
+  secret: string | null;
+  appSecret: string | null;
+  expiresAt: string;
+}
+
+/** The secrets a request may be verified with at `now`: the current one, then the previous one while its overlap lasts. */
+export function candidateSecrets(current: string | null, previous: string | null | undefined, expiresAt: string | undefined, now: Date): string[] {
+  const out = current ? [current] : [];
+  if (previous && expiresAt && Date.parse(expiresAt) > now.getTime()) out.push(previous);
+  return out;
 }
 
 /** The public shape returned by the API (CONTRACT §3 Trigger). */
@@ -205,7 +223,7 @@ export const TriggerSchema = Type.Object({
   name: inputFields.name,
   app: inputFields.app,
   methods: Type.Array(Type.Union([Type.Literal("GET"), Type.Literal("POST")])),
-  auth: Type.Intersect([AuthSchema, Type.Object({ hasSecret: Type.Boolean() })]),
+  auth: Type.Intersect([AuthSchema, Type.Object({ hasSecret: Type.Boolean(), previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]) })]),
   dedup: DedupSchema,
   filter: FilterSchema,
   redaction: RedactionSchema,

@@ -19,6 +19,7 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
       ...(auth.type === "header" ? { headerName: auth.headerName } : {}),
       ...(hmacMode ? { signatureHeader: auth.signatureHeader, encoding: auth.encoding } : {}),
       hasSecret: trigger.app ? trigger.appSecret !== null || trigger.secret !== null : trigger.secret !== null,
+      previousSecretExpiresAt: trigger.previous && Date.parse(trigger.previous.expiresAt) > Date.now() ? trigger.previous.expiresAt : null,
     },
     dedup: trigger.dedup,
     filter: trigger.filter,

@@ -27,6 +27,7 @@ export function triggerRecord(overrides: Partial<TriggerRecord> = {}): TriggerRe
     updatedAt: at,
     secret: null,
     appSecret: null,
+    previous: null,
     ...overrides,
   };
 }

@@ -1,0 +1,128 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import stripe from "../plugins/stripe/index.ts";
+import { pluginContext } from "../src/plugins/context.ts";
+import { dropDatabase, newSecretKey, startInstance, stopAll } from "./support/instances.ts";
+import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
+import { cli } from "./support/process.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+// Rotation with overlap (CONTRACT §6.4) through real HTTP.
+const cleanups: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function server(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const s = await startTestServer(overrides);
+  cleanups.push(() => s.close());
+  return s;
+}
+
+const bearer = (url: string, token: string) => fetch(url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } });
+const hmac = (url: string, secret: string, body = '{"n":1}') =>
+  fetch(url, { method: "POST", body, headers: { "X-Signature": `sha256=${new Bun.CryptoHasher("sha256", secret).update(body).digest("hex")}`, "Content-Type": "application/json" } });
+const reveal = async (s: TestServer, id: string) => (await s.api("GET", `/api/triggers/${id}/secret`)).body.secret as string;
+
+describe("generic modes", () => {
+  test("the new secret works at once, the previous one until previousExpiresAt, then only the new one", async () => {
+    const s = await server();
+    const t = await s.createTrigger({ name: "rotate-bearer", auth: { type: "bearer" } });
+    const rotated = await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 86400 });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(t.secret);
+    expect(Date.parse(rotated.body.previousExpiresAt) - Date.now()).toBeGreaterThan(86_000_000);
+    expect(await reveal(s, t.id)).toBe(rotated.body.secret);
+    expect((await bearer(t.url, rotated.body.secret)).status).toBe(200);
+    expect((await bearer(t.url, t.secret)).status).toBe(200);
+    expect((await s.api("GET", `/api/triggers/${t.id}`)).body.auth.previousSecretExpiresAt).toBe(rotated.body.previousExpiresAt);
+
+    // Rotating again without overlap: only the newest verifies.
+    const again = await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 0 });
+    expect((await bearer(t.url, rotated.body.secret)).status).toBe(401);
+    expect((await bearer(t.url, t.secret)).status).toBe(401);
+    expect((await bearer(t.url, again.body.secret)).status).toBe(200);
+    expect((await s.api("GET", `/api/triggers/${t.id}`)).body.auth.previousSecretExpiresAt).toBeNull();
+  });
+
+  test("expiry is exact, across a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "inlet-test-rotation-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await startTestServer({ dataDir });
+    const t = await first.createTrigger({ name: "rotate-hmac", auth: { type: "hmac-sha256" } });
+    const rotated = await first.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 2 });
+    await first.close();
+    const second = await server({ dataDir });
+    const url = `${second.url}/webhooks/${t.token}`;
+    expect((await hmac(url, t.secret)).status).toBe(200);
+    expect((await hmac(url, rotated.body.secret)).status).toBe(200);
+    await Bun.sleep(Math.max(0, Date.parse(rotated.body.previousExpiresAt) - Date.now()) + 50);
+    expect((await hmac(url, t.secret)).status).toBe(401);
+    expect((await hmac(url, rotated.body.secret)).status).toBe(200);
+  });
+
+  test("changing the Authentication Type still rotates at once; a trigger without a secret has none to rotate", async () => {
+    const s = await server();
+    const t = await s.createTrigger({ name: "rotate-type", auth: { type: "bearer" } });
+    await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 3600 });
+    const changed = await s.api("PATCH", `/api/triggers/${t.id}`, { auth: { type: "header" } });
+    expect(changed.body.auth.previousSecretExpiresAt).toBeNull();
+    const none = await s.createTrigger({ name: "rotate-none" });
+    const refused = await s.api("POST", `/api/triggers/${none.id}/rotate`, { overlapSeconds: 10 });
+    expect(refused.status).toBe(400);
+    expect((await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 604_801 })).body.details[0].path).toBe("/overlapSeconds");
+    expect((await s.api("POST", "/api/triggers/nope/rotate", {})).status).toBe(404);
+  });
+});
+
+test("an app trigger with a pasted secret: the provider signs with both during its own roll", async () => {
+  const s = await server();
+  const created = await s.api("POST", "/api/triggers", { name: "rotate-stripe", app: "stripe", appSecret: "whsec_old" });
+  const t = created.body;
+  const send = async (secret: string) => {
+    const body = '{"id":"evt_' + crypto.randomUUID() + '","type":"x"}';
+    const signed = await stripe.sign!({ method: "POST", url: t.url, rawBody: new TextEncoder().encode(body), headers: new Headers() }, pluginContext(secret, new Date()));
+    return fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", ...signed.headers } });
+  };
+  expect((await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 60 })).body.details[0].path).toBe("/appSecret");
+  const rotated = await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 60, appSecret: "whsec_new" });
+  expect(rotated.status).toBe(200);
+  expect(rotated.body.secret).toBeUndefined();
+  expect((await send("whsec_new")).status).toBe(200);
+  expect((await send("whsec_old")).status).toBe(200);
+  expect((await send("whsec_other")).status).toBe(401);
+});
+
+test("inlet triggers rotate --overlap, on a running server's data dir", async () => {
+  const s = await server();
+  const t = await s.createTrigger({ name: "rotate-cli", auth: { type: "bearer" } });
+  const r = await cli(["triggers", "rotate", t.id, "--overlap", "120", "--data-dir", s.dataDir]);
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout);
+  // The server picks the change up within a second.
+  for (let i = 0; i < 40 && (await bearer(t.url, out.secret)).status !== 200; i++) await Bun.sleep(50);
+  expect((await bearer(t.url, out.secret)).status).toBe(200);
+  expect((await bearer(t.url, t.secret)).status).toBe(200);
+});
+
+describe.skipIf(!postgresAvailable())("two instances on PostgreSQL", () => {
+  test("a rotation through one instance holds on the other: both secrets until the overlap ends", async () => {
+    const url = await freshDatabase((await sharedPostgres())!, "inlet_rotation");
+    cleanups.push(() => dropDatabase(url).catch(() => {}));
+    cleanups.push(stopAll);
+    const options = { databaseUrl: url, secretKey: newSecretKey(), adminToken: "rotation-admin-token-0123456789" };
+    const a = await startInstance("rot-a", options);
+    const b = await startInstance("rot-b", options);
+    const t = (await a.api("POST", "/api/triggers", { name: "rotate-pg", auth: { type: "bearer" } })).body;
+    const old = (await a.api("GET", `/api/triggers/${t.id}/secret`)).body.secret;
+    const rotated = (await a.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 2 })).body;
+    const onB = (token: string) => b.webhook(t.token, "{}", { Authorization: `Bearer ${token}` });
+    for (let i = 0; i < 40 && (await onB(rotated.secret)).status !== 200; i++) await Bun.sleep(50);
+    expect((await onB(rotated.secret)).status).toBe(200);
+    expect((await onB(old)).status).toBe(200);
+    await Bun.sleep(Math.max(0, Date.parse(rotated.previousExpiresAt) - Date.now()) + 50);
+    expect((await onB(old)).status).toBe(401);
+  }, 60_000);
+});
