@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 import { ensureAdminToken } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
+import { usesGeneratedSecret } from "./auth/generic.ts";
 import { KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
 import { publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
 import { apiRoutes } from "./http/api.ts";
@@ -59,7 +60,7 @@ export async function openCore(config: ServerConfig): Promise<Core> {
     throw error;
   }
   const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
-    s.app === null ? s.auth.type !== "none" : plugins.get(s.app)?.secret.generated === true,
+    s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true,
   );
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box };

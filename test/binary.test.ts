@@ -52,6 +52,12 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
     const [run] = await (await fetch(`${server.url}/api/runs?triggerId=${checked.id}&include=trigger`, { headers })).json();
     expect(run.trigger.body).toEqual({ order: { type: "paid", email: "[REDACTED]" } });
     expect((await fetch(checked.url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } })).status).toBe(422);
+    // JWTs are verified with jose inside the binary.
+    const jwtTrigger = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "jwt", auth: { type: "jwt" } }) })).json();
+    const key = (await (await fetch(`${server.url}/api/triggers/${jwtTrigger.id}/secret`, { headers })).json()).secret;
+    const { SignJWT } = await import("jose");
+    const token = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1m").sign(new TextEncoder().encode(key));
+    expect((await fetch(jwtTrigger.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
     // The binary starts Bun's parser with the raised header limit: inlet answers 431 itself.
     const big = await fetch(`${server.url}/healthz`, { headers: { "X-Big": "a".repeat(70_000) } });
     expect(big.status).toBe(431);

@@ -6,6 +6,12 @@ import { AUTH_PASS as PASS, authFailure as fail, type AuthResult } from "./auth_
 const HEX = /^[0-9a-fA-F]+$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/** Whether a generic mode verifies with a secret inlet generates (every one but none, and JWTs on public keys). */
+export function usesGeneratedSecret(auth: AuthConfig): boolean {
+  if (auth.type === "none") return false;
+  return auth.type !== "jwt" || (auth.jwt?.algorithms ?? ["HS256"]).includes("HS256");
+}
+
 /** Header names that carry a credential in a generic mode, lower-case: kept out of `$trigger`. */
 export function credentialHeaders(auth: AuthConfig): string[] {
   switch (auth.type) {
@@ -69,5 +75,22 @@ export function authenticate(auth: AuthConfig, secret: string | null, headers: H
     case "hmac-sha256":
     case "hmac-sha512":
       return verifyHmac(auth, secret, headers, rawBody);
+    case "basic":
+      return verifyBasic(auth.username ?? "inlet", secret, headers.get("authorization"));
+    case "jwt":
+      // Asynchronous (keys may come from a JWKS URL): see JwtVerifier in jwt.ts.
+      throw new TypeError("jwt triggers are verified by a JwtVerifier, not by authenticate()");
   }
+}
+
+/** `Authorization: Basic base64(username:password)`, both compared in constant time. */
+function verifyBasic(username: string, password: string, header: string | null): AuthResult {
+  if (header === null) return fail("missing Authorization header");
+  if (!/^Basic [A-Za-z0-9+/]+={0,2}$/.test(header)) return fail("Authorization header is not 'Basic <base64 of username:password>'");
+  const decoded = Buffer.from(header.slice(6), "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon === -1) return fail("Basic credentials have no ':' between username and password");
+  const userOk = timingSafeEqual(decoded.slice(0, colon), username);
+  const passOk = timingSafeEqual(decoded.slice(colon + 1), password);
+  return userOk && passOk ? PASS : fail(userOk ? "wrong password for the Basic username" : "wrong Basic username");
 }

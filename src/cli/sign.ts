@@ -1,9 +1,31 @@
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { SignJWT } from "jose";
+import type { JwtConfig } from "../auth/jwt_rules.ts";
 import { hmac } from "../auth/digest.ts";
 import { UsageError } from "../config/server_config.ts";
 import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
+
+/** A JWT valid for five minutes: HS256 with the trigger's key, or a public-key algorithm with --key (a PEM private key). */
+async function signJwt(jwt: JwtConfig, secret: string, keyFile: string | undefined): Promise<string> {
+  const alg = jwt.algorithms[0];
+  let key: Uint8Array | KeyObject;
+  if (alg === "HS256") key = new TextEncoder().encode(secret);
+  else {
+    if (!keyFile) throw new UsageError(`this trigger verifies ${alg} tokens: give the signer's private key with --key FILE (PEM)`);
+    try {
+      key = createPrivateKey(readFileSync(keyFile, "utf8"));
+    } catch (error) {
+      throw new UsageError(`--key ${keyFile} is not a PEM private key: ${(error as Error).message}`);
+    }
+  }
+  const token = new SignJWT({}).setProtectedHeader({ alg }).setIssuedAt().setExpirationTime("5m");
+  if (jwt.issuer) token.setIssuer(jwt.issuer);
+  if (jwt.audience) token.setAudience(jwt.audience);
+  return token.sign(key);
+}
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -48,7 +70,8 @@ export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugin
     else if (auth.type === "hmac-sha256" || auth.type === "hmac-sha512") {
       const alg = auth.type === "hmac-sha256" ? "sha256" : "sha512";
       headers[auth.signatureHeader] = `${alg}=${hmac(alg, secret, body, auth.encoding)}`;
-    }
+    } else if (auth.type === "basic") headers.Authorization = `Basic ${Buffer.from(`${auth.username ?? "inlet"}:${secret}`).toString("base64")}`;
+    else if (auth.type === "jwt") headers.Authorization = `Bearer ${await signJwt(auth.jwt!, secret, options.keyFile)}`;
   }
   const lines = [`curl -sS -X POST ${quote(url)}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`-H ${quote(`${name}: ${value}`)}`);

@@ -1,4 +1,7 @@
+import type { AuthResult } from "../auth/auth_result.ts";
 import { authenticate, credentialHeaders } from "../auth/generic.ts";
+import { JwtVerifier } from "../auth/jwt.ts";
+import type { Arrival } from "./arrival.ts";
 import { dedupKeyHash } from "../dedup/dedup_key.ts";
 import { candidateSecrets, type TriggerRecord } from "../records/trigger.ts";
 import { firstPassing } from "./first_passing.ts";
@@ -11,14 +14,20 @@ import type { TriggerRecipe } from "./recipe.ts";
  */
 export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): TriggerRecipe {
   const { auth, dedup } = trigger;
+  // JWTs verify asynchronously (keys may come from a JWKS URL, cached per trigger version).
+  const jwt = auth.type === "jwt" ? new JwtVerifier(auth.jwt!) : null;
+  const check = (secret: string | null, arrival: Arrival, rawBody: Uint8Array): AuthResult | Promise<AuthResult> =>
+    jwt ? jwt.verify(arrival.headers.get("authorization"), secret, arrival.now) : authenticate(auth, secret, arrival.headers, rawBody);
   return {
     methods: trigger.methods,
     checkOnlyMethods: [],
     credentialHeaders: new Set(credentialHeaders(auth)),
     // The current secret, then the previous one while a rotation's overlap lasts.
     authenticate: async (arrival, rawBody) =>
-      firstPassing(candidateSecrets(trigger.secret, trigger.previous?.secret, trigger.previous?.expiresAt, arrival.now), (secret) => authenticate(auth, secret, arrival.headers, rawBody), () =>
-        authenticate(auth, trigger.secret, arrival.headers, rawBody),
+      firstPassing(
+        candidateSecrets(trigger.secret, trigger.previous?.secret, trigger.previous?.expiresAt, arrival.now),
+        (secret) => check(secret, arrival, rawBody),
+        () => check(trigger.secret, arrival, rawBody),
       ),
     async dedupClaim(verified, body) {
       if (dedup.strategy === "disabled") return null;

@@ -3,7 +3,23 @@ import { Type, type Static } from "@sinclair/typebox";
 /** Letters, digits and hyphens only (the seed's Header Name rule). */
 export const HEADER_NAME_PATTERN = "^[A-Za-z0-9-]+$";
 
-export const AUTH_TYPES = ["none", "bearer", "header", "hmac-sha256", "hmac-sha512"] as const;
+export const AUTH_TYPES = ["none", "bearer", "header", "hmac-sha256", "hmac-sha512", "basic", "jwt"] as const;
+
+/** JWT algorithms inlet verifies (CONTRACT §6.4): HS256 with a generated key, or a public key's. */
+export const JWT_ALGORITHMS = ["HS256", "RS256", "ES256", "EdDSA"] as const;
+
+/** `auth.jwt`: which algorithms, whose key, and the claims to check. */
+export const JwtSchema = Type.Object(
+  {
+    algorithms: Type.Array(Type.Union(JWT_ALGORITHMS.map((a) => Type.Literal(a))), { minItems: 1, maxItems: 4, uniqueItems: true }),
+    publicKey: Type.Optional(Type.String({ minLength: 1, maxLength: 20_000 })),
+    jwksUrl: Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2000 })),
+    issuer: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    audience: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    clockToleranceSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
+  },
+  { additionalProperties: false },
+);
 export const DEDUP_STRATEGIES = ["disabled", "event-id", "payload-hash", "header-value", "expression"] as const;
 
 const HeaderName = Type.String({ minLength: 1, maxLength: 128, pattern: HEADER_NAME_PATTERN });
@@ -14,6 +30,8 @@ export const AuthSchema = Type.Object(
     headerName: Type.Optional(HeaderName),
     signatureHeader: Type.Optional(HeaderName),
     encoding: Type.Optional(Type.Union([Type.Literal("hex"), Type.Literal("base64")])),
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[^:]+$" })),
+    jwt: Type.Optional(JwtSchema),
   },
   { additionalProperties: false },
 );

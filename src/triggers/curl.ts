@@ -30,6 +30,10 @@ function authHeader(trigger: TriggerRecord): string | null {
       return `-H "Authorization: Bearer $INLET_SECRET"`;
     case "header":
       return `-H "${auth.headerName}: $INLET_SECRET"`;
+    case "basic":
+      return `-u ${quote(`${auth.username ?? "inlet"}:`)}"$INLET_SECRET"`;
+    case "jwt":
+      return `-H "Authorization: Bearer $INLET_JWT"`;
     case "hmac-sha256":
     case "hmac-sha512": {
       const alg = auth.type === "hmac-sha256" ? "sha256" : "sha512";

@@ -1,4 +1,5 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { jwtRuleErrors } from "../auth/jwt_rules.ts";
 import { parseCidr } from "../net/cidr.ts";
 import {
   TriggerInputSchema,
@@ -25,6 +26,7 @@ const workflowVariants = WorkflowSchema.anyOf.map((schema) => ({ kind: schema.pr
 export const DEFAULT_WINDOW_SECONDS = 3600;
 export const DEFAULT_SIGNATURE_HEADER = "X-Signature";
 export const DEFAULT_HEADER_NAME = "X-Webhook-Secret";
+export const DEFAULT_BASIC_USERNAME = "inlet";
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
 
 /**
@@ -80,11 +82,14 @@ function methodsOf(methods: readonly Method[] | undefined): Method[] {
 
 function mergeAuth(prev: AuthConfig | undefined, patch: Partial<AuthConfig> | undefined): AuthConfig {
   const merged = { ...(prev ?? { type: "none" }), ...(patch ?? {}) } as AuthConfig;
+  const type = merged.type ?? "none";
   return {
-    type: merged.type ?? "none",
-    ...(merged.headerName !== undefined || merged.type === "header" ? { headerName: merged.headerName ?? DEFAULT_HEADER_NAME } : {}),
+    type,
+    ...(merged.headerName !== undefined || type === "header" ? { headerName: merged.headerName ?? DEFAULT_HEADER_NAME } : {}),
     signatureHeader: merged.signatureHeader ?? DEFAULT_SIGNATURE_HEADER,
     encoding: merged.encoding ?? "hex",
+    ...(type === "basic" ? { username: merged.username ?? DEFAULT_BASIC_USERNAME } : {}),
+    ...(type === "jwt" ? { jwt: merged.jwt ?? { algorithms: ["HS256"] } } : {}),
   };
 }
 
@@ -134,6 +139,7 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
   if (hmac && s.methods.length === 1 && s.methods[0] === "GET") {
     out.push({ path: "/auth/type", message: "HMAC types need a body to sign: not available when the trigger accepts only GET (use bearer or header)" });
   }
+  if (s.auth.type === "jwt") out.push(...jwtRuleErrors(s.auth.jwt!));
   if (s.app !== null) {
     if (!plugins.has(s.app)) out.push({ path: "/app", message: `no plugin ${JSON.stringify(s.app)} is loaded (loaded: ${plugins.ids().join(", ") || "none"})` });
     if (body.dedup !== undefined || s.dedup.strategy !== "disabled") {

@@ -18,6 +18,8 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
       type: auth.type,
       ...(auth.type === "header" ? { headerName: auth.headerName } : {}),
       ...(hmacMode ? { signatureHeader: auth.signatureHeader, encoding: auth.encoding } : {}),
+      ...(auth.type === "basic" ? { username: auth.username } : {}),
+      ...(auth.type === "jwt" ? { jwt: auth.jwt } : {}),
       hasSecret: trigger.app ? trigger.appSecret !== null || trigger.secret !== null : trigger.secret !== null,
       previousSecretExpiresAt: trigger.previous && Date.parse(trigger.previous.expiresAt) > Date.now() ? trigger.previous.expiresAt : null,
     },

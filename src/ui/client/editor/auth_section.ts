@@ -10,6 +10,8 @@ const AUTH_TYPES: ReadonlyArray<readonly [AuthType, string]> = [
   ["header", "header"],
   ["hmac-sha256", "hmac-sha256"],
   ["hmac-sha512", "hmac-sha512"],
+  ["basic", "basic"],
+  ["jwt", "jwt"],
 ];
 
 const AUTH_HINTS: Record<AuthType, string> = {
@@ -18,6 +20,8 @@ const AUTH_HINTS: Record<AuthType, string> = {
   header: "Callers send the secret in the header named below. inlet generates the secret.",
   "hmac-sha256": "Callers sign the raw body with HMAC-SHA256 and send the digest in the signature header. No timestamp is signed: add Payload Hash deduplication to stop replays.",
   "hmac-sha512": "Callers sign the raw body with HMAC-SHA512 and send the digest in the signature header. No timestamp is signed: add Payload Hash deduplication to stop replays.",
+  basic: "Callers send Authorization: Basic base64(username:password). inlet generates the password.",
+  jwt: "Callers send Authorization: Bearer <JWT>, with exp. HS256 uses a key inlet generates; RS256, ES256 and EdDSA the signer's public key or JWKS URL.",
 };
 
 const METHODS = [
@@ -57,11 +61,25 @@ export function authSection(trigger: Trigger | null): AuthSection {
     h("select", { name: "encoding" }, options([["hex", "hex"], ["base64", "base64"]], saved?.encoding ?? "hex")),
     "How the digest is written in the signature header.",
   );
+  const savedJwt = saved?.jwt;
+  const usernameField = field("Username", h("input", { type: "text", name: "username", value: saved?.username ?? "inlet", autocomplete: "off", spellcheck: "false", maxlength: 200 }), "The Basic username callers send; no colon.");
+  const algorithmField = field(
+    "JWT algorithm",
+    h("select", { name: "jwtAlgorithm" }, options([["HS256", "HS256"], ["RS256", "RS256"], ["ES256", "ES256"], ["EdDSA", "EdDSA"]], savedJwt?.algorithms[0] ?? "HS256")),
+    "Only this algorithm is accepted (alg: none and algorithm confusion are refused).",
+  );
+  const publicKeyField = field("Public key (PEM)", h("textarea", { name: "jwtPublicKey", rows: 4, class: "mono", spellcheck: "false", placeholder: "-----BEGIN PUBLIC KEY-----" }, savedJwt?.publicKey ?? ""), "The signer's public key, or leave it empty and give a JWKS URL.");
+  const jwksField = field("JWKS URL", h("input", { type: "url", name: "jwksUrl", value: savedJwt?.jwksUrl ?? "", autocomplete: "off", class: "mono" }), "Fetched and cached; an unknown kid refetches it at most every 30 s.");
+  const issuerField = field("Issuer", h("input", { type: "text", name: "jwtIssuer", value: savedJwt?.issuer ?? "", autocomplete: "off" }), "Optional: the iss claim tokens must carry.");
+  const audienceField = field("Audience", h("input", { type: "text", name: "jwtAudience", value: savedJwt?.audience ?? "", autocomplete: "off" }), "Optional: the aud claim tokens must carry.");
   const listeners: Array<() => void> = [];
   const headerSlot = conditional(headerField.wrap);
   const signatureSlot = conditional(signatureField.wrap);
   const encodingSlot = conditional(encodingField.wrap);
-  const rest = h("div", { class: "stack" }, methodsField.wrap, headerSlot.anchor, signatureSlot.anchor, encodingSlot.anchor);
+  const usernameSlot = conditional(usernameField.wrap);
+  const jwtSlots = [algorithmField, publicKeyField, jwksField, issuerField, audienceField].map((f) => ({ f, slot: conditional(f.wrap) }));
+  const rest = h("div", { class: "stack" }, methodsField.wrap, headerSlot.anchor, signatureSlot.anchor, encodingSlot.anchor, usernameSlot.anchor, ...jwtSlots.map((j) => j.slot.anchor));
+  const asymmetric = () => algorithmField.control.value !== "HS256";
 
   const type = () => typeField.control.value as AuthType;
   const getOnly = () => methodsField.control.value === "GET";
@@ -80,10 +98,13 @@ export function authSection(trigger: Trigger | null): AuthSection {
     headerSlot.set(type() === "header");
     signatureSlot.set(isHmac(type()));
     encodingSlot.set(isHmac(type()));
+    usernameSlot.set(type() === "basic");
+    for (const { f, slot } of jwtSlots) slot.set(type() === "jwt" && (f === algorithmField || f === issuerField || f === audienceField || asymmetric()));
     for (const listener of listeners) listener();
   }
 
   typeField.control.addEventListener("change", update);
+  algorithmField.control.addEventListener("change", update);
   methodsField.control.addEventListener("change", update);
   for (const f of [headerField, signatureField]) {
     f.control.addEventListener("input", () => f.setError(headerNameProblem(f.control.value.trim())));
@@ -102,6 +123,17 @@ export function authSection(trigger: Trigger | null): AuthSection {
         auth.signatureHeader = signatureField.control.value.trim();
         auth.encoding = encodingField.control.value;
       }
+      if (type() === "basic") auth.username = usernameField.control.value.trim();
+      if (type() === "jwt") {
+        const optional = (value: string) => (value.trim() === "" ? undefined : value.trim());
+        auth.jwt = {
+          algorithms: [algorithmField.control.value],
+          ...(asymmetric() && optional(publicKeyField.control.value) ? { publicKey: publicKeyField.control.value.trim() } : {}),
+          ...(asymmetric() && optional(jwksField.control.value) ? { jwksUrl: jwksField.control.value.trim() } : {}),
+          ...(optional(issuerField.control.value) ? { issuer: issuerField.control.value.trim() } : {}),
+          ...(optional(audienceField.control.value) ? { audience: audienceField.control.value.trim() } : {}),
+        };
+      }
       return { methods: methodsField.control.value.split(","), auth };
     },
     validate() {
@@ -116,12 +148,18 @@ export function authSection(trigger: Trigger | null): AuthSection {
       }
       return first;
     },
-    fields: [typeField, methodsField, headerField, signatureField, encodingField],
+    fields: [typeField, methodsField, headerField, signatureField, encodingField, usernameField, algorithmField, publicKeyField, jwksField, issuerField, audienceField],
     fieldFor(path) {
       if (path === "/methods") return methodsField;
       if (path.startsWith("/auth/headerName")) return headerField;
       if (path.startsWith("/auth/signatureHeader")) return signatureField;
       if (path.startsWith("/auth/encoding")) return encodingField;
+      if (path.startsWith("/auth/username")) return usernameField;
+      if (path.startsWith("/auth/jwt/publicKey")) return publicKeyField;
+      if (path.startsWith("/auth/jwt/jwksUrl")) return jwksField;
+      if (path.startsWith("/auth/jwt/issuer")) return issuerField;
+      if (path.startsWith("/auth/jwt/audience")) return audienceField;
+      if (path.startsWith("/auth/jwt")) return algorithmField;
       if (path.startsWith("/auth")) return typeField;
       return null;
     },
