@@ -130,7 +130,7 @@ describe("validation: 400 with a summary and details by path", () => {
 
   test("types, enums, unknown fields, empty and non-JSON bodies", async () => {
     await bad({}, "/name", "required");
-    await bad({ name: "x", auth: { type: "basic" } }, "/auth/type", "must be one of");
+    await bad({ name: "x", auth: { type: "digest" } }, "/auth/type", "must be one of");
     await bad({ name: "x", methods: ["PUT"] }, "/methods", "");
     await bad({ name: "x", colour: "red" }, "/colour", "not a known field");
     await bad({ name: "x", workflow: { kind: "http", url: "ftp://x" } }, "/workflow/url", "");

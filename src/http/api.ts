@@ -57,7 +57,8 @@ export function apiRoutes(deps: ApiDeps) {
         return json(401, { error: "unauthorized" }, { "WWW-Authenticate": 'Bearer realm="inlet"' });
       }
     })
-    .get("/openapi.json", () => json(200, openApiDocument()))
+    // API viewers on another origin may load it (with the admin token).
+    .get("/openapi.json", () => json(200, openApiDocument(deps.baseUrl()), { "Access-Control-Allow-Origin": "*" }))
     .post(
       "/triggers",
       async ({ request }) => {

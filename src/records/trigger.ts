@@ -126,12 +126,8 @@ export const SourcesSchema = Type.Object(
 export const MAX_TRIGGER_BODY_BYTES = 104_857_600;
 export const MaxBodyBytesSchema = Type.Integer({ minimum: 1, maximum: MAX_TRIGGER_BODY_BYTES });
 
-const Methods = Type.Union([
-  Type.Tuple([Type.Literal("POST")]),
-  Type.Tuple([Type.Literal("GET")]),
-  Type.Tuple([Type.Literal("GET"), Type.Literal("POST")]),
-  Type.Tuple([Type.Literal("POST"), Type.Literal("GET")]),
-]);
+/** ["POST"], ["GET"] or both, in either order (one array schema: OpenAPI 3.1 tools read it as it is). */
+const Methods = Type.Array(Type.Union([Type.Literal("GET"), Type.Literal("POST")]), { minItems: 1, maxItems: 2, uniqueItems: true });
 
 const inputFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -241,7 +237,7 @@ export const TriggerSchema = Type.Object({
   name: inputFields.name,
   app: inputFields.app,
   methods: Type.Array(Type.Union([Type.Literal("GET"), Type.Literal("POST")])),
-  auth: Type.Intersect([AuthSchema, Type.Object({ hasSecret: Type.Boolean(), previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]) })]),
+  auth: Type.Composite([AuthSchema, Type.Object({ hasSecret: Type.Boolean(), previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]) })]),
   dedup: DedupSchema,
   filter: FilterSchema,
   redaction: RedactionSchema,

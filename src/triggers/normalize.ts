@@ -59,7 +59,7 @@ export type TriggerSettings = Omit<TriggerConfig, "id" | "token" | "createdAt" |
 function schemaCheck(value: unknown, patch: boolean): void {
   const check = patch ? patchCheck : inputCheck;
   if (check.Check(value)) return;
-  const details = schemaErrors(check as never, value);
+  const details = methodsAsOne(schemaErrors(check as never, value));
   // For the workflow, report against the variant its `kind` names instead of "expected union".
   const workflow = (value as { workflow?: { kind?: unknown } } | null)?.workflow;
   if (workflow && typeof workflow === "object") {
@@ -73,6 +73,12 @@ function schemaCheck(value: unknown, patch: boolean): void {
     throw new ValidationError(rest.length ? rest : details);
   }
   throw new ValidationError(details);
+}
+
+/** Problems with `methods` are one problem: which lists are allowed. */
+function methodsAsOne(details: ValidationDetail[]): ValidationDetail[] {
+  if (!details.some((d) => d.path.startsWith("/methods"))) return details;
+  return [...details.filter((d) => !d.path.startsWith("/methods")), { path: "/methods", message: 'must be ["POST"], ["GET"] or ["GET", "POST"]' }];
 }
 
 function methodsOf(methods: readonly Method[] | undefined): Method[] {
