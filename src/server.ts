@@ -22,6 +22,7 @@ import { MAX_TRIGGER_BODY_BYTES } from "./records/trigger.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { refuseOversized, routable } from "./http/edge.ts";
 import { clientAddress } from "./net/client_address.ts";
+import { AlertMonitor } from "./alerts/monitor.ts";
 import { Replay } from "./replay/replay.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
@@ -138,6 +139,16 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
   });
   await queue.start();
+  const alerts = new AlertMonitor({
+    store,
+    triggers,
+    url: config.alertUrl,
+    secret: config.alertSecret,
+    intervalMs: config.alertInterval * 1000,
+    owner: queue.owner,
+    log: logEvent,
+  });
+  alerts.start();
   const app = new Elysia({ name: "inlet" })
     .onError(({ code, error }) => errorResponse(code, error))
     .use(ingestRoute(pipeline, metrics, log))
@@ -153,7 +164,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         onTriggerDeleted: (id) => metrics.forget(id),
       }),
     )
-    .use(healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length }), () => checkPoolGauges(checkPool.snapshot())))
+    .use(
+      healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length }), () => [
+        ...checkPoolGauges(checkPool.snapshot()),
+        { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
+      ]),
+    )
     .use(panelRoutes());
 
   const server = Bun.serve({
@@ -196,6 +212,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await watch?.close();
       await server.stop(false);
       checkPool.close();
+      await alerts.stop();
       await queue.stop(RUN_DRAIN_MS);
       await runners.close();
       log.close();

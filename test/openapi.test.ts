@@ -48,7 +48,7 @@ test("the document is OpenAPI 3.1 with servers, operation ids, tags and descript
   const contract = [
     "post /api/triggers", "get /api/triggers", "get /api/triggers/{id}", "patch /api/triggers/{id}", "delete /api/triggers/{id}",
     "get /api/triggers/{id}/secret", "get /api/triggers/{id}/activity", "get /api/runs", "get /api/runs/{id}", "get /api/plugins", "post /api/check",
-    "post /api/runs/{id}/replay", "post /api/triggers/{id}/activity/{activityId}/replay", "post /api/triggers/{id}/replay", "post /api/triggers/{id}/rotate",
+    "post /api/runs/{id}/replay", "post /api/triggers/{id}/activity/{activityId}/replay", "post /api/triggers/{id}/replay", "post /api/triggers/{id}/rotate", "get /api/alerts",
   ];
   for (const c of contract) {
     const [method, path] = c.split(" ");
@@ -97,6 +97,7 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", `/api/runs/${runs[0].id}/replay`, "/api/runs/{id}/replay");
   await call("POST", "/api/runs/nope/replay", "/api/runs/{id}/replay");
   await call("GET", "/api/plugins", "/api/plugins");
+  await call("GET", "/api/alerts", "/api/alerts");
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a == 1", sample: { a: 1 } });
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a = 1" });
   await call("POST", "/api/check", "/api/check", { kind: "other" });

@@ -1,4 +1,5 @@
 import { parseCidr, rangesOf } from "../net/cidr.ts";
+import { isStandardWebhookSecret } from "../alerts/standard_webhooks.ts";
 import { redactUrl } from "./redact_url.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
@@ -17,6 +18,9 @@ export const ServerConfigSchema = Type.Object({
   rateLimit: Type.Integer({ minimum: 0 }),
   sandboxWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
   trustedProxies: Type.Optional(Type.String()),
+  alertUrl: Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" })),
+  alertSecret: Type.Optional(Type.String()),
+  alertInterval: Type.Integer({ minimum: 1, maximum: 5 }),
   idleTimeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
   retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
   runConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
@@ -46,6 +50,9 @@ export const OPTIONS: Option[] = [
   { key: "pluginsDir", flag: "--plugins-dir", env: "INLET_PLUGINS_DIR", kind: "string", help: "extra app-trigger plugins (*.ts, *.js) loaded at start" },
   { key: "databaseUrl", flag: "--database-url", env: "INLET_DATABASE_URL", kind: "string", help: "postgres://… to share one PostgreSQL between instances" },
   { key: "maxBodyBytes", flag: "--max-body-bytes", env: "INLET_MAX_BODY_BYTES", kind: "integer", fallback: 1024 * 1024, help: "largest accepted request body (413 past it)" },
+  { key: "alertUrl", flag: "--alert-url", env: "INLET_ALERT_URL", kind: "string", help: "where alert notifications are POSTed (a Slack incoming-webhook URL works as is)" },
+  { key: "alertSecret", flag: "--alert-secret", env: "INLET_ALERT_SECRET", kind: "string", help: "Standard Webhooks secret (whsec_…) that signs alert notifications" },
+  { key: "alertInterval", flag: "--alert-interval", env: "INLET_ALERT_INTERVAL", kind: "integer", fallback: 5, help: "seconds between alert evaluations (1 to 5)" },
   { key: "trustedProxies", flag: "--trusted-proxies", env: "INLET_TRUSTED_PROXIES", kind: "string", help: "CIDR,CIDR of proxies whose X-Forwarded-For names the caller (else the header is ignored)" },
   { key: "sandboxWorkers", flag: "--sandbox-workers", env: "INLET_SANDBOX_WORKERS", kind: "integer", fallback: 2, help: "threads that evaluate filters, redaction, expression keys and schemas (one trigger uses at most all but one)" },
   { key: "idleTimeout", flag: "--idle-timeout", env: "INLET_IDLE_TIMEOUT", kind: "integer", help: "seconds a connection may send nothing before it is closed (a body cut this way is Rejected in Activity) [default Bun's, 10]" },
@@ -119,6 +126,9 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const given = typeof first.value === "string" && /url/i.test(option?.key ?? "") ? redactUrl(first.value) : first.value;
     const message = option?.key === "databaseUrl" ? "must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE" : first.message;
     throw new UsageError(`${name}: ${message} (got ${JSON.stringify(given)})`);
+  }
+  if (typeof values.alertSecret === "string" && !isStandardWebhookSecret(values.alertSecret)) {
+    throw new UsageError("--alert-secret: must be a Standard Webhooks secret, whsec_ followed by base64 of at least 16 random bytes");
   }
   for (const entry of String(values.trustedProxies ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
     const parsed = parseCidr(entry);

@@ -144,6 +144,7 @@ export function apiRoutes(deps: ApiDeps) {
       },
       { parse: "none" },
     )
+    .get("/alerts", async () => json(200, await store.listAlerts()))
     .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
     .post("/check", async ({ request }) => json(200, deps.check(await readJson(request))), { parse: "none" });
 }

@@ -44,3 +44,15 @@ export const PluginSchema = Type.Object({
 
 /** One problem with an input, by JSON pointer (400 `details`, 422 `details`). */
 export const ValidationDetailSchema = Type.Object({ path: Type.String(), message: Type.String() });
+
+/** One alert rule's state (CONTRACT §6.3 `GET /api/alerts`). */
+export const AlertSchema = Type.Object({
+  id: Type.String(),
+  triggerId: Type.String(),
+  kind: Type.Union([Type.Literal("silence"), Type.Literal("auth_failures"), Type.Literal("run_failures"), Type.Literal("backlog")]),
+  state: Type.Union([Type.Literal("firing"), Type.Literal("ok")]),
+  since: Type.String(),
+  value: Type.Number(),
+  threshold: Type.Number(),
+  notifiedAt: Type.Union([Type.String(), Type.Null()]),
+});

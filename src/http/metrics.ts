@@ -16,6 +16,8 @@ export interface PerTriggerGauge {
   help: string;
   /** Default gauge. */
   type?: "gauge" | "counter";
+  /** Series with more labels than the trigger (e.g. `{trigger, kind}`), besides `values`. */
+  series?: Array<{ labels: Record<string, string>; value: number }>;
   values: Record<string, number>;
 }
 
@@ -64,6 +66,9 @@ export class Metrics {
     for (const gauge of perTrigger) {
       lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} ${gauge.type ?? "gauge"}`);
       for (const [trigger, value] of Object.entries(gauge.values)) lines.push(`${gauge.name}{trigger="${label(trigger)}"} ${value}`);
+      for (const { labels, value } of gauge.series ?? []) {
+        lines.push(`${gauge.name}{${Object.entries(labels).map(([k, v]) => `${k}="${label(v)}"`).join(",")}} ${value}`);
+      }
     }
     return lines.join("\n") + "\n";
   }

@@ -3,7 +3,7 @@ import { PayloadSchemaSchema, TriggerInputSchema, TriggerPatchSchema, TriggerSch
 import { BulkReplayResultSchema, BulkReplaySchema, ReplayRequestSchema } from "../replay/replay_input.ts";
 import { RotateResultSchema, RotateSchema } from "../triggers/rotate_input.ts";
 import { VERSION } from "../version.ts";
-import { ActivityRowSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "./api_schemas.ts";
+import { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "./api_schemas.ts";
 
 /**
  * The OpenAPI 3.1 document of the management API (`GET /api/openapi.json`), built from the same
@@ -30,6 +30,7 @@ const SCHEMAS: Record<string, TSchema> = {
   Run: RunSchema,
   ActivityRow: ActivityRowSchema,
   Plugin: PluginSchema,
+  Alert: AlertSchema,
   Rotate: RotateSchema,
   RotateResult: RotateResultSchema,
   ReplayRequest: ReplayRequestSchema,
@@ -52,7 +53,7 @@ export interface ApiRoute {
   /** OpenAPI path, `{id}` style. */
   path: string;
   operationId: string;
-  tag: "Triggers" | "Runs" | "Replay" | "Plugins" | "Checks" | "Meta";
+  tag: "Triggers" | "Runs" | "Replay" | "Alerts" | "Plugins" | "Checks" | "Meta";
   summary: string;
   request?: SchemaName;
   /** Whether the request body may be left out (every field has a default). */
@@ -158,6 +159,7 @@ export const ROUTES: ApiRoute[] = [
     summary: "A new run with the same $trigger, by the trigger's current workflow",
     responses: { "201": { description: "the new run", schema: "Run" }, "404": unknown("run or its trigger"), "500": { description: "the replay could not finish", schema: "Error" }, "503": unavailable },
   },
+  { method: "get", path: "/api/alerts", operationId: "listAlerts", tag: "Alerts", summary: "Every alert rule's state: firing or ok, since when, its value and threshold", responses: { "200": { description: "alerts", arrayOf: "Alert" } } },
   { method: "get", path: "/api/plugins", operationId: "listPlugins", tag: "Plugins", summary: "App-trigger plugins loaded", responses: { "200": { description: "plugins", arrayOf: "Plugin" } } },
   {
     method: "post",
@@ -207,7 +209,7 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8080") {
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl, description: "this inlet" }],
-    tags: ["Triggers", "Runs", "Replay", "Plugins", "Checks", "Meta"].map((name) => ({ name, description: `${name} of the management API` })),
+    tags: ["Triggers", "Runs", "Replay", "Alerts", "Plugins", "Checks", "Meta"].map((name) => ({ name, description: `${name} of the management API` })),
     components: { securitySchemes: { admin: { type: "http", scheme: "bearer" } }, schemas: SCHEMAS },
     security: [{ admin: [] }],
     paths,

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { AlertRulesSchema, type AlertRule } from "./alert.ts";
 
 /** Letters, digits and hyphens only (the seed's Header Name rule). */
 export const HEADER_NAME_PATTERN = "^[A-Za-z0-9-]+$";
@@ -143,6 +144,7 @@ const inputFields = {
   schema: PayloadSchemaSchema,
   maxBodyBytes: MaxBodyBytesSchema,
   sources: SourcesSchema,
+  alerts: AlertRulesSchema,
 };
 
 /** The body of `POST /api/triggers`. */
@@ -161,6 +163,7 @@ export const TriggerInputSchema = Type.Object(
     schema: Type.Optional(Type.Partial(PayloadSchemaSchema)),
     maxBodyBytes: Type.Optional(Type.Union([inputFields.maxBodyBytes, Type.Null()])),
     sources: Type.Optional(inputFields.sources),
+    alerts: Type.Optional(inputFields.alerts),
   },
   { additionalProperties: false },
 );
@@ -198,6 +201,8 @@ export interface TriggerConfig {
   maxBodyBytes?: number;
   /** Absent: any address may call. */
   sources?: Static<typeof SourcesSchema>;
+  /** Alert rules (CONTRACT §6.3); absent: none. */
+  alerts?: AlertRule[];
   /** The previous secret(s), sealed, still verifying until `expiresAt` (CONTRACT §6.4 rotation with overlap). */
   rotation?: { previousSecretSealed?: string; previousAppSecretSealed?: string; expiresAt: string };
   createdAt: string;
@@ -246,6 +251,7 @@ export const TriggerSchema = Type.Object({
   schema: PayloadSchemaSchema,
   maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
   sources: SourcesSchema,
+  alerts: AlertRulesSchema,
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });

@@ -1,5 +1,6 @@
 import type { TriggerConfig } from "../records/trigger.ts";
 import type { ActivityRecord } from "../records/activity.ts";
+import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../records/alert.ts";
 import type { IngestRecord, ReplayCandidate, ReplayQuery } from "../records/ingest.ts";
 import type { ClaimedRun, RunFinish, RunRecord } from "../records/run.ts";
 
@@ -61,6 +62,21 @@ export interface Store {
    * is still queued, running or retrying (a key stuck behind a failing run shows here).
    */
   runsWaitingOnKey(): Promise<Record<string, number>>;
+  /** An alert rule's measure now (CONTRACT §6.3): silence in seconds, or a count. */
+  measureAlert(triggerId: string, rule: AlertRule, now: Date, createdAt: string): Promise<number>;
+  listAlerts(): Promise<AlertRecord[]>;
+  /**
+   * Moves an alert from `from` (null: not recorded yet) to `next.state`, and queues its
+   * notification, in one transaction; false when the alert was not in `from` any more (another
+   * instance moved it first): each transition is recorded, and notified, exactly once.
+   */
+  transitionAlert(next: AlertRecord, from: AlertState | null, notification: { id: string; payload: string } | null): Promise<boolean>;
+  /** Removes alerts whose trigger or rule is gone (and their undelivered notifications). */
+  dropAlerts(keep: (alertId: string) => boolean): Promise<void>;
+  /** Claims up to `limit` notifications due at `now` for `owner` (others are skipped, not waited for). */
+  claimAlertNotifications(owner: string, limit: number, now: Date, leaseMs: number): Promise<AlertNotification[]>;
+  /** Marks a notification delivered (and its alert notified), or schedules its next attempt. */
+  settleAlertNotification(id: string, alertId: string, outcome: { deliveredAt: string } | { nextMs: number }): Promise<void>;
   /** How many runs or filtered requests a bulk replay matches. */
   countReplayable(query: ReplayQuery): Promise<number>;
   /** The next `limit` of them after `afterSeq`, oldest first (a bulk replay pages through these). */

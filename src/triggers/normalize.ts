@@ -132,6 +132,8 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   // null clears a per-trigger limit (back to the server's); absent keeps the current one.
   const maxBodyBytes = body.maxBodyBytes === undefined ? current?.maxBodyBytes : (body.maxBodyBytes ?? undefined);
   if (maxBodyBytes !== undefined) settings.maxBodyBytes = maxBodyBytes;
+  const alerts = body.alerts ?? current?.alerts;
+  if (alerts && alerts.length > 0) settings.alerts = alerts;
   const sources = body.sources ?? current?.sources;
   if (sources && sources.allow.length > 0) settings.sources = { allow: sources.allow.map((entry) => entry.trim()) };
   const details = ruleErrors(settings, body, context);

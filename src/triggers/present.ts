@@ -31,6 +31,7 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     schema: trigger.schema ?? { enabled: false },
     maxBodyBytes: trigger.maxBodyBytes ?? null,
     sources: trigger.sources ?? { allow: [] },
+    alerts: trigger.alerts ?? [],
     createdAt: trigger.createdAt,
     updatedAt: trigger.updatedAt,
   };

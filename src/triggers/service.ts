@@ -135,6 +135,7 @@ export class TriggerService {
       // Optional settings the patch cleared are absent from `settings`: not kept from `current`.
       maxBodyBytes: settings.maxBodyBytes,
       sources: settings.sources,
+      alerts: settings.alerts,
       updatedAt: laterThan(current.updatedAt),
       secret: wantsSecret ? (rotate || !current.secret ? newSecret() : current.secret) : null,
       appSecret: body.appSecret !== undefined ? body.appSecret || null : current.appSecret,

@@ -76,4 +76,20 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX activity_by_trigger_time ON activity (trigger_id, outcome, at_ms);
     `,
   },
+  {
+    version: 6,
+    name: "alerts: one state machine per rule, and an outbox of notifications",
+    sql: `
+      CREATE TABLE alerts (
+        id text PRIMARY KEY, trigger_id text NOT NULL, kind text NOT NULL, state text NOT NULL,
+        since text NOT NULL, value double precision NOT NULL, threshold double precision NOT NULL, notified_at text
+      );
+      CREATE TABLE alert_outbox (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL UNIQUE, alert_id text NOT NULL, payload text NOT NULL,
+        attempts integer NOT NULL DEFAULT 0, next_ms bigint NOT NULL, delivered_at text, lease_owner text, lease_until_ms bigint
+      );
+      CREATE INDEX alert_outbox_due ON alert_outbox (next_ms) WHERE delivered_at IS NULL;
+      CREATE INDEX runs_by_trigger_status ON runs (trigger_id, status);
+    `,
+  },
 ];

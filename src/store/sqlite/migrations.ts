@@ -76,4 +76,20 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX activity_by_trigger_time ON activity (trigger_id, outcome, at_ms);
     `,
   },
+  {
+    version: 7,
+    name: "alerts: one state machine per rule, and an outbox of notifications",
+    sql: `
+      CREATE TABLE alerts (
+        id TEXT PRIMARY KEY, trigger_id TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,
+        since TEXT NOT NULL, value REAL NOT NULL, threshold REAL NOT NULL, notified_at TEXT
+      );
+      CREATE TABLE alert_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, alert_id TEXT NOT NULL, payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, next_ms INTEGER NOT NULL, delivered_at TEXT, lease_owner TEXT, lease_until_ms INTEGER
+      );
+      CREATE INDEX alert_outbox_due ON alert_outbox (next_ms) WHERE delivered_at IS NULL;
+      CREATE INDEX runs_by_trigger_status ON runs (trigger_id, status);
+    `,
+  },
 ];

@@ -10,6 +10,8 @@ import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
 import { type Page, type Store, type StoredTrigger } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { replayWhere } from "../replay_where.ts";
+import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
+import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
 const RUN_COLUMNS = runColumns(true);
 
@@ -320,6 +322,69 @@ export class SqliteStore implements Store {
     return this.guard(() => {
       const row = this.db.query<ActivityRow, [string]>("SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ?").get(id);
       return row ? toActivity(row) : null;
+    });
+  }
+
+  measureAlert(triggerId: string, rule: AlertRule, now: Date, createdAt: string): Promise<number> {
+    return this.guard(() => {
+      const { sql, params } = measureQuery(rule, triggerId, now.getTime(), () => "?");
+      const row = this.db.query<{ v: unknown }, Array<string | number>>(sql).get(...params);
+      return measureOf(rule, row?.v ?? null, now.getTime(), createdAt);
+    });
+  }
+
+  listAlerts(): Promise<AlertRecord[]> {
+    return this.guard(() => this.db.query<AlertRow, []>("SELECT * FROM alerts ORDER BY trigger_id, id").all().map(toAlert));
+  }
+
+  transitionAlert(next: AlertRecord, from: AlertState | null, notification: { id: string; payload: string } | null): Promise<boolean> {
+    return this.write(() =>
+      this.db.transaction(() => {
+        const moved =
+          from === null
+            ? this.db.run(
+                "INSERT INTO alerts (id, trigger_id, kind, state, since, value, threshold, notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (id) DO NOTHING",
+                [next.id, next.triggerId, next.kind, next.state, next.since, next.value, next.threshold],
+              ).changes
+            : this.db.run("UPDATE alerts SET state = ?, since = ?, value = ?, threshold = ? WHERE id = ? AND state = ?", [next.state, next.since, next.value, next.threshold, next.id, from]).changes;
+        if (moved === 0) return false;
+        if (notification) this.db.run("INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (?, ?, ?, 0)", [notification.id, next.id, notification.payload]);
+        return true;
+      })(),
+    );
+  }
+
+  dropAlerts(keep: (alertId: string) => boolean): Promise<void> {
+    return this.write(() => {
+      for (const { id } of this.db.query<{ id: string }, []>("SELECT id FROM alerts").all()) {
+        if (keep(id)) continue;
+        this.db.run("DELETE FROM alerts WHERE id = ?", [id]);
+        this.db.run("DELETE FROM alert_outbox WHERE alert_id = ? AND delivered_at IS NULL", [id]);
+      }
+    });
+  }
+
+  claimAlertNotifications(owner: string, limit: number, now: Date, leaseMs: number): Promise<AlertNotification[]> {
+    return this.write(() =>
+      this.db
+        .query<{ id: string; alert_id: string; payload: string; attempts: number }, [string, number, number, number, number]>(
+          `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (
+             SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?) ORDER BY seq LIMIT ?)
+           RETURNING id, alert_id, payload, attempts`,
+        )
+        .all(owner, now.getTime() + leaseMs, now.getTime(), now.getTime(), limit)
+        .map((row) => ({ id: row.id, alertId: row.alert_id, payload: row.payload, attempts: row.attempts })),
+    );
+  }
+
+  settleAlertNotification(id: string, alertId: string, outcome: { deliveredAt: string } | { nextMs: number }): Promise<void> {
+    return this.write(() => {
+      if ("deliveredAt" in outcome) {
+        this.db.run("UPDATE alert_outbox SET delivered_at = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ?", [outcome.deliveredAt, id]);
+        this.db.run("UPDATE alerts SET notified_at = ? WHERE id = ?", [outcome.deliveredAt, alertId]);
+      } else {
+        this.db.run("UPDATE alert_outbox SET attempts = attempts + 1, next_ms = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ?", [outcome.nextMs, id]);
+      }
     });
   }
 

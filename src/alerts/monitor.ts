@@ -1,0 +1,136 @@
+import { ruleKey, thresholdOf, type AlertRecord, type AlertRule, type AlertState } from "../records/alert.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
+import type { Store } from "../store/store.ts";
+import { standardWebhookHeaders } from "./standard_webhooks.ts";
+
+export interface AlertMonitorOptions {
+  store: Store;
+  triggers: { list(): TriggerRecord[] };
+  /** Where notifications are POSTed (`--alert-url`); without it transitions are recorded, not sent. */
+  url?: string;
+  /** Standard Webhooks secret (`--alert-secret`); without it notifications are unsigned. */
+  secret?: string;
+  /** How often rules are evaluated (CONTRACT §6.3: at least every 5 s). */
+  intervalMs: number;
+  owner: string;
+  log: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
+  now?: () => Date;
+}
+
+const DELIVERY_LEASE_MS = 30_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** The one line a person reads (and a Slack incoming webhook shows). */
+function textOf(trigger: TriggerRecord, rule: AlertRule, state: AlertState, value: number): string {
+  const name = JSON.stringify(trigger.name);
+  const what = {
+    silence: `no accepted request for ${value} s (alert at ${thresholdOf(rule)} s)`,
+    auth_failures: `${value} authentication failures in the last ${"seconds" in rule ? rule.seconds : 0} s (alert at ${thresholdOf(rule)})`,
+    run_failures: `${value} failed runs in the last ${"seconds" in rule ? rule.seconds : 0} s (alert at ${thresholdOf(rule)})`,
+    backlog: `${value} runs queued or running (alert at ${thresholdOf(rule)})`,
+  }[rule.kind];
+  return state === "firing" ? `🔴 inlet: trigger ${name} — ${what}` : `✅ inlet: trigger ${name} recovered — ${what}`;
+}
+
+/**
+ * Alerts (CONTRACT §6.3): every rule of every trigger is a state machine ok → firing → ok,
+ * evaluated every interval and kept in the store. A transition is recorded with a conditional
+ * write and its notification queued in the same transaction, so with several instances each
+ * transition is recorded, and notified, exactly once, and a restart repeats nothing. Queued
+ * notifications are delivered apart from ingest, retried with backoff until delivered.
+ */
+export class AlertMonitor {
+  private timers: Array<ReturnType<typeof setInterval>> = [];
+  private firing = new Map<string, { triggerId: string; kind: string; firing: boolean }>();
+  private evaluating: Promise<void> | null = null;
+  private delivering: Promise<void> | null = null;
+
+  constructor(private readonly o: AlertMonitorOptions) {}
+
+  start(): void {
+    const tick = setInterval(() => void this.evaluate(), this.o.intervalMs);
+    const send = setInterval(() => void this.deliver(), Math.min(1000, this.o.intervalMs));
+    tick.unref?.();
+    send.unref?.();
+    this.timers.push(tick, send);
+    void this.evaluate();
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers.splice(0)) clearInterval(t);
+    await Promise.allSettled([this.evaluating, this.delivering]);
+  }
+
+  /** `inlet_alert_firing{trigger,kind}` for /metrics. */
+  series(): Array<{ labels: Record<string, string>; value: number }> {
+    return [...this.firing.values()].map((a) => ({ labels: { trigger: a.triggerId, kind: a.kind }, value: a.firing ? 1 : 0 }));
+  }
+
+  evaluate(): Promise<void> {
+    this.evaluating ??= this.evaluateOnce()
+      .catch((error) => this.o.log("warn", "alert evaluation failed", { error: String(error) }))
+      .finally(() => (this.evaluating = null));
+    return this.evaluating;
+  }
+
+  private async evaluateOnce(): Promise<void> {
+    const now = this.o.now?.() ?? new Date();
+    const known = new Map((await this.o.store.listAlerts()).map((a) => [a.id, a]));
+    const wanted = new Set<string>();
+    const firing = new Map<string, { triggerId: string; kind: string; firing: boolean }>();
+    for (const trigger of this.o.triggers.list()) {
+      for (const rule of trigger.alerts ?? []) {
+        const id = `${trigger.id}/${ruleKey(rule)}`;
+        wanted.add(id);
+        const value = await this.o.store.measureAlert(trigger.id, rule, now, trigger.createdAt);
+        const state: AlertState = value >= thresholdOf(rule) ? "firing" : "ok";
+        firing.set(id, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" });
+        const current = known.get(id);
+        if (current?.state === state) continue;
+        const next: AlertRecord = { id, triggerId: trigger.id, kind: rule.kind, state, since: now.toISOString(), value, threshold: thresholdOf(rule), notifiedAt: null };
+        // The first evaluation of a rule that is fine says nothing; every later change is notified.
+        const notify = this.o.url && (current !== undefined || state === "firing");
+        const payload = JSON.stringify({
+          type: state === "firing" ? "alert.firing" : "alert.resolved",
+          text: textOf(trigger, rule, state, value),
+          alert: { id, triggerId: trigger.id, triggerName: trigger.name, kind: rule.kind, state, since: next.since, value, threshold: next.threshold },
+        });
+        const moved = await this.o.store.transitionAlert(next, current?.state ?? null, notify ? { id: `alert_${Bun.randomUUIDv7()}`, payload } : null);
+        if (moved) this.o.log("info", `alert ${state}`, { alert: id, value, threshold: next.threshold });
+      }
+    }
+    this.firing = firing;
+    await this.o.store.dropAlerts((id) => wanted.has(id));
+    void this.deliver();
+  }
+
+  deliver(): Promise<void> {
+    if (!this.o.url) return Promise.resolve();
+    this.delivering ??= this.deliverDue()
+      .catch((error) => this.o.log("warn", "alert delivery failed", { error: String(error) }))
+      .finally(() => (this.delivering = null));
+    return this.delivering;
+  }
+
+  private async deliverDue(): Promise<void> {
+    const now = this.o.now?.() ?? new Date();
+    for (const n of await this.o.store.claimAlertNotifications(this.o.owner, 20, now, DELIVERY_LEASE_MS)) {
+      let delivered = false;
+      let reason = "";
+      try {
+        const headers = { "Content-Type": "application/json", ...(this.o.secret ? standardWebhookHeaders(this.o.secret, n.id, new Date(), n.payload) : {}) };
+        const response = await fetch(this.o.url!, { method: "POST", body: n.payload, headers, signal: AbortSignal.timeout(5000) });
+        delivered = response.ok;
+        reason = `status ${response.status}`;
+      } catch (error) {
+        reason = (error as Error)?.message || String(error);
+      }
+      if (delivered) await this.o.store.settleAlertNotification(n.id, n.alertId, { deliveredAt: new Date().toISOString() });
+      else {
+        const wait = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** n.attempts);
+        this.o.log("warn", "alert notification not delivered; will retry", { notification: n.id, reason, retryInMs: wait });
+        await this.o.store.settleAlertNotification(n.id, n.alertId, { nextMs: Date.now() + wait });
+      }
+    }
+  }
+}

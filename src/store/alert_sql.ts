@@ -1,0 +1,54 @@
+import type { AlertRecord, AlertRule } from "../records/alert.ts";
+
+/**
+ * The SQL of alerts, shared by both stores (`p(n)` writes the n-th parameter: `?` or `$n`).
+ * Each measure is one indexed query over the trigger's Activity or runs.
+ */
+export function measureQuery(rule: AlertRule, triggerId: string, nowMs: number, p: (n: number) => string): { sql: string; params: Array<string | number> } {
+  switch (rule.kind) {
+    case "silence":
+      // Accepted: answered 200 (a run, a duplicate, or filtered out).
+      return {
+        sql: `SELECT max(at_ms) AS v FROM activity WHERE trigger_id = ${p(1)} AND outcome IN ('run', 'deduplicated', 'filtered')`,
+        params: [triggerId],
+      };
+    case "auth_failures":
+      return { sql: `SELECT count(*) AS v FROM activity WHERE trigger_id = ${p(1)} AND outcome = 'auth_failed' AND at_ms >= ${p(2)}`, params: [triggerId, nowMs - rule.seconds * 1000] };
+    case "run_failures":
+      return {
+        sql: `SELECT count(*) AS v FROM runs WHERE trigger_id = ${p(1)} AND status = 'failed' AND finished_at >= ${p(2)}`,
+        params: [triggerId, new Date(nowMs - rule.seconds * 1000).toISOString()],
+      };
+    case "backlog":
+      return { sql: `SELECT count(*) AS v FROM runs WHERE trigger_id = ${p(1)} AND status IN ('queued', 'running')`, params: [triggerId] };
+  }
+}
+
+/** The measure from the query's `v`: silence is the seconds since the last accepted request (or since the trigger was created). */
+export function measureOf(rule: AlertRule, v: unknown, nowMs: number, createdAt: string): number {
+  if (rule.kind !== "silence") return Number(v ?? 0);
+  const last = v === null || v === undefined ? Date.parse(createdAt) : Number(v);
+  return Math.max(0, Math.floor((nowMs - last) / 1000));
+}
+
+export interface AlertRow {
+  id: string;
+  trigger_id: string;
+  kind: AlertRecord["kind"];
+  state: AlertRecord["state"];
+  since: string;
+  value: number;
+  threshold: number;
+  notified_at: string | null;
+}
+
+export const toAlert = (row: AlertRow): AlertRecord => ({
+  id: row.id,
+  triggerId: row.trigger_id,
+  kind: row.kind,
+  state: row.state,
+  since: row.since,
+  value: Number(row.value),
+  threshold: Number(row.threshold),
+  notifiedAt: row.notified_at,
+});
