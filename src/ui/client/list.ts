@@ -1,5 +1,6 @@
 import { api } from "./api.ts";
 import { h, replaceChildren, timeEl } from "./dom.ts";
+import { firingBadge, firingTriggers } from "./firing.ts";
 import { loadPlugins, pluginName } from "./plugins.ts";
 import type { Plugin, Trigger } from "./types.ts";
 import { go, type View } from "./view.ts";
@@ -15,12 +16,12 @@ function features(t: Trigger): string {
   return on.join(", ") || "—";
 }
 
-function row(t: Trigger, plugins: Plugin[]): HTMLTableRowElement {
+function row(t: Trigger, plugins: Plugin[], firing: Set<string>): HTMLTableRowElement {
   const href = `#/triggers/${encodeURIComponent(t.id)}/settings`;
   const tr = h(
     "tr",
     { class: "clickable" },
-    h("td", { "data-label": "Name" }, h("a", { href, class: "row-link" }, t.name)),
+    h("td", { "data-label": "Name" }, h("a", { href, class: "row-link" }, t.name), firing.has(t.id) ? [" ", firingBadge()] : ""),
     h("td", { "data-label": "App" }, pluginName(plugins, t.app)),
     h("td", { "data-label": "Authentication" }, t.app ? "provider signature" : t.auth.type),
     h("td", { "data-label": "Methods" }, methodsLabel(t)),
@@ -49,8 +50,8 @@ export function listView(): View {
     ),
     body,
   );
-  Promise.all([api<Trigger[]>("GET", "/api/triggers"), loadPlugins().catch(() => [] as Plugin[])])
-    .then(([triggers, plugins]) => {
+  Promise.all([api<Trigger[]>("GET", "/api/triggers"), loadPlugins().catch(() => [] as Plugin[]), firingTriggers()])
+    .then(([triggers, plugins, firing]) => {
       body.removeAttribute("aria-busy");
       if (triggers.length === 0) {
         replaceChildren(body, h("div", { class: "empty card" }, h("p", null, "No triggers yet."), h("p", { class: "muted" }, "A trigger gives a workflow a URL that outside systems call. Start with New trigger.")));
@@ -63,7 +64,7 @@ export function listView(): View {
           { class: "table responsive" },
           h("caption", { class: "sr-only" }, `${triggers.length} triggers, newest first`),
           h("thead", null, h("tr", null, ...["Name", "App", "Authentication", "Methods", "Pre-execution", "Created"].map((c) => h("th", { scope: "col" }, c)))),
-          h("tbody", null, triggers.map((t) => row(t, plugins))),
+          h("tbody", null, triggers.map((t) => row(t, plugins, firing))),
         ),
       );
     })

@@ -2,6 +2,7 @@ import { api, ApiError } from "./api.ts";
 import { activityPanel } from "./activity.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { editorForm } from "./editor/editor.ts";
+import { firingBadge, firingTriggers } from "./firing.ts";
 import { loadPlugins, pluginName } from "./plugins.ts";
 import { runsPanel } from "./runs.ts";
 import type { Plugin, Trigger } from "./types.ts";
@@ -39,6 +40,9 @@ export function triggerView(id: string, tab: string, runId?: string): View {
   function show(trigger: Trigger, plugins: Plugin[]) {
     const plugin = trigger.app ? (plugins.find((p) => p.id === trigger.app) ?? { id: trigger.app, name: trigger.app, secret: { label: "Secret", generated: false } }) : null;
     title.textContent = trigger.name;
+    void firingTriggers().then((firing) => {
+      if (firing.has(trigger.id) && !title.querySelector(".firing")) title.append(" ", firingBadge());
+    });
     subtitle.textContent = `${pluginName(plugins, trigger.app)} trigger · ${trigger.url}`;
     document.title = `${trigger.name} · ${TABS.find(([k]) => k === active)![1]} · inlet`;
     body.removeAttribute("aria-busy");

@@ -4,7 +4,7 @@
  * enters the client bundle.
  */
 import type { Static } from "@sinclair/typebox";
-import type { ActivityRowSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "../../http/api_schemas.ts";
+import type { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "../../http/api_schemas.ts";
 import type { TriggerSchema } from "../../records/trigger.ts";
 import type { BulkReplayResultSchema } from "../../replay/replay_input.ts";
 
@@ -18,3 +18,5 @@ export type ActivityOutcome = ActivityRow["outcome"];
 export type Run = Static<typeof RunSchema>;
 export type BulkReplayResult = Static<typeof BulkReplayResultSchema>;
 export type ValidationDetail = Static<typeof ValidationDetailSchema>;
+export type Alert = Static<typeof AlertSchema>;
+export type AlertRule = Trigger["alerts"][number];

@@ -9,6 +9,7 @@ import { dedupSection } from "./dedup_section.ts";
 import { endpointSection } from "./endpoint.ts";
 import { filterSection } from "./filter_section.ts";
 import { redactionSection } from "./redaction_section.ts";
+import { alertsSection } from "./alerts_section.ts";
 import { sampleSection } from "./sample_section.ts";
 import { schemaSection } from "./schema_section.ts";
 import { sourcesSection } from "./sources_section.ts";
@@ -55,7 +56,7 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
   else authPart.append(h("p", { class: "note" }, "The URL, the generated secret and a ready-to-run curl command appear once you save."));
 
   if (!plugin) regions.push(dedupSection(trigger, sample));
-  regions.push(sourcesSection(trigger), schemaSection(trigger), filterSection(trigger, sample), redactionSection(trigger, sample), workflowSection(trigger));
+  regions.push(sourcesSection(trigger), schemaSection(trigger), filterSection(trigger, sample), redactionSection(trigger, sample), workflowSection(trigger), alertsSection(trigger));
   sections.push(...regions);
 
   const status = h("span", { class: "save-status", role: "status" });
