@@ -4,8 +4,14 @@ import type { CheckAnswer, CheckJob } from "./protocol.ts";
 export interface CheckPoolOptions {
   /** Sandbox workers (threads), each with its own QuickJS. */
   size: number;
-  /** Evaluations one trigger may have running at once; default size − 1 (at least 1), so one trigger never holds every worker. */
+  /**
+   * Evaluations a trigger whose checks recently failed (deadline, memory) may have running at
+   * once; default size − 1 (at least 1), so a trigger under attack never holds every worker.
+   * A trigger whose checks succeed may use them all while no other trigger waits.
+   */
   perTrigger?: number;
+  /** How long a failure keeps a trigger limited to `perTrigger`. */
+  containMs?: number;
   /** Evaluations one trigger may have waiting; past it, more are refused at once. */
   maxWaiting?: number;
   /** A worker that has not answered this long is replaced (QuickJS's own deadline is the first line). */
@@ -54,9 +60,9 @@ export const spawnCheckWorker = () => new Worker(WORKER_URL);
 /**
  * Pre-execution checks off the request thread (SPEC §Isolation between triggers): a pool of
  * sandbox workers. Triggers take turns (round-robin over triggers with waiting evaluations), and
- * one trigger may have at most `perTrigger` evaluations running, so a trigger whose checks blow
- * their deadline keeps at most that many workers busy while the others serve every other
- * trigger. Its extra evaluations wait (at most `maxWaiting`), then are refused at once: the
+ * a trigger whose checks failed in the last `containMs` may have at most `perTrigger` evaluations
+ * running, so a trigger whose checks blow their deadline keeps at most that many workers busy
+ * while the others serve every other trigger; a healthy trigger may use every worker. Its extra evaluations wait (at most `maxWaiting`), then are refused at once: the
  * request gets the usual 500 "pre-execution check failed" with the reason in Activity.
  */
 export class CheckPool {
@@ -65,6 +71,10 @@ export class CheckPool {
   private turn: string[] = [];
   private readonly stats = new Map<string, TriggerCheckStats>();
   private readonly perTrigger: number;
+  private readonly size: number;
+  private readonly containMs: number;
+  /** When each trigger's checks last failed (deadline, memory, a replaced worker). */
+  private readonly lastFailure = new Map<string, number>();
   private readonly maxWaiting: number;
   private readonly hardTimeoutMs: number;
   private readonly maxWaitMs: number;
@@ -74,7 +84,9 @@ export class CheckPool {
 
   constructor(options: CheckPoolOptions) {
     const size = Math.max(1, options.size);
+    this.size = size;
     this.perTrigger = Math.max(1, options.perTrigger ?? size - 1);
+    this.containMs = options.containMs ?? 10_000;
     this.maxWaiting = options.maxWaiting ?? 32;
     this.hardTimeoutMs = options.hardTimeoutMs ?? 2000;
     this.maxWaitMs = options.maxWaitMs ?? 5000;
@@ -168,7 +180,7 @@ export class CheckPool {
     for (let i = 0; i < this.turn.length; i++) {
       const triggerId = this.turn[i];
       const stats = this.statsOf(triggerId);
-      if (stats.running >= this.perTrigger) continue;
+      if (stats.running >= this.limitOf(triggerId)) continue;
       const queue = this.queues.get(triggerId)!;
       const pending = queue.shift()!;
       stats.waiting--;
@@ -191,10 +203,20 @@ export class CheckPool {
       this.queues.delete(pending.triggerId);
       this.turn = this.turn.filter((id) => id !== pending.triggerId);
     }
-    const stats = this.statsOf(pending.triggerId);
-    stats.waiting--;
-    stats.failed++;
+    this.statsOf(pending.triggerId).waiting--;
+    this.failed(pending.triggerId);
     pending.reject(sandboxError("sandbox_unavailable", `no sandbox worker was free within ${this.maxWaitMs} ms`));
+  }
+
+  /** A trigger whose checks failed lately is contained; others may use every worker (triggers still take turns). */
+  private limitOf(triggerId: string): number {
+    const failed = this.lastFailure.get(triggerId);
+    return failed !== undefined && performance.now() - failed < this.containMs ? this.perTrigger : this.size;
+  }
+
+  private failed(triggerId: string): void {
+    this.statsOf(triggerId).failed++;
+    this.lastFailure.set(triggerId, performance.now());
   }
 
   private dispatch(slot: Slot, pending: Pending): void {
@@ -211,7 +233,7 @@ export class CheckPool {
     this.free(slot);
     if (answer.ok) pending.resolve(answer.result);
     else {
-      if (answer.error.code?.startsWith("sandbox")) this.statsOf(pending.triggerId).failed++;
+      if (answer.error.code?.startsWith("sandbox")) this.failed(pending.triggerId);
       pending.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
     }
     this.pump();
@@ -230,7 +252,7 @@ export class CheckPool {
     this.free(slot);
     slot.worker.terminate();
     if (pending) {
-      this.statsOf(pending.triggerId).failed++;
+      this.failed(pending.triggerId);
       pending.reject(sandboxError("sandbox_timeout", reason));
     }
     if (!this.closed) this.start(slot);

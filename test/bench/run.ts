@@ -132,6 +132,19 @@ async function main() {
   const body64k = sampleBody(64 * 1024);
   const plain = await api(inlet.url, "/api/triggers", { name: "bench-plain" });
   const checked = await api(inlet.url, "/api/triggers", { name: "bench-pre-exec", ...preExec });
+  // Ordering per key (issue 15) and JSON Schema (issue 14): an http workflow with and without an
+  // ordering key (every body's id differs, so every run has its own key), and a schema whose
+  // patterns run in the sandbox, each beside its plain counterpart in the same round.
+  const runTarget = await startPinned([process.execPath, "run", "test/bench/target_server.ts"], {}, /target listening on (http:\/\/\S+)/);
+  const httpWorkflow = { kind: "http", url: `${runTarget.url}/hook` };
+  const unordered = await api(inlet.url, "/api/triggers", { name: "bench-http", workflow: httpWorkflow });
+  const ordered = await api(inlet.url, "/api/triggers", { name: "bench-http-ordered", workflow: { ...httpWorkflow, orderingKey: "$.id" } });
+  const schemaDocument = {
+    type: "object",
+    required: ["id", "type", "data"],
+    properties: { id: { type: "string", pattern: "^evt_[A-Za-z0-9_]+$" }, type: { type: "string", pattern: "^[a-z]+\\.[a-z_.]+$" }, data: { type: "object" } },
+  };
+  const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
   const pg = pgWanted ? await postgresCases(body1k) : null;
 
   const cases: Case[] = [
@@ -143,6 +156,9 @@ async function main() {
     { name: "inlet 1 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body1k), headers: json }) },
     { name: "inlet 64 KB, no pre-execution settings", target: async () => ({ url: plain.url, body: unique(body64k), headers: json }) },
     { name: "inlet 64 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body64k), headers: json }) },
+    { name: "inlet 1 KB, JSON Schema (2 patterns)", target: async () => ({ url: schemaChecked.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 1 KB, http workflow", target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 1 KB, http workflow, ordering key", target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }) },
     ...(pg?.cases ?? []),
   ].filter((c, i) => i === 0 || !only || only.includes(c.name) || (c.name === SQLITE_CASE && pgWanted));
   const measure = async (c: Case, s: number) => {

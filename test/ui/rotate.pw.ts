@@ -21,3 +21,17 @@ test("Rotate secret with an Overlap (seconds): Reveal shows the new one, the pre
   await page.getByRole("button", { name: "Rotate secret" }).click();
   await expect(page.getByLabel("Overlap (seconds)")).toHaveAccessibleErrorMessage("Enter a whole number of seconds from 0 to 604800.");
 });
+
+test("an app trigger whose secret the provider gives rotates with the new one pasted beside Rotate secret", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("rotate-app"), app: "stripe", appSecret: "whsec_old_one" });
+  await signIn(page);
+  await page.goto(`/#/triggers/${encodeURIComponent(t.id)}`);
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByText(/Paste the new/)).toBeVisible();
+  await page.getByLabel(/^New /).fill("whsec_new_one");
+  await page.getByLabel("Overlap (seconds)").fill("600");
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Rotated." })).toBeVisible();
+  const after = await api("GET", `/api/triggers/${t.id}`);
+  expect(after.auth.previousSecretExpiresAt).not.toBeNull();
+});

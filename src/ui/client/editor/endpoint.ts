@@ -28,7 +28,8 @@ function curlHint(t: Trigger): string {
 }
 
 /** `Rotate secret` with `Overlap (seconds)`: a new secret at once, the previous one verifying for the overlap. */
-function rotation(trigger: Trigger, onRotated: () => void): HTMLElement {
+function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: string } | null = null): HTMLElement {
+  const fresh = pasted ? h("input", { type: "password", id: uid("new-secret"), autocomplete: "off", spellcheck: "false", class: "mono" }) : null;
   const overlap = h("input", { type: "text", inputmode: "numeric", id: uid("overlap"), value: "86400", class: "short" });
   const hint = h("p", { class: "hint", id: uid("hint") }, "How long the previous secret keeps working (0 to 604800; 86400 is a day), so callers can switch without a gap.");
   const status = h("p", { role: "status", class: "muted" }, trigger.auth.previousSecretExpiresAt ? `The previous secret works until ${new Date(trigger.auth.previousSecretExpiresAt).toLocaleString()}.` : "");
@@ -44,10 +45,22 @@ function rotation(trigger: Trigger, onRotated: () => void): HTMLElement {
       return;
     }
     overlap.removeAttribute("aria-invalid");
+    if (fresh && fresh.value.trim() === "") {
+      error.textContent = `Paste the new ${pasted!.label.toLowerCase()} the provider gave you.`;
+      fresh.setAttribute("aria-invalid", "true");
+      fresh.setAttribute("aria-errormessage", error.id);
+      fresh.focus();
+      return;
+    }
+    fresh?.removeAttribute("aria-invalid");
     error.textContent = "";
     button.disabled = true;
     try {
-      const rotated = await api<{ previousExpiresAt: string }>("POST", `/api/triggers/${encodeURIComponent(trigger.id)}/rotate`, { overlapSeconds: n });
+      const rotated = await api<{ previousExpiresAt: string }>("POST", `/api/triggers/${encodeURIComponent(trigger.id)}/rotate`, {
+        overlapSeconds: n,
+        ...(fresh ? { appSecret: fresh.value.trim() } : {}),
+      });
+      if (fresh) fresh.value = "";
       status.textContent =
         n > 0 ? `Rotated. Reveal shows the new secret; the previous one works until ${new Date(rotated.previousExpiresAt).toLocaleString()}.` : "Rotated. Reveal shows the new secret; the previous one no longer works.";
       onRotated();
@@ -57,7 +70,8 @@ function rotation(trigger: Trigger, onRotated: () => void): HTMLElement {
       button.disabled = false;
     }
   });
-  return h("div", { class: "field" }, h("label", { for: overlap.id }, "Overlap (seconds)"), h("div", { class: "control-row" }, overlap, button), hint, error, status);
+  const newSecret = fresh ? [h("label", { for: fresh.id }, `New ${pasted!.label.toLowerCase()}`), fresh] : [];
+  return h("div", { class: "field" }, ...newSecret, h("label", { for: overlap.id }, "Overlap (seconds)"), h("div", { class: "control-row" }, overlap, button), hint, error, status);
 }
 
 /** The saved trigger's address, its generated secret (hidden until revealed) and the sample curl command. */
@@ -100,6 +114,9 @@ export function endpointSection(trigger: Trigger, plugin: Plugin | null): HTMLEl
       }),
     );
   }
+
+  // A secret the provider gives (pasted, write-only) rotates with the new one pasted here.
+  if (trigger.app && !generated && trigger.auth.hasSecret) parts.push(rotation(trigger, () => {}, { label: plugin?.secret.label ?? "Secret" }));
 
   const curl = readonlyInput(trigger.curl, true);
   const curlRow = readonlyField("Curl Command", curl, curlHint(trigger), (id) => [copyButton(id, () => trigger.curl)]);
