@@ -51,5 +51,7 @@ export const compileChecks = (settings: CheckSettings): PreparedChecks => {
       }
     }
   }
+  const { passes, redact: redactBody } = checks;
+  if (passes && redactBody) checks.screen = async (body) => ({ passes: await passes(body), redacted: await redactBody(body) });
   return checks;
 };

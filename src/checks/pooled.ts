@@ -11,7 +11,9 @@ export function pooledChecks(pool: CheckPool): ChecksCompiler {
     const settings = { filter: trigger.filter, redaction: trigger.redaction, dedup: trigger.dedup, workflow: trigger.workflow, schema: trigger.schema };
     const key = `${trigger.id}@${trigger.updatedAt}`;
     const checks: PreparedChecks = {};
-    for (const op of checkOps(settings)) {
+    const ops = checkOps(settings);
+    if (ops.includes("passes") && ops.includes("redact")) ops.push("screen");
+    for (const op of ops) {
       (checks as Record<string, (body: unknown) => Promise<unknown>>)[op] = (body) => pool.run(trigger.id, key, settings, op, body);
     }
     return checks;

@@ -4,7 +4,7 @@ import type { TriggerConfig } from "../records/trigger.ts";
 export type CheckSettings = Pick<TriggerConfig, "filter" | "redaction" | "dedup" | "workflow" | "schema">;
 
 /** The checks a trigger can have. */
-export type CheckOp = "passes" | "redact" | "select" | "schema" | "orderingKey";
+export type CheckOp = "passes" | "redact" | "select" | "schema" | "orderingKey" | "screen";
 
 /** Which checks a trigger's settings call for. */
 export function checkOps(s: CheckSettings): CheckOp[] {
@@ -31,6 +31,11 @@ export interface PreparedChecks {
   select?(body: unknown): unknown[] | Promise<unknown[]>;
   /** The body's problems under the trigger's JSON Schema (at most 20; none when it conforms). */
   schema?(body: unknown): Promise<Array<{ path: string; message: string }>>;
+  /**
+   * The filter's verdict and the redacted body in one evaluation (present when a trigger has both):
+   * one sandbox round trip instead of two.
+   */
+  screen?(body: unknown): Promise<{ passes: boolean; redacted: unknown }>;
   /** The values `workflow.orderingKey` selects on the redacted body (CONTRACT §6.2). */
   orderingKey?(body: unknown): unknown[] | Promise<unknown[]>;
 }

@@ -7,6 +7,11 @@ import type { PreparedChecks } from "../checks/prepared.ts";
  */
 export async function applyFilter(checks: PreparedChecks, delivery: Delivery): Promise<string | null> {
   if (!checks.passes || (await checks.passes(delivery.body))) return null;
+  return filterReason(delivery);
+}
+
+/** What the owner reads when the filter skipped a delivery. */
+export function filterReason(delivery: Delivery): string {
   const { mode } = delivery.trigger.filter;
   return `filter (${mode}) ${mode === "include" ? "did not match" : "matched"}`;
 }

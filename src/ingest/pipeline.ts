@@ -9,8 +9,7 @@ import { activityRow } from "./activity.ts";
 import { admit, notAUrlCheck } from "./admit.ts";
 import { appRecipe } from "./app_recipe.ts";
 import type { Arrival } from "./arrival.ts";
-import { applyFilter } from "./apply_filter.ts";
-import { applyRedaction } from "./apply_redaction.ts";
+import { screen } from "./screen.ts";
 import { authenticateRequest, type Verified } from "./authenticate.ts";
 import { readBody } from "./body.ts";
 import { deduplicate } from "./deduplicate.ts";
@@ -148,8 +147,7 @@ export class IngestPipeline {
     const { checks } = prepared;
     const { trigger, requestId } = delivery;
 
-    const filteredOut = options.filter === "skip" ? null : await applyFilter(checks, delivery);
-    const body = await applyRedaction(checks, delivery);
+    const { filteredOut, body } = await screen(checks, delivery, options.filter === "skip");
     if (filteredOut) {
       const duplicate = await recordFiltered(this.deps, delivery, filteredOut, body);
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));

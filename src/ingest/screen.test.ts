@@ -1,0 +1,42 @@
+import { expect, test } from "bun:test";
+import { triggerRecord } from "../../test/support/ingest.ts";
+import type { PreparedChecks } from "../checks/prepared.ts";
+import type { Delivery } from "./delivery.ts";
+import { screen } from "./screen.ts";
+
+const delivery = (): Delivery => ({
+  trigger: triggerRecord({ filter: { enabled: true, mode: "include", expression: "$.ok" } }),
+  requestId: "r",
+  now: new Date(),
+  receivedAt: "2026-01-01T00:00:00.000Z",
+  method: "POST",
+  headers: {},
+  query: {},
+  body: { ok: false, email: "a@b.c" },
+  app: null,
+  claim: null,
+  replayOf: null,
+});
+
+test("with filter and redaction, one combined evaluation gives the verdict and the redacted body", async () => {
+  const calls: string[] = [];
+  const checks: PreparedChecks = {
+    passes: async () => (calls.push("passes"), true),
+    redact: async () => (calls.push("redact"), {}),
+    screen: async () => (calls.push("screen"), { passes: false, redacted: { ok: false, email: "[REDACTED]" } }),
+  };
+  expect(await screen(checks, delivery(), false)).toEqual({ filteredOut: "filter (include) did not match", body: { ok: false, email: "[REDACTED]" } });
+  expect(calls).toEqual(["screen"]);
+});
+
+test("a replay past the filter only redacts; a trigger without a combined check asks each", async () => {
+  const calls: string[] = [];
+  const checks: PreparedChecks = {
+    passes: async () => (calls.push("passes"), true),
+    redact: async (body) => (calls.push("redact"), { ...(body as object), email: "[REDACTED]" }),
+  };
+  expect(await screen(checks, delivery(), true)).toEqual({ filteredOut: null, body: { ok: false, email: "[REDACTED]" } });
+  expect(calls).toEqual(["redact"]);
+  expect((await screen(checks, delivery(), false)).filteredOut).toBeNull();
+  expect(calls).toEqual(["redact", "passes", "redact"]);
+});
