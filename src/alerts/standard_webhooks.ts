@@ -16,9 +16,3 @@ export function standardWebhookHeaders(secret: string, id: string, at: Date, bod
   const signature = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
   return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${signature}` };
 }
-
-/** Whether a secret has the Standard Webhooks form `whsec_<base64 of at least 16 bytes>`. */
-export function isStandardWebhookSecret(secret: string): boolean {
-  const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret);
-  return m !== null && Buffer.from(m[1], "base64").length >= 16;
-}

@@ -1,5 +1,5 @@
 import { parseCidr, rangesOf } from "../net/cidr.ts";
-import { isStandardWebhookSecret } from "../alerts/standard_webhooks.ts";
+import { isStandardWebhookSecret } from "./standard_webhook_secret.ts";
 import { redactUrl } from "./redact_url.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
