@@ -11,13 +11,16 @@ test("GET-only disables the HMAC options in the DOM, and GET and POST enables th
   const option = (label: string) => authType.getByRole("option", { name: label, exact: true });
   const methods = page.getByLabel("Methods");
   await expect(methods.getByRole("option")).toHaveText(["POST", "GET", "GET and POST"]);
-  await expect(authType.getByRole("option")).toHaveText(["none", "bearer", "header", "hmac-sha256", "hmac-sha512"]);
+  // The seed's five, then CONTRACT §6.4's two.
+  await expect(authType.getByRole("option")).toHaveText(["none", "bearer", "header", "hmac-sha256", "hmac-sha512", "basic", "jwt"]);
 
   await methods.selectOption({ label: "GET" });
   await expect(option("hmac-sha256")).toBeDisabled();
   await expect(option("hmac-sha512")).toBeDisabled();
   await expect(option("bearer")).toBeEnabled();
   await expect(option("header")).toBeEnabled();
+  await expect(option("basic")).toBeEnabled();
+  await expect(option("jwt")).toBeEnabled();
   expect(await option("hmac-sha256").evaluate((el) => (el as HTMLOptionElement).disabled)).toBe(true);
 
   await methods.selectOption({ label: "GET and POST" });
