@@ -6,7 +6,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
-afterAll(() => server.close());
+afterAll(() => server.close(), 20_000);
 
 const post = (url: string, body: BodyInit, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
