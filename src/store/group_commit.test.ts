@@ -5,8 +5,8 @@ describe("GroupCommit (synchronous stores)", () => {
   test("work submitted in one turn shares one transaction; a failing item fails alone", async () => {
     const transactions: number[] = [];
     const group = new GroupCommit((work) => {
-      transactions.push(0);
       work();
+      transactions.push(0); // committed (a pass that throws is rolled back)
     });
     const results = await Promise.allSettled([
       group.submit(() => 1),
@@ -17,6 +17,49 @@ describe("GroupCommit (synchronous stores)", () => {
     ]);
     expect(transactions).toHaveLength(1);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+
+  test("items run without savepoints; when one fails, the batch runs again with each in a savepoint", async () => {
+    const log: string[] = [];
+    let committed: string[] = [];
+    let pending: string[] = [];
+    const group = new GroupCommit(
+      (work) => {
+        pending = [];
+        try {
+          work();
+        } catch (error) {
+          log.push("rollback");
+          throw error;
+        }
+        committed = [...committed, ...pending];
+        log.push("commit");
+      },
+      64,
+      undefined,
+      (work) => {
+        const mark = pending.length;
+        try {
+          return work();
+        } catch (error) {
+          pending.length = mark; // rolled back to the savepoint
+          throw error;
+        }
+      },
+    );
+    const write = (name: string, fail = false) => () => {
+      pending.push(`${name}:a`);
+      if (fail) throw new Error(`${name} failed`);
+      pending.push(`${name}:b`);
+      return name;
+    };
+    const ok = await Promise.all([group.submit(write("x")), group.submit(write("y"))]);
+    expect(ok).toEqual(["x", "y"]);
+    expect(log).toEqual(["commit"]);
+    const results = await Promise.allSettled([group.submit(write("p")), group.submit(write("q", true)), group.submit(write("r"))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(log).toEqual(["commit", "rollback", "commit"]);
+    expect(committed).toEqual(["x:a", "x:b", "y:a", "y:b", "p:a", "p:b", "r:a", "r:b"]);
   });
 
   test("a transaction that cannot commit rejects every item with the mapped error", async () => {

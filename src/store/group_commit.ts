@@ -5,11 +5,20 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
+/** Thrown inside a first pass to roll it back once an item failed. */
+class ItemFailed extends Error {}
+
 /**
  * Group commit: work queued in the same turn of the event loop (up to `maxBatch`) runs in one
  * transaction, and each caller is answered once that transaction is on disk. Flushing when the
  * batch is full or the loop is idle (not on a timer) keeps latency low when lightly loaded
  * (research/baseline.md).
+ *
+ * Each item is atomic: it lands whole or not at all, and a failing item fails alone. The batch
+ * first runs without savepoints (a savepoint per item costs as much as the item); when an item
+ * throws, that pass is rolled back and the batch runs again with each item in its own savepoint,
+ * so the failing item's partial writes are undone and its neighbours still commit. Items are
+ * pure database work, so running one again is safe.
  */
 export class GroupCommit {
   private queue: Pending<unknown>[] = [];
@@ -21,6 +30,8 @@ export class GroupCommit {
     private readonly maxBatch = 64,
     /** Maps a failure of the whole batch to the error each caller sees. */
     private readonly failure: (error: unknown) => Error = (e) => (e instanceof Error ? e : new Error(String(e))),
+    /** Runs `work` in a savepoint inside the transaction: undone if it throws (which it rethrows). */
+    private readonly savepoint: <T>(work: () => T) => T = (work) => work(),
   ) {}
 
   /** Queues `apply` (run inside the transaction) and resolves with its result after commit. */
@@ -41,19 +52,35 @@ export class GroupCommit {
     if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    const results: unknown[] = new Array(batch.length);
+    let results: unknown[] = new Array(batch.length);
     const errors: unknown[] = new Array(batch.length);
     try {
-      this.transaction(() => {
-        for (let i = 0; i < batch.length; i++) {
-          try {
-            results[i] = batch[i].apply();
-          } catch (error) {
-            // A failing item must not take its neighbours down; it is reported to its own caller.
-            errors[i] = error;
+      try {
+        this.transaction(() => {
+          for (let i = 0; i < batch.length; i++) {
+            try {
+              results[i] = batch[i].apply();
+            } catch (error) {
+              errors[i] = error;
+              throw new ItemFailed();
+            }
           }
-        }
-      });
+        });
+      } catch (error) {
+        if (!(error instanceof ItemFailed)) throw error;
+        results = new Array(batch.length);
+        errors.fill(undefined);
+        this.transaction(() => {
+          for (let i = 0; i < batch.length; i++) {
+            try {
+              results[i] = this.savepoint(batch[i].apply);
+            } catch (error) {
+              // A failing item must not take its neighbours down; it is reported to its own caller.
+              errors[i] = error;
+            }
+          }
+        });
+      }
     } catch (error) {
       const failed = this.failure(error);
       for (const item of batch) item.reject(failed);

@@ -41,3 +41,23 @@ test("a closed store refuses work with StoreUnavailable", async () => {
   expect(await s.ping()).toBe(false);
   await expect(s.getMeta("x")).rejects.toThrow("closed");
 });
+
+test("an ingest that fails part-way leaves nothing behind, and the others of its batch still commit", async () => {
+  const s = new SqliteStore(join(dir, "atomic.sqlite"));
+  const at = new Date();
+  const row = (id: string, runId: string | null) => ({ id, triggerId: "t", at: at.toISOString(), requestId: id, outcome: "run" as const, runId, detail: null });
+  const run = (id: string) => ({ id, triggerId: "t", requestId: id, status: "succeeded" as const, trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at.toISOString(), finishedAt: at.toISOString() });
+  // Submitted in one turn: one batch. The second's run id collides with the first's, after its
+  // dedup key was written: that key and its Activity row must not survive.
+  const results = await Promise.allSettled([
+    s.commitIngest({ dedup: { keyHash: "k1", windowSeconds: 60 }, run: run("run-1"), activity: row("a1", "run-1") }),
+    s.commitIngest({ dedup: { keyHash: "k2", windowSeconds: 60 }, run: run("run-1"), activity: row("a2", "run-1") }),
+    s.commitIngest({ dedup: { keyHash: "k3", windowSeconds: 60 }, run: run("run-3"), activity: row("a3", "run-3") }),
+  ]);
+  expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  expect(await s.hasDedupKey("t", "k1", at)).toBe(true);
+  expect(await s.hasDedupKey("t", "k2", at)).toBe(false);
+  expect(await s.hasDedupKey("t", "k3", at)).toBe(true);
+  expect((await s.listActivity("t", { limit: 10 })).map((r) => r.id).sort()).toEqual(["a1", "a3"]);
+  await s.close();
+});

@@ -40,11 +40,16 @@ export class SqliteStore implements Store {
     // FULL: a commit is on disk before any request it covers is answered.
     this.db.exec("PRAGMA synchronous = FULL");
     this.db.exec("PRAGMA busy_timeout = 5000");
+    // A savepoint's journal (see GroupCommit) in memory, not a temporary file per transaction.
+    this.db.exec("PRAGMA temp_store = MEMORY");
     this.migrate(path);
     // A read-only file fails here, at start, with the file named, not at the first request.
     this.db.run("UPDATE meta SET value = value WHERE key = 'triggers_revision'");
     const db = this.db;
     this.stmt = {
+      savepoint: db.prepare("SAVEPOINT item"),
+      release: db.prepare("RELEASE item"),
+      rollbackToSavepoint: db.prepare("ROLLBACK TO item"),
       hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
       putKey: db.prepare("INSERT OR REPLACE INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?)"),
       putRun: db.prepare(
@@ -78,7 +83,21 @@ export class SqliteStore implements Store {
       (work) => begin.immediate(work),
       options.groupCommit === false ? 1 : 64,
       (error) => new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`),
+      (work) => this.inSavepoint(work),
     );
+  }
+
+  private inSavepoint<T>(work: () => T): T {
+    this.stmt.savepoint.run();
+    try {
+      const result = work();
+      this.stmt.release.run();
+      return result;
+    } catch (error) {
+      this.stmt.rollbackToSavepoint.run();
+      this.stmt.release.run();
+      throw error;
+    }
   }
 
   private migrate(path: string): void {
@@ -201,7 +220,7 @@ export class SqliteStore implements Store {
 
   commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }> {
     if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
-    return this.group.submit(() => this.db.transaction(() => this.applyIngest(record))());
+    return this.group.submit(() => this.applyIngest(record));
   }
 
   private applyIngest({ dedup, run, activity, lease }: IngestRecord): { deduplicated: boolean } {
