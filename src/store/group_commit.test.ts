@@ -35,16 +35,16 @@ describe("GroupCommit (synchronous stores)", () => {
         committed = [...committed, ...pending];
         log.push("commit");
       },
-      64,
-      undefined,
-      (work) => {
-        const mark = pending.length;
-        try {
-          return work();
-        } catch (error) {
-          pending.length = mark; // rolled back to the savepoint
-          throw error;
-        }
+      {
+        savepoint: (work) => {
+          const mark = pending.length;
+          try {
+            return work();
+          } catch (error) {
+            pending.length = mark; // rolled back to the savepoint
+            throw error;
+          }
+        },
       },
     );
     const write = (name: string, fail = false) => () => {
@@ -67,8 +67,7 @@ describe("GroupCommit (synchronous stores)", () => {
       () => {
         throw new Error("disk full");
       },
-      64,
-      (e) => new Error(`mapped: ${(e as Error).message}`),
+      { failure: (e) => new Error(`mapped: ${(e as Error).message}`) },
     );
     const results = await Promise.allSettled([group.submit(() => 1), group.submit(() => 2)]);
     expect(results.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["mapped: disk full", "mapped: disk full"]);

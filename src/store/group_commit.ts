@@ -8,6 +8,20 @@ interface Pending<T> {
 /** Thrown inside a first pass to roll it back once an item failed. */
 class ItemFailed extends Error {}
 
+export interface GroupCommitOptions {
+  /** Items per transaction at most (64). */
+  maxBatch?: number;
+  /** Maps a failure of the whole batch to the error each caller sees. */
+  failure?: (error: unknown) => Error;
+  /** Runs `work` in a savepoint inside the transaction: undone if it throws (which it rethrows). */
+  savepoint?: <T>(work: () => T) => T;
+  /**
+   * Resolves once what was committed before the call is on disk (see WalSync); callers are
+   * answered only then. Absent: the transaction itself is durable when it returns.
+   */
+  durable?: () => Promise<void>;
+}
+
 /**
  * Group commit: work queued in the same turn of the event loop (up to `maxBatch`) runs in one
  * transaction, and each caller is answered once that transaction is on disk. Flushing when the
@@ -23,16 +37,23 @@ class ItemFailed extends Error {}
 export class GroupCommit {
   private queue: Pending<unknown>[] = [];
   private scheduled = false;
+  /** Committed batches whose callers wait for `durable`. */
+  private syncing = 0;
+  private readonly maxBatch: number;
+  private readonly failure: (error: unknown) => Error;
+  private readonly savepoint: <T>(work: () => T) => T;
+  private readonly durable: (() => Promise<void>) | null;
 
   constructor(
-    /** Runs `work` inside one durable transaction; throws if it cannot commit. */
+    /** Runs `work` inside one transaction and commits it; throws if it cannot commit. */
     private readonly transaction: (work: () => void) => void,
-    private readonly maxBatch = 64,
-    /** Maps a failure of the whole batch to the error each caller sees. */
-    private readonly failure: (error: unknown) => Error = (e) => (e instanceof Error ? e : new Error(String(e))),
-    /** Runs `work` in a savepoint inside the transaction: undone if it throws (which it rethrows). */
-    private readonly savepoint: <T>(work: () => T) => T = (work) => work(),
-  ) {}
+    options: GroupCommitOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 64;
+    this.failure = options.failure ?? ((e) => (e instanceof Error ? e : new Error(String(e))));
+    this.savepoint = options.savepoint ?? ((work) => work());
+    this.durable = options.durable ?? null;
+  }
 
   /** Queues `apply` (run inside the transaction) and resolves with its result after commit. */
   submit<T>(apply: () => T): Promise<T> {
@@ -86,14 +107,28 @@ export class GroupCommit {
       for (const item of batch) item.reject(failed);
       return;
     }
-    for (let i = 0; i < batch.length; i++) {
-      if (errors[i] !== undefined) batch[i].reject(errors[i]);
-      else batch[i].resolve(results[i]);
-    }
+    const answer = () => {
+      for (let i = 0; i < batch.length; i++) {
+        if (errors[i] !== undefined) batch[i].reject(errors[i]);
+        else batch[i].resolve(results[i]);
+      }
+    };
+    if (!this.durable) return answer();
+    this.syncing++;
+    this.durable().then(answer, (error) => {
+      const failed = this.failure(error);
+      for (const item of batch) item.reject(failed);
+    }).finally(() => this.syncing--);
   }
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** Commits what is queued and resolves once every committed batch is durable and answered. */
+  async drain(): Promise<void> {
+    this.flush();
+    while (this.syncing > 0) await Bun.sleep(1);
   }
 }
 
