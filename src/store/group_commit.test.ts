@@ -62,6 +62,32 @@ describe("GroupCommit (synchronous stores)", () => {
     expect(committed).toEqual(["x:a", "x:b", "y:a", "y:b", "p:a", "p:b", "r:a", "r:b"]);
   });
 
+  test("with a durability step, callers are answered only once it resolves (and rejected if it fails)", async () => {
+    let flushed!: () => void;
+    let fail!: (error: Error) => void;
+    const flushes: Array<Promise<void>> = [];
+    const group = new GroupCommit((work) => work(), {
+      durable: () => {
+        const p = new Promise<void>((resolve, reject) => ((flushed = resolve), (fail = reject)));
+        flushes.push(p);
+        return p;
+      },
+      failure: (e) => new Error(`mapped: ${(e as Error).message}`),
+    });
+    let answered = false;
+    const first = group.submit(() => 1).then((v) => ((answered = true), v));
+    await Bun.sleep(5);
+    expect(flushes).toHaveLength(1);
+    expect(answered).toBe(false);
+    flushed();
+    expect(await first).toBe(1);
+    const second = group.submit(() => 2);
+    await Bun.sleep(5);
+    fail(new Error("EIO"));
+    await expect(second).rejects.toThrow("mapped: EIO");
+    await group.drain();
+  });
+
   test("a transaction that cannot commit rejects every item with the mapped error", async () => {
     const group = new GroupCommit(
       () => {

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
@@ -60,4 +60,31 @@ test("an ingest that fails part-way leaves nothing behind, and the others of its
   expect(await s.hasDedupKey("t", "k3", at)).toBe(true);
   expect((await s.listActivity("t", { limit: 10 })).map((r) => r.id).sort()).toEqual(["a1", "a3"]);
   await s.close();
+});
+
+test("the store checkpoints on its own: the WAL stays bounded however much is written, and everything is there after reopening", async () => {
+  const path = join(dir, "checkpoints.sqlite");
+  const s = new SqliteStore(path);
+  const at = new Date().toISOString();
+  const body = { text: "x".repeat(2000) };
+  const total = 8000; // ~16 MB of runs
+  for (let i = 0; i < total; i += 100) {
+    await Promise.all(
+      Array.from({ length: 100 }, (_, j) => {
+        const id = `run-${i + j}`;
+        return s.commitIngest({
+          dedup: null,
+          run: { id, triggerId: "t", requestId: id, status: "succeeded", trigger: { body }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at },
+          activity: { id: `a-${i + j}`, triggerId: "t", at, requestId: id, outcome: "run", runId: id, detail: null },
+        });
+      }),
+    );
+  }
+  const walBytes = statSync(`${path}-wal`).size;
+  expect(walBytes).toBeLessThan(total * 2000 * 0.5);
+  await s.close();
+  const reopened = new SqliteStore(path);
+  expect((await reopened.getRun(`run-${total - 1}`))?.trigger).toEqual({ body });
+  expect(await reopened.listRuns({ triggerId: "t", limit: 500, includeTrigger: false })).toHaveLength(500);
+  await reopened.close();
 });

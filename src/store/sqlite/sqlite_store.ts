@@ -15,8 +15,8 @@ import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
 const RUN_COLUMNS = runColumns(true);
-/** A checkpoint once about this much was written since the last (SQLite's default: 1000 pages). */
-const CHECKPOINT_BYTES = 4 * 1024 * 1024;
+/** A checkpoint once about this much was written since the last: measured, a WAL of ~1,500 pages (SQLite's default is 1,000). */
+const CHECKPOINT_BYTES = 2 * 1024 * 1024;
 /** What the rows of one ingest weigh, indexes included, besides the run's `$trigger` (an estimate). */
 const ROW_BYTES = 512;
 
@@ -33,7 +33,7 @@ export interface SqliteStoreOptions {
  * any caller it covers is answered. The connection commits with `synchronous = OFF` and the WAL
  * is then flushed with fdatasync off the event loop (WalSync): one flush per batch, overlapping
  * the next batch's work, never blocking the thread that answers requests. Checkpoints are the
- * store's own (not SQLite's automatic ones, which would run unsynced): every ~4 MB written, or a
+ * store's own (not SQLite's automatic ones, which would run unsynced): every ~6 MB of WAL (~1,500 pages), or a
  * second after the last write, one runs with `synchronous = FULL`, so the WAL is flushed, copied
  * into the database file, and that file flushed before the WAL is reused. An in-memory database
  * (`:memory:`, tests) has nothing to flush.
@@ -130,7 +130,7 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Checkpoints once ~4 MB were written since the last one (SQLite's own default is 1000 pages),
+   * Checkpoints once ~2 MB of rows were written since the last one (~1,500 WAL pages; SQLite's default is 1,000),
    * else a second after the last write. Fully synchronous for its duration: two flushes, about
    * once per thousands of requests under load.
    */

@@ -12,7 +12,11 @@ export class WalSync {
   private inFlight: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
 
-  constructor(private readonly fd: number) {}
+  constructor(
+    fd: number,
+    /** Flushes the file (tests replace it). */
+    private readonly flush: () => Promise<void> = () => new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
+  ) {}
 
   /** Resolves when everything committed before this call is on disk; rejects if the flush failed. */
   afterNow(): Promise<void> {
@@ -27,7 +31,7 @@ export class WalSync {
   }
 
   private begin(): Promise<void> {
-    const flush = new Promise<void>((resolve, reject) => fdatasync(this.fd, (error) => (error ? reject(error) : resolve())));
+    const flush = this.flush();
     this.inFlight = flush;
     const done = () => {
       if (this.inFlight === flush) this.inFlight = null;
