@@ -88,6 +88,35 @@ describe("GroupCommit (synchronous stores)", () => {
     await group.drain();
   });
 
+  test("while a batch is being flushed, work gathers into one transaction committed when the flush ends", async () => {
+    const transactions: number[] = [];
+    const flushes: Array<() => void> = [];
+    const group = new GroupCommit(
+      (work) => {
+        const before = counted;
+        work();
+        transactions.push(counted - before);
+      },
+      { durable: () => new Promise<void>((resolve) => flushes.push(resolve)) },
+    );
+    let counted = 0;
+    const item = () => group.submit(() => ++counted);
+    const first = item();
+    await Bun.sleep(5);
+    expect(transactions).toEqual([1]);
+    const rest = [item(), item()];
+    await Bun.sleep(5);
+    rest.push(item());
+    await Bun.sleep(5);
+    expect(transactions).toEqual([1]); // the first flush has not ended
+    flushes[0]();
+    await first;
+    await Bun.sleep(5);
+    expect(transactions).toEqual([1, 3]);
+    flushes[1]();
+    expect(await Promise.all(rest)).toEqual([2, 3, 4]);
+  });
+
   test("a transaction that cannot commit rejects every item with the mapped error", async () => {
     const group = new GroupCommit(
       () => {

@@ -60,7 +60,9 @@ export class GroupCommit {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ apply, resolve, reject } as Pending<unknown>);
       if (this.queue.length >= this.maxBatch) this.flush();
-      else if (!this.scheduled) {
+      // While a batch is being flushed to disk, work gathers for the next: its callers would wait
+      // for the next flush anyway, and one larger transaction costs less than several small ones.
+      else if (!this.scheduled && this.syncing === 0) {
         this.scheduled = true;
         setImmediate(() => this.flush());
       }
@@ -118,7 +120,10 @@ export class GroupCommit {
     this.durable().then(answer, (error) => {
       const failed = this.failure(error);
       for (const item of batch) item.reject(failed);
-    }).finally(() => this.syncing--);
+    }).finally(() => {
+      this.syncing--;
+      if (this.syncing === 0 && this.queue.length > 0 && !this.scheduled) this.flush();
+    });
   }
 
   get pending(): number {
