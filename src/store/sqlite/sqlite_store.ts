@@ -80,7 +80,9 @@ export class SqliteStore implements Store {
       release: db.prepare("RELEASE item"),
       rollbackToSavepoint: db.prepare("ROLLBACK TO item"),
       hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
-      putKey: db.prepare("INSERT OR REPLACE INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?)"),
+      claimKey: db.prepare(
+        "INSERT INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?) ON CONFLICT (trigger_id, key_hash) DO UPDATE SET expires_ms = excluded.expires_ms WHERE dedup_keys.expires_ms <= ?",
+      ),
       putRun: db.prepare(
         "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms, replay_of, lane, ordering_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
@@ -309,12 +311,12 @@ export class SqliteStore implements Store {
     this.batchBytes += ROW_BYTES;
     const at = Date.parse(activity.at);
     if (dedup) {
-      // Re-checked inside the write transaction: of two concurrent identical requests exactly one wins.
-      if (this.stmt.hasKey.get(activity.triggerId, dedup.keyHash, at) !== null) {
+      // Claimed inside the write transaction (new, or in place of an expired one): of two
+      // concurrent identical requests exactly one wins.
+      if (this.stmt.claimKey.run(activity.triggerId, dedup.keyHash, at + dedup.windowSeconds * 1000, at).changes === 0) {
         this.insertActivity({ ...activity, outcome: "deduplicated", runId: null });
         return { deduplicated: true };
       }
-      this.stmt.putKey.run(activity.triggerId, dedup.keyHash, at + dedup.windowSeconds * 1000);
     }
     if (run) {
       const triggerJson = JSON.stringify(run.trigger);
