@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import { ROUTES } from "../src/http/openapi.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/server.ts";
 
 // The OpenAPI document against the real API: every call of CONTRACT §3 and §6 is documented,
 // every status a call answers here is documented, and every real answer validates against its
@@ -105,4 +105,21 @@ test("every real answer validates against its documented schema", async () => {
   await call("DELETE", `/api/triggers/${id}`, "/api/triggers/{id}");
   // Every documented operation was exercised.
   for (const route of ROUTES) if (route.operationId !== "openApi") expect(seen.has(`${route.method} ${route.path}`), `${route.method} ${route.path} exercised`).toBe(true);
+});
+
+test("an API viewer on another origin may load the document: the CORS preflight is answered without the token, the document only with it", async () => {
+  const preflight = await server.fetch(`${server.url}/api/openapi.json`, {
+    method: "OPTIONS",
+    headers: { Origin: "https://viewer.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+  });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+  expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+  const anonymous = await server.fetch(`${server.url}/api/openapi.json`, { headers: { Origin: "https://viewer.example" } });
+  expect(anonymous.status).toBe(401);
+  const loaded = await server.fetch(`${server.url}/api/openapi.json`, { headers: { Origin: "https://viewer.example", Authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(loaded.status).toBe(200);
+  expect(loaded.headers.get("access-control-allow-origin")).toBe("*");
+  // Other calls stay behind the token, preflight included.
+  expect((await server.fetch(`${server.url}/api/triggers`, { method: "OPTIONS" })).status).not.toBe(204);
 });

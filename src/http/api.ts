@@ -51,6 +51,16 @@ export function apiRoutes(deps: ApiDeps) {
     return json(201, (await store.getRun(result.run.id)) ?? result.run);
   };
   return new Elysia({ name: "inlet-api", prefix: "/api" })
+    // An API viewer on another origin asks first whether it may send the admin token (a CORS
+    // preflight never carries it): yes, for the document only. Registered before the token check.
+    .options(
+      "/openapi.json",
+      () =>
+        new Response(null, {
+          status: 204,
+          headers: { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Headers": "Authorization", "Access-Control-Max-Age": "600" },
+        }),
+    )
     .onBeforeHandle(({ request }) => {
       const header = request.headers.get("authorization") ?? "";
       if (!header.startsWith("Bearer ") || !adminTokenMatches(header.slice(7), deps.adminTokenHash())) {
