@@ -150,6 +150,19 @@ test("the sample body box shows every line of the sample, and scrolls only when 
   expect(box.client).toBeLessThan(box.viewport);
 });
 
+test("the Runs table, dates and all, fits its column beside the run's detail", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("runs-width") });
+  await postWebhook(t.url, JSON.stringify({ n: 1 }));
+  await signIn(page);
+  for (const width of [1100, 1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/#/triggers/${t.id}/runs`);
+    await expect(page.getByText("Succeeded").first()).toBeVisible();
+    const overflow = await page.locator(".runs table").evaluate((table) => table.getBoundingClientRect().right - table.parentElement!.getBoundingClientRect().right);
+    expect(overflow, `at ${width} px`).toBeLessThanOrEqual(1);
+  }
+});
+
 test("Runs of a trigger with no runs says so", async ({ page }) => {
   const t = await api("POST", "/api/triggers", { name: uniqueName("no-runs") });
   await signIn(page);
