@@ -1,7 +1,8 @@
 import { announce } from "./announce.ts";
 import { api } from "./api.ts";
 import { outcomeChart } from "./chart.ts";
-import { h, replaceChildren, timeEl } from "./dom.ts";
+import { h, replaceChildren } from "./dom.ts";
+import { timeEl } from "./time.ts";
 import { poll } from "./poll.ts";
 import type { ActivityRow, Run, Trigger } from "./types.ts";
 import type { View } from "./view.ts";
@@ -58,7 +59,7 @@ export function activityPanel(trigger: Trigger): View {
       rows = [...fresh, ...rows];
       render();
     } else renderChart();
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    replaceChildren(updated, "Updated ", timeEl(new Date().toISOString()));
   }
 
   function renderChart() {

@@ -1,4 +1,5 @@
 import { h, svg, uid } from "./dom.ts";
+import { formatClock } from "./time.ts";
 import type { ActivityOutcome, ActivityRow } from "./types.ts";
 
 export const OUTCOMES: ReadonlyArray<readonly [ActivityOutcome, string]> = [
@@ -10,6 +11,33 @@ export const OUTCOMES: ReadonlyArray<readonly [ActivityOutcome, string]> = [
   ["error", "Error"],
 ];
 
+/**
+ * Each outcome but Run also has a texture (drawn over its colour in the bars and the legend), so
+ * outcomes are told apart without relying on colour: `style.css` draws the same in the legend.
+ */
+const TEXTURES: Record<ActivityOutcome, string | null> = {
+  run: null,
+  deduplicated: "M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2", // rising diagonals
+  filtered: "dots",
+  auth_failed: "M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2 M-1,5 l2,2 M0,0 l6,6 M5,-1 l2,2", // cross-hatch
+  rejected: "M0,1.5 h6 M0,4.5 h6", // horizontal lines
+  error: "M-1,5 l2,2 M0,0 l6,6 M5,-1 l2,2", // falling diagonals
+};
+
+function textures(ids: Record<string, string>): SVGElement {
+  return svg(
+    "defs",
+    null,
+    OUTCOMES.filter(([o]) => TEXTURES[o]).map(([o]) =>
+      svg(
+        "pattern",
+        { id: ids[o], width: 6, height: 6, patternUnits: "userSpaceOnUse" },
+        TEXTURES[o] === "dots" ? svg("circle", { class: "ink-dot", cx: 3, cy: 3, r: 1.4 }) : svg("path", { class: "ink", d: TEXTURES[o]! }),
+      ),
+    ),
+  );
+}
+
 const MINUTES = 60;
 const H = 180;
 const PAD = { top: 12, right: 8, bottom: 24, left: 32 };
@@ -17,7 +45,6 @@ const PAD = { top: 12, right: 8, bottom: 24, left: 32 };
 type Bucket = Record<ActivityOutcome, number>;
 const emptyBucket = (): Bucket => ({ run: 0, deduplicated: 0, filtered: 0, auth_failed: 0, rejected: 0, error: 0 });
 const total = (b: Bucket) => OUTCOMES.reduce((n, [o]) => n + b[o], 0);
-const clock = (d: Date) => d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 /** Counts per outcome for each of the last 60 minutes, oldest first. */
 export function bucketsPerMinute(rows: ActivityRow[], now: number): Bucket[] {
@@ -54,6 +81,7 @@ export function outcomeChart(rows: ActivityRow[], now = Date.now(), partial = fa
   const descId = uid("chart-desc");
   const end = Math.floor(now / 60_000) * 60_000 + 60_000;
   const summary = describe(buckets) + (partial ? " (only the most recent events are counted)" : "");
+  const textureIds = Object.fromEntries(OUTCOMES.map(([o]) => [o, uid(`texture-${o}`)]));
 
   const grid = (max === 1 ? [0, 1] : [0, 0.5, 1]).map((f) => {
     const y = PAD.top + plotH - f * plotH;
@@ -66,9 +94,10 @@ export function outcomeChart(rows: ActivityRow[], now = Date.now(), partial = fa
     const parts = OUTCOMES.filter(([o]) => b[o] > 0).map(([o]) => {
       const height = (b[o] / max) * plotH;
       y -= height;
-      return svg("rect", { class: `o-${o}`, x: x + 1, y, width: Math.max(1, barW - 2), height });
+      const box = { x: x + 1, y, width: Math.max(1, barW - 2), height };
+      return [svg("rect", { class: `o-${o}`, ...box }), TEXTURES[o] ? svg("rect", { class: "texture", fill: `url(#${textureIds[o]})`, ...box }) : null];
     });
-    const label = `${clock(minute)}: ` + (total(b) ? OUTCOMES.filter(([o]) => b[o] > 0).map(([o, l]) => `${b[o]} ${l}`).join(", ") : "nothing");
+    const label = `${formatClock(minute)}: ` + (total(b) ? OUTCOMES.filter(([o]) => b[o] > 0).map(([o, l]) => `${b[o]} ${l}`).join(", ") : "nothing");
     return svg("g", { class: "bar" }, svg("title", null, label), svg("rect", { class: "hit", x, y: PAD.top, width: barW, height: plotH }), parts);
   });
   const ticks = [0, 15, 30, 45, 60].map((m) =>
@@ -79,6 +108,7 @@ export function outcomeChart(rows: ActivityRow[], now = Date.now(), partial = fa
     { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${titleId} ${descId}`, class: "chart", preserveAspectRatio: "xMidYMid meet" },
     svg("title", { id: titleId }, "Outcomes per minute, last hour"),
     svg("desc", { id: descId }, summary),
+    textures(textureIds),
     grid,
     bars,
     ticks,

@@ -78,18 +78,6 @@ export function options(values: ReadonlyArray<readonly [string, string]>, select
   });
 }
 
-export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  const today = new Date().toDateString() === date.toDateString();
-  return today
-    ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" })
-    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
-}
-
-export function timeEl(iso: string | null): HTMLElement | string {
-  return iso ? h("time", { datetime: iso, title: iso }, formatTime(iso)) : "—";
-}
-
 /** Calls `fn` once input has paused for `ms`. */
 export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,3 +1,4 @@
+import { autosize } from "./autosize.ts";
 import { h, uid } from "./dom.ts";
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -57,18 +58,31 @@ export function field<C extends Control>(label: string, control: C, hint?: strin
   );
 }
 
-/** A checkbox exposed as a switch, its label beside it. */
+/**
+ * A checkbox exposed as a switch, its label beside it, and its state written out ("On" /
+ * "Off: not applied") so that off is plain without fading what it governs: faded text fails
+ * contrast, and the region's fields stay editable while it is off. Screen readers hear the
+ * switch's own checked state, so the written state is for the eye only.
+ */
 export function switchField(label: string, checked: boolean, hint?: string): Field<HTMLInputElement> {
   const control = h("input", { type: "checkbox", role: "switch", id: uid("sw"), class: "switch", checked });
+  const state = h("span", { class: "switch-state", "aria-hidden": "true" });
+  const showState = () => {
+    state.textContent = control.checked ? "On" : "Off: not applied";
+    state.classList.toggle("on", control.checked);
+  };
+  control.addEventListener("change", showState);
+  showState();
   return wired(label, control, hint, (hintEl, errorEl) =>
-    h("div", { class: "field switch-field" }, h("div", { class: "switch-row" }, control, h("label", { for: control.id }, label)), hintEl, errorEl),
+    h("div", { class: "field switch-field" }, h("div", { class: "switch-row" }, control, h("label", { for: control.id }, label), state), hintEl, errorEl),
   );
 }
 
 export function readonlyInput(value: string, multiline = false): HTMLInputElement | HTMLTextAreaElement {
   if (multiline) {
-    const area = h("textarea", { readonly: true, rows: Math.min(8, value.split("\n").length + 1), spellcheck: "false", class: "mono" });
+    const area = h("textarea", { readonly: true, rows: 2, spellcheck: "false", class: "mono" });
     area.value = value;
+    autosize(area, 24);
     return area;
   }
   return h("input", { type: "text", readonly: true, value, spellcheck: "false", class: "mono" });

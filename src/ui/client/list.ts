@@ -1,5 +1,6 @@
 import { api } from "./api.ts";
-import { h, replaceChildren, timeEl } from "./dom.ts";
+import { h, replaceChildren } from "./dom.ts";
+import { timeEl } from "./time.ts";
 import { firingBadge, firingTriggers } from "./firing.ts";
 import { loadPlugins, pluginName } from "./plugins.ts";
 import type { Plugin, Trigger } from "./types.ts";

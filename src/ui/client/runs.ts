@@ -1,6 +1,7 @@
 import { announce } from "./announce.ts";
 import { api } from "./api.ts";
-import { h, replaceChildren, timeEl } from "./dom.ts";
+import { h, replaceChildren } from "./dom.ts";
+import { timeEl } from "./time.ts";
 import { jsonView } from "./json_view.ts";
 import { poll } from "./poll.ts";
 import type { BulkReplayResult, Run, Trigger } from "./types.ts";
@@ -50,6 +51,7 @@ function detail(run: Run, onReplay: (run: Run) => void): HTMLElement {
 export function runsPanel(trigger: Trigger, selectedId?: string): View {
   const base = `#/triggers/${encodeURIComponent(trigger.id)}/runs`;
   let runs: Run[] = [];
+  let loaded = false;
   let selected = selectedId ?? null;
   const tbody = h("tbody");
   const detailHost = h("div", { class: "run-detail-host" });
@@ -65,7 +67,9 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
         selected = null;
       }
     }
-    const changed = JSON.stringify(latest) !== JSON.stringify(runs);
+    // The first answer is always drawn, so that no runs at all shows "No runs yet".
+    const changed = !loaded || JSON.stringify(latest) !== JSON.stringify(runs);
+    loaded = true;
     runs = latest;
     if (changed) render();
   }

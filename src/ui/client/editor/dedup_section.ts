@@ -60,7 +60,8 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
     "span",
     { class: "presets" },
     PRESETS.map(([seconds, label]) =>
-      h("button", { type: "button", class: "chip", "aria-label": `${label} (${seconds} seconds)`, onClick: () => setWindow(String(seconds)) }, `${seconds} s`),
+      // The name starts with the visible text (WCAG 2.5.3, label in name), then says it in words.
+      h("button", { type: "button", class: "chip", onClick: () => setWindow(String(seconds)) }, `${seconds} s`, h("span", { class: "sr-only" }, ` (${seconds} seconds, ${label})`)),
     ),
   );
   const windowField = field("Window (seconds)", windowInput, "A repeat of a key seen within this many seconds is a duplicate: no run, 200 to the caller. At most 86400 (24 hours).", presets);

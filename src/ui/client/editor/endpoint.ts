@@ -1,5 +1,6 @@
 import { api } from "../api.ts";
-import { h, uid } from "../dom.ts";
+import { h, replaceChildren, uid } from "../dom.ts";
+import { timeEl } from "../time.ts";
 import { copyButton } from "../copy.ts";
 import { readonlyInput } from "../field.ts";
 import type { Plugin, Trigger } from "../types.ts";
@@ -32,7 +33,8 @@ function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: stri
   const fresh = pasted ? h("input", { type: "password", id: uid("new-secret"), autocomplete: "off", spellcheck: "false", class: "mono" }) : null;
   const overlap = h("input", { type: "text", inputmode: "numeric", id: uid("overlap"), value: "86400", class: "short" });
   const hint = h("p", { class: "hint", id: uid("hint") }, "How long the previous secret keeps working (0 to 604800; 86400 is a day), so callers can switch without a gap.");
-  const status = h("p", { role: "status", class: "muted" }, trigger.auth.previousSecretExpiresAt ? `The previous secret works until ${new Date(trigger.auth.previousSecretExpiresAt).toLocaleString()}.` : "");
+  const previous = trigger.auth.previousSecretExpiresAt;
+  const status = h("p", { role: "status", class: "muted" }, previous ? ["The previous secret works until ", timeEl(previous), "."] : "");
   const error = h("p", { class: "error", id: uid("err"), "aria-live": "polite" });
   overlap.setAttribute("aria-describedby", hint.id);
   const button = h("button", { type: "button", class: "secondary small" }, "Rotate secret");
@@ -61,8 +63,10 @@ function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: stri
         ...(fresh ? { appSecret: fresh.value.trim() } : {}),
       });
       if (fresh) fresh.value = "";
-      status.textContent =
-        n > 0 ? `Rotated. Reveal shows the new secret; the previous one works until ${new Date(rotated.previousExpiresAt).toLocaleString()}.` : "Rotated. Reveal shows the new secret; the previous one no longer works.";
+      replaceChildren(
+        status,
+        n > 0 ? ["Rotated. Reveal shows the new secret; the previous one works until ", timeEl(rotated.previousExpiresAt), "."] : "Rotated. Reveal shows the new secret; the previous one no longer works.",
+      );
       onRotated();
     } catch (e) {
       error.textContent = `Not rotated: ${(e as Error).message}`;

@@ -1,5 +1,7 @@
 import { api } from "../api.ts";
-import { debounce, formatTime, h, options } from "../dom.ts";
+import { autosize } from "../autosize.ts";
+import { debounce, h, options } from "../dom.ts";
+import { formatTime } from "../time.ts";
 import { field } from "../field.ts";
 import type { Run, Trigger } from "../types.ts";
 import type { SampleSource } from "./section.ts";
@@ -22,6 +24,8 @@ export function sampleSection(trigger: Trigger | null): SampleSection {
     "JSON, as a caller would send it. Paste one, or pick a recent run's body.",
   );
   body.control.value = JSON.stringify(CURL_SAMPLE, null, 2);
+  // The whole sample shows (a long one scrolls), never a box that cuts its last line.
+  const fit = autosize(body.control);
   const listeners: Array<() => void> = [];
   const notify = debounce(() => listeners.forEach((l) => l()), 250);
 
@@ -63,6 +67,7 @@ export function sampleSection(trigger: Trigger | null): SampleSection {
       if (!run) return;
       body.control.value = JSON.stringify(run.trigger?.body ?? null, null, 2);
       body.setError(null);
+      fit();
       listeners.forEach((l) => l());
     });
     parts.push(picker.wrap);
