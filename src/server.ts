@@ -135,15 +135,17 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log: logEvent,
   });
   const checkPool = new CheckPool({ size: config.sandboxWorkers });
-  // The socket's peer address of each request, for the sources check (Elysia hands handlers the same Request).
-  const peers = new WeakMap<Request, string | null>();
+  // The request as Bun received it, where the edge re-addressed it (see `routable`): its socket's
+  // peer address is asked of Bun only when a trigger's sources check needs it.
+  const received = new WeakMap<Request, Request>();
+  let peerOf: (request: Request) => string | null = () => null;
   const trusted = trustedProxyRanges(config);
   const pipeline = new IngestPipeline({
     triggers,
     store,
     plugins,
     compileChecks: pooledChecks(checkPool),
-    callerAddress: (request) => clientAddress(peers.get(request) ?? null, request.headers.get("x-forwarded-for"), trusted),
+    callerAddress: (request) => clientAddress(peerOf(received.get(request) ?? request), request.headers.get("x-forwarded-for"), trusted),
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
@@ -203,11 +205,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
       // connections whose body was refused unread.
       ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),
-      fetch: (request, bun) => {
+      fetch: (request) => {
         const refused = refuseOversized(request);
         if (refused) return refused;
         const routed = routable(request);
-        peers.set(routed, bun.requestIP(request)?.address ?? null);
+        if (routed !== request) received.set(routed, request);
         return app.handle(routed);
       },
     });
@@ -218,6 +220,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     await stopStarted();
     throw explainBindError(error, config);
   }
+  peerOf = (request) => server.requestIP(request)?.address ?? null;
   const port = server.port!;
   baseUrl = publicBaseUrl(config, port);
   let admin: Awaited<ReturnType<typeof ensureAdminToken>>;

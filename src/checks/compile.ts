@@ -1,8 +1,8 @@
 import { checkFilter, checkQuery, compileFilter, compileKeyQuery, runFilter, runKeyQuery } from "../filter/index.ts";
-import { checkPatterns, compileRedaction, redact } from "../redact/index.ts";
+import { checkPatterns, classifyNames, compileRedaction, NameDecisions, redact, redactWith } from "../redact/index.ts";
 import type { ExpressionRules } from "../triggers/normalize.ts";
 import { checkSchemaDocument, CompiledSchema } from "../schema/validator.ts";
-import { checkOps, type CheckSettings, type PreparedChecks } from "./prepared.ts";
+import { checkOps, type CheckOp, type CheckSettings, type PreparedChecks } from "./prepared.ts";
 
 /** Configuration-time checks: the same parsers and pattern compiler the live path uses. */
 export const expressionRules: ExpressionRules = {
@@ -13,11 +13,23 @@ export const expressionRules: ExpressionRules = {
 };
 
 /**
- * Compiles a trigger's filter, redaction patterns, expression dedup query, JSON Schema and
- * ordering key once. Every evaluation runs in the QuickJS sandbox of the thread that compiled
- * them: on the server, a sandbox worker (see pool.ts), never the thread that answers requests.
+ * Where the checks that need the sandbox evaluate when this thread is not to run them: a sandbox
+ * worker (see pool.ts and pooled.ts) that compiled the same settings with `compileChecks`.
  */
-export const compileChecks = (settings: CheckSettings): PreparedChecks => {
+export type Elsewhere = (op: CheckOp, input: unknown) => Promise<unknown>;
+
+/**
+ * Compiles a trigger's filter, redaction patterns, expression dedup query, JSON Schema and
+ * ordering key once.
+ *
+ * Without `elsewhere`, every check evaluates on this thread, user logic in its QuickJS sandbox
+ * (a sandbox worker; the CLI's replay). With `elsewhere` (the thread that answers requests), only
+ * what needs no sandbox evaluates here: filters and key queries without `match()`/`search()` whose
+ * cost is linear in the data they observe (`CompiledFilter.onHost`), and redaction of field names
+ * whose decisions the worker made before (remembered here, so a body whose names recur never
+ * leaves this thread). User regexes, JSON Schemas and new field names go to `elsewhere`.
+ */
+export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): PreparedChecks => {
   const checks: PreparedChecks = {};
   const { filter, redaction, dedup, workflow, schema } = settings;
   for (const op of checkOps(settings)) {
@@ -26,32 +38,40 @@ export const compileChecks = (settings: CheckSettings): PreparedChecks => {
         const compiled = compileFilter(filter.expression!);
         const include = filter.mode !== "exclude";
         // Include runs only when true; Exclude skips when true.
-        checks.passes = (body) => runFilter(compiled, body) === include;
+        checks.passes = elsewhere && !compiled.onHost ? async (body) => (await elsewhere("passes", body)) as boolean : (body) => runFilter(compiled, body) === include;
         break;
       }
       case "redact": {
-        const redactor = compileRedaction(redaction.patterns!);
-        checks.redact = (body) => redact(redactor, body);
+        if (elsewhere) {
+          const decisions = new NameDecisions();
+          checks.redact = (body) => redactWith(decisions, body, async (names) => (await elsewhere("classify", names)) as string);
+        } else {
+          const redactor = compileRedaction(redaction.patterns!);
+          checks.redact = (body) => redact(redactor, body);
+          checks.classify = (names) => classifyNames(redactor, names);
+        }
         break;
       }
       case "select": {
         const query = compileKeyQuery(dedup.expression!);
-        checks.select = (body) => runKeyQuery(query, body);
+        checks.select = elsewhere && !query.onHost ? async (body) => (await elsewhere("select", body)) as unknown[] : (body) => runKeyQuery(query, body);
         break;
       }
       case "schema": {
-        const compiled = new CompiledSchema(schema!.document);
-        checks.schema = (body) => compiled.validate(body);
+        if (elsewhere) {
+          checks.schema = async (body) => (await elsewhere("schema", body)) as Array<{ path: string; message: string }>;
+        } else {
+          const compiled = new CompiledSchema(schema!.document);
+          checks.schema = (body) => compiled.validate(body);
+        }
         break;
       }
       case "orderingKey": {
         const query = compileKeyQuery((workflow as { orderingKey: string }).orderingKey);
-        checks.orderingKey = (body) => runKeyQuery(query, body);
+        checks.orderingKey = elsewhere && !query.onHost ? async (body) => (await elsewhere("orderingKey", body)) as unknown[] : (body) => runKeyQuery(query, body);
         break;
       }
     }
   }
-  const { passes, redact: redactBody } = checks;
-  if (passes && redactBody) checks.screen = async (body) => ({ passes: await passes(body), redacted: await redactBody(body) });
   return checks;
 };

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { triggerRecord } from "../../test/support/ingest.ts";
-import { CheckPool } from "./pool.ts";
+import { CheckPool, spawnCheckWorker } from "./pool.ts";
 import { pooledChecks } from "./pooled.ts";
 
 const pools: CheckPool[] = [];
@@ -13,9 +13,24 @@ const pool = (options: ConstructorParameters<typeof CheckPool>[0]) => {
 
 const filtered = (id: string, expression: string) => triggerRecord({ id, filter: { enabled: true, mode: "include", expression } });
 
-test("checks evaluate in a sandbox worker: filter, redaction, expression keys", async () => {
-  const compile = pooledChecks(pool({ size: 2 }));
-  const checks = compile(
+/** A pool whose workers' jobs are counted by op. */
+function countingPool(size: number) {
+  const jobs: string[] = [];
+  const p = pool({
+    size,
+    spawn: () => {
+      const worker = spawnCheckWorker();
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = ((job: { op: string }) => (jobs.push(job.op), post(job))) as Worker["postMessage"];
+      return worker;
+    },
+  });
+  return { p, jobs };
+}
+
+test("checks needing the sandbox evaluate in a worker; regex-free filters, key queries and known field names do not", async () => {
+  const { p, jobs } = countingPool(2);
+  const checks = pooledChecks(p)(
     triggerRecord({
       filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
       redaction: { enabled: true, patterns: ["^email$"] },
@@ -24,8 +39,17 @@ test("checks evaluate in a sandbox worker: filter, redaction, expression keys", 
   );
   expect(await checks.passes!({ type: "paid" })).toBe(true);
   expect(await checks.passes!({ type: "refund" })).toBe(false);
-  expect(await checks.redact!({ email: "a@b.c", keep: 1 })).toEqual({ email: "[REDACTED]", keep: 1 });
   expect(await checks.select!({ id: 7 })).toEqual([7]);
+  expect(jobs).toEqual([]);
+  // New field names are classified by the worker (the patterns are user regexes), once.
+  expect(await checks.redact!({ email: "a@b.c", keep: 1 })).toEqual({ email: "[REDACTED]", keep: 1 });
+  expect(jobs).toEqual(["classify"]);
+  expect(await checks.redact!({ keep: 2, email: "d@e.f" })).toEqual({ keep: 2, email: "[REDACTED]" });
+  expect(await checks.redact!({ Email: "x", emails: "y" })).toEqual({ Email: "[REDACTED]", emails: "y" });
+  expect(jobs).toEqual(["classify", "classify"]);
+  const regex = pooledChecks(p)(filtered("regex", 'match($.type, "pa.*")'));
+  expect(await regex.passes!({ type: "paid" })).toBe(true);
+  expect(jobs).toEqual(["classify", "classify", "passes"]);
 });
 
 test("a deadline blown in a worker fails that evaluation with a sandbox error, and the worker goes on", async () => {

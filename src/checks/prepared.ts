@@ -4,7 +4,7 @@ import type { TriggerConfig } from "../records/trigger.ts";
 export type CheckSettings = Pick<TriggerConfig, "filter" | "redaction" | "dedup" | "workflow" | "schema">;
 
 /** The checks a trigger can have. */
-export type CheckOp = "passes" | "redact" | "select" | "schema" | "orderingKey" | "screen";
+export type CheckOp = "passes" | "redact" | "classify" | "select" | "schema" | "orderingKey";
 
 /** Which checks a trigger's settings call for. */
 export function checkOps(s: CheckSettings): CheckOp[] {
@@ -18,9 +18,10 @@ export function checkOps(s: CheckSettings): CheckOp[] {
 }
 
 /**
- * A trigger's user-authored checks, compiled once and reused for every request. Each function
- * evaluates in the sandbox and throws a sandbox error when it cannot finish (deadline, memory):
- * the pipeline then answers 500 and never lets an unfiltered or unredacted body through.
+ * A trigger's user-authored checks, compiled once and reused for every request. User logic
+ * evaluates in the sandbox (see `compileChecks` for what may run outside it); each function
+ * throws a sandbox error when it cannot finish (deadline, memory): the pipeline then answers 500
+ * and never lets an unfiltered or unredacted body through.
  */
 export interface PreparedChecks {
   /** True when the run should start (Include/Exclude already applied). */
@@ -32,10 +33,10 @@ export interface PreparedChecks {
   /** The body's problems under the trigger's JSON Schema (at most 20; none when it conforms). */
   schema?(body: unknown): Promise<Array<{ path: string; message: string }>>;
   /**
-   * The filter's verdict and the redacted body in one evaluation (present when a trigger has both):
-   * one sandbox round trip instead of two.
+   * One "1"/"0" per field name: whether a redaction pattern matches it (present with `redact`
+   * where the patterns are compiled: what a sandbox worker answers for the request thread).
    */
-  screen?(body: unknown): Promise<{ passes: boolean; redacted: unknown }>;
+  classify?(names: string[]): string | Promise<string>;
   /** The values `workflow.orderingKey` selects on the redacted body (CONTRACT §6.2). */
   orderingKey?(body: unknown): unknown[] | Promise<unknown[]>;
 }

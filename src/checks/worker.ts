@@ -25,7 +25,7 @@ self.onmessage = async (event: MessageEvent<CheckJob>) => {
   try {
     const check = checksFor(job)[job.op];
     if (!check) throw Object.assign(new Error(`the trigger has no ${job.op} check`), { code: "sandbox_no_such_check" });
-    answer = { id: job.id, ok: true, result: await check(job.body) };
+    answer = { id: job.id, ok: true, result: await (check as (input: unknown) => unknown)(job.body) };
   } catch (error) {
     const e = error as { name?: string; code?: unknown; message?: string };
     answer = { id: job.id, ok: false, error: { name: e?.name ?? "Error", code: typeof e?.code === "string" ? e.code : undefined, message: e?.message || String(error) } };

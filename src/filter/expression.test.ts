@@ -49,13 +49,15 @@ const FILTERS = [
 ];
 
 describe("filters", () => {
-  test("answer exactly as the host-side engine does, on every document", () => {
+  test("answer exactly as the host-side engine on the whole document does, in QuickJS and (where allowed) on the host", () => {
     for (const source of FILTERS) {
       const compiled = compileFilter(source);
+      const inSandbox = { ...compiled, onHost: false };
       const host = parseFilter(source);
       for (const document of DOCUMENTS) {
         const expected = evaluateFilter(host, document);
         expect({ source, document, result: runFilter(compiled, document) }).toEqual({ source, document, result: expected });
+        expect({ source, document, result: runFilter(inSandbox, document) }).toEqual({ source, document, result: expected });
       }
     }
   });
@@ -66,8 +68,27 @@ describe("filters", () => {
     expect(results.filter((r) => !r).length).toBeGreaterThan(10);
   });
 
+  test("a filter without match()/search() and of linear cost evaluates on the host; one with a regex in QuickJS", () => {
+    const plain = compileFilter('$.type == "invoice.paid" && $.data.object.amount > 100');
+    const regex = compileFilter("match($.type, 'invoice.*')");
+    const quadratic = compileFilter("$.items[?@.sku == $.wanted]");
+    expect([plain.onHost, regex.onHost, quadratic.onHost]).toEqual([true, false, false]);
+    const calls: string[] = [];
+    const original = sandbox.call.bind(sandbox);
+    sandbox.call = (program, fn, args, deadline) => (calls.push(fn), original(program, fn, args, deadline));
+    try {
+      expect(runFilter(plain, { type: "invoice.paid", data: { object: { amount: 250 } } })).toBe(true);
+      expect(calls).toEqual([]);
+      expect(runFilter(regex, { type: "invoice.paid" })).toBe(true);
+      expect(runFilter(quadratic, { items: [{ sku: "a" }], wanted: "a" })).toBe(true);
+      expect(calls).toEqual(["filter", "filter"]);
+    } finally {
+      sandbox.call = original;
+    }
+  });
+
   test("only the part of the body the expression reads enters the sandbox", () => {
-    const filter = compileFilter('$.type == "invoice.paid" && $.data.object.amount > 100');
+    const filter = compileFilter("match($.type, 'invoice.paid') && $.data.object.amount > 100");
     const body = { type: "invoice.paid", data: { object: { amount: 250, lines: Array.from({ length: 500 }, (_, i) => ({ id: `li_${i}`, description: "x".repeat(100) })) } } };
     const inputs: string[] = [];
     const original = filter.sandbox.call.bind(filter.sandbox);
@@ -130,13 +151,14 @@ describe("filters", () => {
 describe("expression dedup keys", () => {
   const QUERIES = ["$.data.object.lines[*].id", "$.type", "$..id", "$.items[?@.qty > 0].sku", "$.missing", "$", "$[1:3]", "$['__proto__']"];
 
-  test("select the same values as the host-side engine, in document order", () => {
+  test("select the same values as the host-side engine on the whole document, in QuickJS and on the host, in document order", () => {
     for (const source of QUERIES) {
       const compiled = compileKeyQuery(source);
       const host = parseQuery(source);
       for (const document of DOCUMENTS) {
         const expected = evaluateQuery(host, document).map((node) => node.value);
         expect({ source, document, values: runKeyQuery(compiled, document) }).toEqual({ source, document, values: expected });
+        expect({ source, document, values: runKeyQuery({ ...compiled, onHost: false }, document) }).toEqual({ source, document, values: expected });
       }
     }
   });

@@ -1,4 +1,4 @@
-import { JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type Query } from "../jsonpath/index.ts";
+import { evaluateFilter, evaluateQuery, evaluatesInLinearTime, JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type Query } from "../jsonpath/index.ts";
 import { bundleGuest } from "../sandbox/bundle_guest.ts" with { type: "macro" };
 import { defineGuest, exceedsDepth, GuestUnit, MAX_NESTING_DEPTH, SandboxError, sandbox as sharedSandbox, type Sandbox } from "../sandbox/index.ts";
 
@@ -23,10 +23,16 @@ export interface ExpressionOptions {
   sandbox?: Sandbox;
 }
 
-/** A filter expression, parsed on the host (validation, pruning plan) and compiled in QuickJS on first use. */
+/**
+ * A filter expression, parsed on the host (validation, pruning plan). One that runs no regex and
+ * costs linear time (`evaluatesInLinearTime`) evaluates on the host; any other is compiled in
+ * QuickJS on first use and evaluates there.
+ */
 export interface CompiledFilter {
   readonly source: string;
   readonly ast: Filter;
+  /** Evaluated by the host engine: no user regex, cost bounded by the pruned body. */
+  readonly onHost: boolean;
   /** @internal */ readonly unit: GuestUnit;
   /** @internal */ readonly sandbox: Sandbox;
 }
@@ -35,6 +41,8 @@ export interface CompiledFilter {
 export interface CompiledKeyQuery {
   readonly source: string;
   readonly ast: Query;
+  /** Evaluated by the host engine (see `CompiledFilter.onHost`). */
+  readonly onHost: boolean;
   /** @internal */ readonly unit: GuestUnit;
   /** @internal */ readonly sandbox: Sandbox;
 }
@@ -51,15 +59,17 @@ export interface CompiledKeyQuery {
  */
 export function compileFilter(source: string, options: ExpressionOptions = {}): CompiledFilter {
   const ast = parsed(() => parseFilter(source));
-  return { source, ast, unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+  return { source, ast, onHost: evaluatesInLinearTime(ast), unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
 }
 
 /**
  * Whether the filter holds for `body` (the parsed request body). Only the projection of the
- * body the expression can observe enters QuickJS. Throws a `SandboxError` when the evaluation
- * cannot finish (deadline, memory, nesting deeper than 256): fail closed.
+ * body the expression can observe is evaluated (in QuickJS unless `onHost`). Throws a
+ * `SandboxError` when the evaluation cannot finish (deadline, memory, nesting deeper than 256):
+ * fail closed.
  */
 export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
+  if (compiled.onHost) return evaluateFilter(compiled.ast, pruned(compiled.ast, body));
   const answer = compiled.sandbox.call(jsonPathGuest, "filter", [compiled.unit, projection(compiled.ast, body)]);
   return answer === "1";
 }
@@ -74,11 +84,12 @@ export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
  */
 export function compileKeyQuery(source: string, options: ExpressionOptions = {}): CompiledKeyQuery {
   const ast = parsed(() => parseQuery(source));
-  return { source, ast, unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+  return { source, ast, onHost: evaluatesInLinearTime(ast), unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
 }
 
 /** The values of the nodes the query selects from `body`, in document order. Throws a `SandboxError` like `runFilter`. */
 export function runKeyQuery(compiled: CompiledKeyQuery, body: unknown): unknown[] {
+  if (compiled.onHost) return evaluateQuery(compiled.ast, pruned(compiled.ast, body)).map((node) => node.value);
   const answer = compiled.sandbox.call(jsonPathGuest, "query", [compiled.unit, projection(compiled.ast, body)]);
   return JSON.parse(answer) as unknown[];
 }
@@ -93,12 +104,17 @@ export function checkQuery(source: string): string | null {
   return problem(() => parseQuery(source));
 }
 
+/** The part of the body the expression can observe; refused past the nesting bound, wherever it evaluates. */
+function pruned(ast: Filter | Query, body: unknown): unknown {
+  const observed = prune(ast, body);
+  // QuickJS's JSON.parse recurses on the host's native stack (research §3); the host's evaluator recurses too.
+  if (exceedsDepth(observed)) throw new SandboxError("sandbox_too_deep", `body nests deeper than ${MAX_NESTING_DEPTH} levels; expression not evaluated`);
+  return observed;
+}
+
 /** The pruned body as JSON text: what the guest parses. */
 function projection(ast: Filter | Query, body: unknown): string {
-  const pruned = prune(ast, body);
-  // QuickJS's JSON.parse recurses on the host's native stack (research §3).
-  if (exceedsDepth(pruned)) throw new SandboxError("sandbox_too_deep", `body nests deeper than ${MAX_NESTING_DEPTH} levels; expression not evaluated`);
-  return JSON.stringify(pruned) ?? "null";
+  return JSON.stringify(pruned(ast, body)) ?? "null";
 }
 
 function parsed<T>(parse: () => T): T {

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { PayloadSchemaSchema, TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger.ts";
+import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger.ts";
 import { BulkReplayResultSchema, BulkReplaySchema, ReplayRequestSchema } from "../replay/replay_input.ts";
 import { RotateResultSchema, RotateSchema } from "../triggers/rotate_input.ts";
 import { VERSION } from "../version.ts";
@@ -26,7 +26,6 @@ const SCHEMAS: Record<string, TSchema> = {
   TriggerInput: TriggerInputSchema,
   TriggerPatch: TriggerPatchSchema,
   Trigger: TriggerSchema,
-  PayloadSchema: PayloadSchemaSchema,
   Run: RunSchema,
   ActivityRow: ActivityRowSchema,
   Plugin: PluginSchema,
@@ -207,6 +206,8 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8080") {
       version: VERSION,
       description: "Triggers, their Activity and runs, replay and checks. Every call needs Authorization: Bearer <admin token>.",
       license: { name: "MIT", identifier: "MIT" },
+      // Whoever runs this instance; its panel is at the server's root.
+      contact: { name: "the operator of this inlet", url: `${serverUrl}/` },
     },
     servers: [{ url: serverUrl, description: "this inlet" }],
     tags: ["Triggers", "Runs", "Replay", "Alerts", "Plugins", "Checks", "Meta"].map((name) => ({ name, description: `${name} of the management API` })),

@@ -97,7 +97,7 @@ export class IngestPipeline {
     if (!prepared) return pluginMissing(arrival.trigger, arrival.requestId);
     const { recipe } = prepared;
 
-    const outsider = checkSource(arrival, this.deps.callerAddress?.(arrival.request) ?? null);
+    const outsider = checkSource(arrival, () => this.deps.callerAddress?.(arrival.request) ?? null);
     if (outsider) return outsider;
 
     const refused = admit(recipe, arrival, this.deps.rateLimiter);

@@ -1,18 +1,14 @@
 import type { PreparedChecks } from "../checks/prepared.ts";
-import { applyFilter, filterReason } from "./apply_filter.ts";
+import { applyFilter } from "./apply_filter.ts";
 import { applyRedaction } from "./apply_redaction.ts";
 import type { Delivery } from "./delivery.ts";
 
 /**
- * Filter, then redaction, in one evaluation where the trigger has both (one sandbox round trip):
- * the reason the delivery was filtered out (null: it goes on) and the redacted body, which a
- * filtered request keeps for replay too. `skipFilter`: a replay past the filter.
+ * Filter, then redaction: the reason the delivery was filtered out (null: it goes on) and the
+ * redacted body, which a filtered request keeps for replay too. `skipFilter`: a replay past the
+ * filter.
  */
 export async function screen(checks: PreparedChecks, delivery: Delivery, skipFilter: boolean): Promise<{ filteredOut: string | null; body: unknown }> {
-  if (checks.screen && !skipFilter) {
-    const { passes, redacted } = await checks.screen(delivery.body);
-    return { filteredOut: passes ? null : filterReason(delivery), body: redacted };
-  }
   const filteredOut = skipFilter ? null : await applyFilter(checks, delivery);
   return { filteredOut, body: await applyRedaction(checks, delivery) };
 }

@@ -11,9 +11,11 @@ const parsed = new WeakMap<readonly string[], IpRange[]>();
  * address 403 before its body is read or its credential checked, with a `rejected` row naming the
  * address. An unknown caller address (no socket) is refused too: never open by accident.
  */
-export function checkSource(arrival: Arrival, caller: Uint8Array | null): Ending | null {
+export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null): Ending | null {
   const allow = arrival.trigger.sources?.allow;
   if (!allow || allow.length === 0) return null;
+  // Found only for a trigger that restricts its sources.
+  const caller = callerOf();
   let ranges = parsed.get(allow);
   if (!ranges) {
     ranges = rangesOf(allow);

@@ -20,6 +20,7 @@ export { evaluateFilter, evaluateQuery } from "./evaluator.ts";
 export { MAX_NESTING } from "./parse_context.ts";
 export { parseFilter, parseQuery } from "./parser.ts";
 export { prune } from "./prune.ts";
+export { evaluatesInLinearTime } from "./linear.ts";
 
 import type { Query } from "./ast.ts";
 

@@ -5,4 +5,4 @@
  * @module
  */
 export { checkPatterns, MAX_PATTERN_LENGTH, MAX_PATTERNS, RedactionPatternError, type PatternProblem } from "./patterns.ts";
-export { compileRedaction, redact, REDACTED, Redactor, type RedactorOptions } from "./redactor.ts";
+export { classifyNames, compileRedaction, NameDecisions, redact, REDACTED, Redactor, redactWith, type RedactorOptions } from "./redactor.ts";

@@ -24,21 +24,53 @@ const MAX_CACHED_NAME_LENGTH = 256;
 const BATCH_NAMES = 512;
 
 /**
+ * Field-name decisions remembered across bodies (a bounded map, the oldest forgotten first):
+ * which names the patterns matched, so a warm body never enters the sandbox. The decisions are
+ * the sandbox's; whoever holds this map only looks them up.
+ */
+export class NameDecisions {
+  /** @internal */ readonly map = new Map<string, boolean>();
+  /** @internal total length of the names in `map` */ cachedChars = 0;
+
+  constructor(readonly maxNames: number = DEFAULT_MAX_CACHED_NAMES) {}
+
+  /** How many decisions are cached. */
+  get size(): number {
+    return this.map.size;
+  }
+
+  get(name: string): boolean | undefined {
+    return this.map.get(name);
+  }
+
+  remember(name: string, decision: boolean): void {
+    if (name.length > MAX_CACHED_NAME_LENGTH || this.maxNames <= 0 || this.map.has(name)) return;
+    while (this.map.size > 0 && (this.map.size >= this.maxNames || this.cachedChars + name.length > MAX_CACHED_CHARS)) {
+      const oldest = this.map.keys().next().value as string;
+      this.map.delete(oldest);
+      this.cachedChars -= oldest.length;
+    }
+    this.map.set(name, decision);
+    this.cachedChars += name.length;
+  }
+}
+
+/**
  * A trigger's compiled redaction: the patterns live compiled in QuickJS, and the host remembers
- * which field names they matched (a bounded map), so a warm body never enters the sandbox.
+ * which field names they matched, so a warm body never enters the sandbox.
  */
 export class Redactor {
   /** @internal */ readonly unit: GuestUnit | null;
-  /** @internal */ readonly decisions = new Map<string, boolean>();
-  /** @internal total length of the names in `decisions` */ cachedChars = 0;
+  /** @internal */ readonly decisions: NameDecisions;
 
   /** @internal use `compileRedaction` */
   constructor(
     readonly patterns: readonly string[],
     /** @internal */ readonly sandbox: Sandbox,
-    /** @internal */ readonly maxCachedNames: number,
+    maxCachedNames: number,
   ) {
     this.unit = patterns.length > 0 ? new GuestUnit(redactGuest, "compile", JSON.stringify(patterns)) : null;
+    this.decisions = new NameDecisions(maxCachedNames);
   }
 
   /** How many field-name decisions are cached. */
@@ -76,7 +108,7 @@ export function compileRedaction(patterns: readonly string[], options: RedactorO
  */
 export function redact(redactor: Redactor, body: unknown): unknown {
   if (!redactor.unit || body === null || typeof body !== "object") return body;
-  const walk = new Walk(redactor);
+  const walk = new Walk(redactor.decisions);
   let deadline: Deadline | undefined;
   // Only a pass that met no undecided name is returned. Classifying can evict decisions an
   // earlier pass relied on from the bounded cache; the names then come back undecided and are
@@ -85,17 +117,77 @@ export function redact(redactor: Redactor, body: unknown): unknown {
     const out = walk.value(body, 1);
     if (walk.undecided.size === 0) return out;
     deadline ??= redactor.sandbox.deadline();
-    classify(redactor, walk, deadline);
+    const names = walk.take();
+    walk.decide(names, classifyNames(redactor, names, deadline));
   }
+}
+
+/**
+ * `redact` where the names are classified elsewhere (a sandbox worker holding the compiled
+ * patterns): `classify` answers one "1"/"0" per name. Names already in `decisions` are not asked
+ * again, so a body whose field names all recur is redacted without a round trip.
+ */
+export async function redactWith(decisions: NameDecisions, body: unknown, classify: (names: string[]) => Promise<string>): Promise<unknown> {
+  if (body === null || typeof body !== "object") return body;
+  const walk = new Walk(decisions);
+  for (;;) {
+    const out = walk.value(body, 1);
+    if (walk.undecided.size === 0) return out;
+    const names = walk.take();
+    walk.decide(names, await classify(names));
+  }
+}
+
+/**
+ * One "1"/"0" per name: whether any of the redactor's patterns matches it. Names it has decided
+ * before are answered from its cache; the others run in QuickJS, in batches, all under
+ * `deadline`, and are remembered after each batch, so a retry of a timed-out body makes
+ * progress. Throws a `SandboxError` when it cannot finish.
+ */
+export function classifyNames(redactor: Redactor, names: readonly string[], deadline?: Deadline): string {
+  if (!redactor.unit) return "0".repeat(names.length);
+  const unknown = names.filter((name) => redactor.decisions.get(name) === undefined);
+  const fresh = new Map<string, boolean>();
+  for (let start = 0; start < unknown.length; start += BATCH_NAMES) {
+    const batch = unknown.slice(start, start + BATCH_NAMES);
+    deadline ??= redactor.sandbox.deadline();
+    const answer = redactor.sandbox.call(redactGuest, "classify", [redactor.unit, JSON.stringify(batch)], deadline);
+    if (answer.length !== batch.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${batch.length}`);
+    for (let i = 0; i < batch.length; i++) {
+      const decision = answer.charCodeAt(i) === 49; // "1"
+      fresh.set(batch[i], decision);
+      redactor.decisions.remember(batch[i], decision);
+    }
+  }
+  let out = "";
+  for (const name of names) out += (fresh.get(name) ?? redactor.decisions.get(name)) ? "1" : "0";
+  return out;
 }
 
 /** One pass over a body; names without a decision yet are collected and treated as not matching. */
 class Walk {
   readonly undecided = new Set<string>();
   /** Decisions made during this call, so a cache smaller than the body cannot lose them. */
-  readonly local = new Map<string, boolean>();
+  private readonly local = new Map<string, boolean>();
 
-  constructor(private readonly redactor: Redactor) {}
+  constructor(private readonly decisions: NameDecisions) {}
+
+  /** The undecided names met so far (and forgets them). */
+  take(): string[] {
+    const names = [...this.undecided];
+    this.undecided.clear();
+    return names;
+  }
+
+  /** Records the classifier's answer (one "1"/"0" per name) for this call and in the shared cache. */
+  decide(names: readonly string[], answer: string): void {
+    if (answer.length !== names.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${names.length}`);
+    for (let i = 0; i < names.length; i++) {
+      const decision = answer.charCodeAt(i) === 49; // "1"
+      this.local.set(names[i], decision);
+      this.decisions.remember(names[i], decision);
+    }
+  }
 
   value(value: unknown, depth: number): unknown {
     if (value === null || typeof value !== "object") return value;
@@ -131,7 +223,7 @@ class Walk {
   }
 
   private matches(name: string): boolean {
-    const known = this.redactor.decisions.get(name) ?? this.local.get(name);
+    const known = this.decisions.get(name) ?? this.local.get(name);
     if (known !== undefined) return known;
     this.undecided.add(name);
     return false;
@@ -142,34 +234,4 @@ class Walk {
 function put(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
-}
-
-/** Decides the walk's undecided names in QuickJS, all under one deadline. */
-function classify(redactor: Redactor, walk: Walk, deadline: Deadline): void {
-  const names = [...walk.undecided];
-  walk.undecided.clear();
-  for (let start = 0; start < names.length; start += BATCH_NAMES) {
-    const batch = names.slice(start, start + BATCH_NAMES);
-    const answer = redactor.sandbox.call(redactGuest, "classify", [redactor.unit!, JSON.stringify(batch)], deadline);
-    if (answer.length !== batch.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${batch.length}`);
-    for (let i = 0; i < batch.length; i++) {
-      const name = batch[i];
-      const decision = answer.charCodeAt(i) === 49; // "1"
-      walk.local.set(name, decision);
-      remember(redactor, name, decision);
-    }
-  }
-}
-
-function remember(redactor: Redactor, name: string, decision: boolean): void {
-  if (name.length > MAX_CACHED_NAME_LENGTH || redactor.maxCachedNames <= 0) return;
-  const { decisions } = redactor;
-  if (decisions.has(name)) return;
-  while (decisions.size > 0 && (decisions.size >= redactor.maxCachedNames || redactor.cachedChars + name.length > MAX_CACHED_CHARS)) {
-    const oldest = decisions.keys().next().value as string;
-    decisions.delete(oldest);
-    redactor.cachedChars -= oldest.length;
-  }
-  decisions.set(name, decision);
-  redactor.cachedChars += name.length;
 }

@@ -5,8 +5,8 @@ describe("GroupCommit (synchronous stores)", () => {
   test("work submitted in one turn shares one transaction; a failing item fails alone", async () => {
     const transactions: number[] = [];
     const group = new GroupCommit((work) => {
-      transactions.push(0);
       work();
+      transactions.push(0); // committed (a pass that throws is rolled back)
     });
     const results = await Promise.allSettled([
       group.submit(() => 1),
@@ -19,13 +19,110 @@ describe("GroupCommit (synchronous stores)", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   });
 
+  test("items run without savepoints; when one fails, the batch runs again with each in a savepoint", async () => {
+    const log: string[] = [];
+    let committed: string[] = [];
+    let pending: string[] = [];
+    const group = new GroupCommit(
+      (work) => {
+        pending = [];
+        try {
+          work();
+        } catch (error) {
+          log.push("rollback");
+          throw error;
+        }
+        committed = [...committed, ...pending];
+        log.push("commit");
+      },
+      {
+        savepoint: (work) => {
+          const mark = pending.length;
+          try {
+            return work();
+          } catch (error) {
+            pending.length = mark; // rolled back to the savepoint
+            throw error;
+          }
+        },
+      },
+    );
+    const write = (name: string, fail = false) => () => {
+      pending.push(`${name}:a`);
+      if (fail) throw new Error(`${name} failed`);
+      pending.push(`${name}:b`);
+      return name;
+    };
+    const ok = await Promise.all([group.submit(write("x")), group.submit(write("y"))]);
+    expect(ok).toEqual(["x", "y"]);
+    expect(log).toEqual(["commit"]);
+    const results = await Promise.allSettled([group.submit(write("p")), group.submit(write("q", true)), group.submit(write("r"))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(log).toEqual(["commit", "rollback", "commit"]);
+    expect(committed).toEqual(["x:a", "x:b", "y:a", "y:b", "p:a", "p:b", "r:a", "r:b"]);
+  });
+
+  test("with a durability step, callers are answered only once it resolves (and rejected if it fails)", async () => {
+    let flushed!: () => void;
+    let fail!: (error: Error) => void;
+    const flushes: Array<Promise<void>> = [];
+    const group = new GroupCommit((work) => work(), {
+      durable: () => {
+        const p = new Promise<void>((resolve, reject) => ((flushed = resolve), (fail = reject)));
+        flushes.push(p);
+        return p;
+      },
+      failure: (e) => new Error(`mapped: ${(e as Error).message}`),
+    });
+    let answered = false;
+    const first = group.submit(() => 1).then((v) => ((answered = true), v));
+    await Bun.sleep(5);
+    expect(flushes).toHaveLength(1);
+    expect(answered).toBe(false);
+    flushed();
+    expect(await first).toBe(1);
+    const second = group.submit(() => 2);
+    await Bun.sleep(5);
+    fail(new Error("EIO"));
+    await expect(second).rejects.toThrow("mapped: EIO");
+    await group.drain();
+  });
+
+  test("while a batch is being flushed, work gathers into one transaction committed when the flush ends", async () => {
+    const transactions: number[] = [];
+    const flushes: Array<() => void> = [];
+    const group = new GroupCommit(
+      (work) => {
+        const before = counted;
+        work();
+        transactions.push(counted - before);
+      },
+      { durable: () => new Promise<void>((resolve) => flushes.push(resolve)) },
+    );
+    let counted = 0;
+    const item = () => group.submit(() => ++counted);
+    const first = item();
+    await Bun.sleep(5);
+    expect(transactions).toEqual([1]);
+    const rest = [item(), item()];
+    await Bun.sleep(5);
+    rest.push(item());
+    await Bun.sleep(5);
+    expect(transactions).toEqual([1]); // the first flush has not ended
+    flushes[0]();
+    await first;
+    await Bun.sleep(5);
+    expect(transactions).toEqual([1, 3]);
+    flushes[1]();
+    expect(await Promise.all(rest)).toEqual([2, 3, 4]);
+  });
+
   test("a transaction that cannot commit rejects every item with the mapped error", async () => {
     const group = new GroupCommit(
       () => {
         throw new Error("disk full");
       },
-      64,
-      (e) => new Error(`mapped: ${(e as Error).message}`),
+      { failure: (e) => new Error(`mapped: ${(e as Error).message}`) },
     );
     const results = await Promise.allSettled([group.submit(() => 1), group.submit(() => 2)]);
     expect(results.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["mapped: disk full", "mapped: disk full"]);

@@ -31,6 +31,10 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_ONLY?.split(";").map((s) => s.trim());
 const ADMIN = "bench-admin-token-0123456789abcdef";
 const SQLITE_CASE = "inlet, auth none";
+const BARE = "bare Bun.serve (baseline)";
+const BARE_64K = "bare Bun.serve, 64 KB (baseline)";
+const FULL_1K = "inlet 1 KB, hmac + header-value dedup + filter + 10 patterns";
+const FULL_64K = "inlet 64 KB, hmac + header-value dedup + filter + 10 patterns";
 const PG_ONE = "postgres one instance";
 const PG_TWO = "postgres two instances";
 const pgNamed = only !== undefined && (only.includes(PG_ONE) || only.includes(PG_TWO));
@@ -85,6 +89,8 @@ async function api(base: string, path: string, body: unknown) {
 
 interface Case {
   name: string;
+  /** The case its ratio is taken against, in the same round (default: the bare 1 KB baseline). */
+  baseline?: string;
   target?(): Promise<{ url: string; body: string; headers: Record<string, string> }>;
   /** Instead of one wrk on `target`: load measured otherwise (several instances at once). */
   measure?(seconds: number): Promise<LoadResult>;
@@ -145,10 +151,25 @@ async function main() {
     properties: { id: { type: "string", pattern: "^evt_[A-Za-z0-9_]+$" }, type: { type: "string", pattern: "^[a-z]+\\.[a-z_.]+$" }, data: { type: "object" } },
   };
   const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
+  // Issue 13's configuration: HMAC, dedup on a delivery-id header (new each request, so the body
+  // and its signature stay the same), an include filter, 10 redaction patterns, workflow none.
+  const full = await api(inlet.url, "/api/triggers", {
+    name: "bench-full",
+    auth: { type: "hmac-sha256" },
+    dedup: { strategy: "header-value", headerName: "X-Delivery-Id" },
+    filter: preExec.filter,
+    redaction: preExec.redaction,
+    workflow: { kind: "none" },
+  });
+  const fullSecret = (await (await fetch(`${inlet.url}/api/triggers/${full.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
+  const fullHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", fullSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
   const pg = pgWanted ? await postgresCases(body1k) : null;
 
-  const cases: Case[] = [
-    { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
+  let cases: Case[] = [
+    { name: BARE, target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
+    { name: BARE_64K, baseline: BARE_64K, target: async () => ({ url: `${bare.url}/`, body: body64k, headers: json }) },
+    { name: FULL_1K, target: async () => ({ url: full.url, body: body1k, headers: fullHeaders(body1k) }) },
+    { name: FULL_64K, baseline: BARE_64K, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }) },
     { name: "inlet, auth none", target: async () => ({ url: none.url, body: body1k, headers: json }) },
     { name: "inlet, auth none, one commit per request", target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
     { name: "inlet, hmac-sha256", target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
@@ -160,7 +181,12 @@ async function main() {
     { name: "inlet 1 KB, http workflow", target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }) },
     { name: "inlet 1 KB, http workflow, ordering key", target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }) },
     ...(pg?.cases ?? []),
-  ].filter((c, i) => i === 0 || !only || only.includes(c.name) || (c.name === SQLITE_CASE && pgWanted));
+  ];
+  // A named case brings its baseline along.
+  const wanted = new Set(only ?? cases.map((c) => c.name));
+  for (const c of cases) if (wanted.has(c.name)) wanted.add(c.baseline ?? BARE);
+  if (pgWanted) wanted.add(SQLITE_CASE);
+  cases = cases.filter((c) => wanted.has(c.name));
   const measure = async (c: Case, s: number) => {
     let r: LoadResult;
     if (c.measure) r = await c.measure(s);
@@ -178,15 +204,15 @@ async function main() {
   const ratios = new Map<string, number[]>();
   const sqliteRatios = new Map<string, number[]>();
   for (let round = 0; round < rounds; round++) {
-    let baseline = 0;
+    const thisRound = new Map<string, number>();
     let sqlite = 0;
     for (const c of cases) {
       const r = await measure(c, seconds);
       if (r.non2xx > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx answers`);
-      if (c === cases[0]) baseline = r.rps;
+      thisRound.set(c.name, r.rps);
       if (c.name === SQLITE_CASE) sqlite = r.rps;
       results.set(c.name, [...(results.get(c.name) ?? []), r]);
-      ratios.set(c.name, [...(ratios.get(c.name) ?? []), r.rps / baseline]);
+      ratios.set(c.name, [...(ratios.get(c.name) ?? []), r.rps / thisRound.get(c.baseline ?? BARE)!]);
       // The PostgreSQL cases come after "inlet, auth none": this is its figure of the same round.
       if (sqlite > 0) sqliteRatios.set(c.name, [...(sqliteRatios.get(c.name) ?? []), r.rps / sqlite]);
       process.stderr.write(`round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s\n`);
@@ -227,6 +253,7 @@ async function main() {
     };
   });
   const isPg = (name: string) => name === PG_ONE || name === PG_TWO;
+  const baselineOf = (name: string) => cases.find((c) => c.name === name)?.baseline ?? BARE;
   const pgRows = rows.filter((r) => isPg(r.case));
   const pgTable =
     pg && pgRows.length > 0
@@ -268,11 +295,11 @@ async function main() {
       ]
     : [];
   const table = [
-    `1 KB JSON body, wrk -t1 -c${connections} -d${seconds}s, median of ${rounds} rounds; server on core 1, wrk on core 0; ratio = req/s ÷ bare Bun.serve in the same round`,
+    `1 KB JSON body (64 KB where the case says so), wrk -t1 -c${connections} -d${seconds}s, median of ${rounds} rounds; server on core 1, wrk on core 0; ratio = req/s ÷ bare Bun.serve on the same body in the same round`,
     "",
     "| case | req/s | p50 ms | p99 ms | ratio to bare |",
     "|---|---|---|---|---|",
-    ...rows.filter((r) => !isPg(r.case)).map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
+    ...rows.filter((r) => !isPg(r.case)).map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)}${baselineOf(r.case) === BARE ? "" : ` (of ${baselineOf(r.case)})`} |`),
     ...pgTable,
     ...preTable,
     ...e2eTable,

@@ -26,7 +26,10 @@ export function ensureWrk(): string {
 
 const luaString = (s: string) => JSON.stringify(s);
 
-/** In a body, this marker is replaced by a per-request counter (so payload-hash dedup sees new events). */
+/**
+ * In a body, this marker is replaced by a per-request counter (so payload-hash dedup sees new
+ * events); in a header value (when the body has none), likewise (a new delivery id each request).
+ */
 export const UNIQUE_MARKER = "__N__";
 
 function script(method: string, body: string, headers: Record<string, string>): string {
@@ -35,11 +38,21 @@ function script(method: string, body: string, headers: Record<string, string>): 
   const lines = [`wrk.method = ${luaString(method)}`, `wrk.body = ${luaString(body)}`];
   for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
   const at = body.indexOf(UNIQUE_MARKER);
+  const uniqueHeader = Object.entries(headers).find(([, v]) => v.includes(UNIQUE_MARKER));
   if (at >= 0) {
     lines.push(
       `local head, tail = ${luaString(body.slice(0, at))}, ${luaString(body.slice(at + UNIQUE_MARKER.length))}`,
       "local n = 0",
       "request = function() n = n + 1; return wrk.format(nil, nil, nil, head .. n .. tail) end",
+    );
+  } else if (uniqueHeader) {
+    // The body stays the same (its signature too); one header carries the counter (a delivery id).
+    const [name, value] = uniqueHeader;
+    const cut = value.indexOf(UNIQUE_MARKER);
+    lines.push(
+      `local name, head, tail = ${luaString(name)}, ${luaString(value.slice(0, cut))}, ${luaString(value.slice(cut + UNIQUE_MARKER.length))}`,
+      "local n = 0",
+      "request = function() n = n + 1; wrk.headers[name] = head .. n .. tail; return wrk.format() end",
     );
   }
   // Count non-2xx answers so a broken case cannot pass as fast.

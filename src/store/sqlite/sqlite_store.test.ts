@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
@@ -40,4 +40,51 @@ test("a closed store refuses work with StoreUnavailable", async () => {
   await s.close();
   expect(await s.ping()).toBe(false);
   await expect(s.getMeta("x")).rejects.toThrow("closed");
+});
+
+test("an ingest that fails part-way leaves nothing behind, and the others of its batch still commit", async () => {
+  const s = new SqliteStore(join(dir, "atomic.sqlite"));
+  const at = new Date();
+  const row = (id: string, runId: string | null) => ({ id, triggerId: "t", at: at.toISOString(), requestId: id, outcome: "run" as const, runId, detail: null });
+  const run = (id: string) => ({ id, triggerId: "t", requestId: id, status: "succeeded" as const, trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at.toISOString(), finishedAt: at.toISOString() });
+  // Submitted in one turn: one batch. The second's run id collides with the first's, after its
+  // dedup key was written: that key and its Activity row must not survive.
+  const results = await Promise.allSettled([
+    s.commitIngest({ dedup: { keyHash: "k1", windowSeconds: 60 }, run: run("run-1"), activity: row("a1", "run-1") }),
+    s.commitIngest({ dedup: { keyHash: "k2", windowSeconds: 60 }, run: run("run-1"), activity: row("a2", "run-1") }),
+    s.commitIngest({ dedup: { keyHash: "k3", windowSeconds: 60 }, run: run("run-3"), activity: row("a3", "run-3") }),
+  ]);
+  expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  expect(await s.hasDedupKey("t", "k1", at)).toBe(true);
+  expect(await s.hasDedupKey("t", "k2", at)).toBe(false);
+  expect(await s.hasDedupKey("t", "k3", at)).toBe(true);
+  expect((await s.listActivity("t", { limit: 10 })).map((r) => r.id).sort()).toEqual(["a1", "a3"]);
+  await s.close();
+});
+
+test("the store checkpoints on its own: the WAL stays bounded however much is written, and everything is there after reopening", async () => {
+  const path = join(dir, "checkpoints.sqlite");
+  const s = new SqliteStore(path);
+  const at = new Date().toISOString();
+  const body = { text: "x".repeat(2000) };
+  const total = 8000; // ~16 MB of runs
+  for (let i = 0; i < total; i += 100) {
+    await Promise.all(
+      Array.from({ length: 100 }, (_, j) => {
+        const id = `run-${i + j}`;
+        return s.commitIngest({
+          dedup: null,
+          run: { id, triggerId: "t", requestId: id, status: "succeeded", trigger: { body }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at },
+          activity: { id: `a-${i + j}`, triggerId: "t", at, requestId: id, outcome: "run", runId: id, detail: null },
+        });
+      }),
+    );
+  }
+  const walBytes = statSync(`${path}-wal`).size;
+  expect(walBytes).toBeLessThan(total * 2000 * 0.5);
+  await s.close();
+  const reopened = new SqliteStore(path);
+  expect((await reopened.getRun(`run-${total - 1}`))?.trigger).toEqual({ body });
+  expect(await reopened.listRuns({ triggerId: "t", limit: 500, includeTrigger: false })).toHaveLength(500);
+  await reopened.close();
 });
