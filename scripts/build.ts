@@ -2,7 +2,8 @@
  * `npm run build`: compiles `src/main.ts` with the built-in plugins, the sandbox's WebAssembly
  * and the web panel into one executable, `dist/inlet`.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { PARSER_HEADER_BYTES } from "../src/http/edge.ts";
 
 const outfile = process.argv[2] ?? "dist/inlet";
@@ -20,4 +21,7 @@ if (proc.exitCode !== 0) {
   console.error(`build failed (exit ${proc.exitCode})`);
   process.exit(proc.exitCode ?? 1);
 }
+// --sourcemap embeds the (compressed) map in the binary, so stack traces name src/ files and lines;
+// Bun also writes it beside the binary, for each entry point: those copies are not needed.
+for (const map of [`${outfile}.map`, join(dirname(outfile), "worker.js.map")]) rmSync(map, { force: true });
 console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);

@@ -123,26 +123,30 @@ describe("jwt", () => {
 
 test("inlet sign prints a working curl for basic and jwt triggers", async () => {
   const { cli } = await import("./support/process.ts");
-  const { writeFileSync, mkdtempSync } = await import("node:fs");
+  const { writeFileSync, mkdtempSync, rmSync } = await import("node:fs");
   const { join } = await import("node:path");
   const { tmpdir } = await import("node:os");
   const dir = mkdtempSync(join(tmpdir(), "inlet-test-sign-"));
-  const bodyFile = join(dir, "body.json");
-  writeFileSync(bodyFile, '{"n":1}');
-  const { publicKey, privateKey } = await generateKeyPair("EdDSA", { extractable: true });
-  const { exportPKCS8 } = await import("jose");
-  writeFileSync(join(dir, "key.pem"), await exportPKCS8(privateKey));
-  const triggers = [
-    await server.createTrigger({ name: "sign-basic", auth: { type: "basic" } }),
-    await server.createTrigger({ name: "sign-hs", auth: { type: "jwt", jwt: { algorithms: ["HS256"], audience: "inlet" } } }),
-    await server.createTrigger({ name: "sign-ed", auth: { type: "jwt", jwt: { algorithms: ["EdDSA"], publicKey: await exportSPKI(publicKey) } } }),
-  ];
-  for (const t of triggers) {
-    const signed = await cli(["sign", t.id, "--body", bodyFile, "--data-dir", server.dataDir, "--base-url", server.url, ...(t.name === "sign-ed" ? ["--key", join(dir, "key.pem")] : [])]);
-    expect(signed.stderr).toBe("");
-    const run = Bun.spawn(["bash", "-c", `${signed.stdout.trim()} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });
-    expect(await new Response(run.stdout).text()).toBe("200");
+  try {
+    const bodyFile = join(dir, "body.json");
+    writeFileSync(bodyFile, '{"n":1}');
+    const { publicKey, privateKey } = await generateKeyPair("EdDSA", { extractable: true });
+    const { exportPKCS8 } = await import("jose");
+    writeFileSync(join(dir, "key.pem"), await exportPKCS8(privateKey));
+    const triggers = [
+      await server.createTrigger({ name: "sign-basic", auth: { type: "basic" } }),
+      await server.createTrigger({ name: "sign-hs", auth: { type: "jwt", jwt: { algorithms: ["HS256"], audience: "inlet" } } }),
+      await server.createTrigger({ name: "sign-ed", auth: { type: "jwt", jwt: { algorithms: ["EdDSA"], publicKey: await exportSPKI(publicKey) } } }),
+    ];
+    for (const t of triggers) {
+      const signed = await cli(["sign", t.id, "--body", bodyFile, "--data-dir", server.dataDir, "--base-url", server.url, ...(t.name === "sign-ed" ? ["--key", join(dir, "key.pem")] : [])]);
+      expect(signed.stderr).toBe("");
+      const run = Bun.spawn(["bash", "-c", `${signed.stdout.trim()} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });
+      expect(await new Response(run.stdout).text()).toBe("200");
+    }
+    const missing = await cli(["sign", triggers[2].id, "--body", bodyFile, "--data-dir", server.dataDir]);
+    expect(missing.stderr).toContain("--key FILE");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const missing = await cli(["sign", triggers[2].id, "--body", bodyFile, "--data-dir", server.dataDir]);
-  expect(missing.stderr).toContain("--key FILE");
 });

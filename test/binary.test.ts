@@ -22,6 +22,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+test("the build writes the binary alone: its source map is inside it, not beside it", () => {
+  expect(readdirSync(work).sort()).toEqual(["empty", "inlet"]);
+});
+
 test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful stop", async () => {
   expect(readdirSync(empty)).toEqual(["inlet"]);
   const version = Bun.spawnSync([binary, "version"], { cwd: empty });

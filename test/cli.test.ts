@@ -42,7 +42,7 @@ test("triggers create, list, show --reveal, sign, runs, delete — against a run
   expect(created.code).toBe(0);
   const trigger = JSON.parse(created.stdout);
   expect(trigger).toMatchObject({ name: "deploys", auth: { type: "hmac-sha256", hasSecret: true } });
-  const list = JSON.parse((await cli(["triggers", "list", ...flags])).stdout);
+  const list = JSON.parse((await cli(["triggers", "list", "--json", ...flags])).stdout);
   expect(list.map((t: any) => t.id)).toContain(trigger.id);
   const shown = JSON.parse((await cli(["triggers", "show", trigger.id, "--reveal", ...flags])).stdout);
   expect(shown.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -221,6 +221,6 @@ describe("rate limit and storage", () => {
     await expectShape(r, 503, "unavailable");
     const ready = await s.fetch(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
-    await s.stop();
+    await s.close();
   });
 });

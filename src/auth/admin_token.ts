@@ -6,6 +6,9 @@ import type { Store } from "../store/store.ts";
 
 const META_KEY = ADMIN_TOKEN_META;
 
+/** How to get back in with a lost admin token: said where a token is refused. */
+export const ADMIN_TOKEN_HINT = "admin token not accepted; lost it? 'inlet admin-token reset' (same --data-dir or --database-url) prints a new one";
+
 /**
  * Makes sure an admin token exists. `INLET_ADMIN_TOKEN`, when set, is the token (its hash is
  * stored). Otherwise the first start generates one and returns it so it can be printed once;
@@ -26,6 +29,20 @@ export async function ensureAdminToken(store: Store, fromEnv: string | undefined
   const held = await store.setMetaIfAbsent(META_KEY, hash);
   return { hash: held, generated: held === hash ? token : null };
 }
+
+/**
+ * `inlet admin-token reset`: a new generated token replaces the stored hash (the way back in when
+ * the token is lost). Returns the token, to be printed once; running servers read the hash again
+ * within a second, so the old token stops working and the new one works without a restart.
+ */
+export async function resetAdminToken(store: Store): Promise<string> {
+  const token = `inlet_${newSecret()}`;
+  await store.setMeta(META_KEY, sha256Hex(token));
+  return token;
+}
+
+/** The stored admin token hash, or null when none is stored yet. */
+export const storedAdminTokenHash = (store: Store) => store.getMeta(META_KEY);
 
 /** Constant-time check of a presented admin token against the stored hash. */
 export function adminTokenMatches(presented: string, hash: string): boolean {

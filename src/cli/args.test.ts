@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { UsageError } from "../config/server_config.ts";
-import { parseArgs } from "./args.ts";
+import { parseArgs, subcommandFirst } from "./args.ts";
 
 test("a command's options, server flags and positional words are told apart; --name=value works", () => {
   const parsed = parseArgs(["ID", "--status=failed", "--dry-run", "--data-dir", "/tmp/d", "--limit", "5"], { status: "value", "dry-run": "flag", limit: "value" });
@@ -10,4 +10,13 @@ test("a command's options, server flags and positional words are told apart; --n
 test("unknown flags and missing values are usage errors that say which", () => {
   expect(() => parseArgs(["--nope"], {})).toThrow(new UsageError("unknown flag --nope (see 'inlet help')"));
   expect(() => parseArgs(["--limit"], { limit: "value" })).toThrow("--limit needs a value");
+});
+
+test("server flags may come before a group's subcommand", () => {
+  expect(subcommandFirst(["--data-dir", "/srv/inlet", "list", "--json"])).toEqual(["list", "--data-dir", "/srv/inlet", "--json"]);
+  expect(subcommandFirst(["--port=9000", "list"])).toEqual(["list", "--port=9000"]);
+  expect(subcommandFirst(["list", "--json"])).toEqual(["list", "--json"]);
+  // No subcommand, or a flag that is not a server flag before it: left as given (the group prints its usage).
+  expect(subcommandFirst(["--data-dir", "/srv/inlet"])).toEqual(["--data-dir", "/srv/inlet"]);
+  expect(subcommandFirst(["--json", "list"])).toEqual(["--json", "list"]);
 });

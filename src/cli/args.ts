@@ -46,3 +46,18 @@ export function parseArgs(args: string[], known: Record<string, "value" | "flag"
   }
   return { options, positional, serverArgs };
 }
+
+/**
+ * A command group's arguments with its subcommand first, so that server flags may come before
+ * it (`inlet triggers --data-dir /srv/inlet list`). Unchanged when no subcommand word is found.
+ */
+export function subcommandFirst(args: string[]): string[] {
+  for (let i = 0; i < args.length; ) {
+    const arg = args[i];
+    if (!arg.startsWith("-")) return [arg, ...args.slice(0, i), ...args.slice(i + 1)];
+    const option = arg.includes("=") ? undefined : OPTIONS.find((o) => o.flag && o.flag === arg);
+    if (!option && !arg.includes("=")) return args;
+    i += option && option.kind !== "boolean" ? 2 : 1;
+  }
+  return args;
+}

@@ -1,6 +1,8 @@
 import { UsageError } from "../config/server_config.ts";
+import { adminToken } from "./admin_token_command.ts";
 import { VERSION } from "../version.ts";
 import { HELP, helpFor } from "./help.ts";
+import { subcommandFirst } from "./args.ts";
 import { migrate } from "./migrate.ts";
 import { flushOutput, print } from "./output.ts";
 import { plugins } from "./plugins_command.ts";
@@ -17,14 +19,18 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /** Commands with subcommands: alone, they print their part of the help. */
-const GROUPS = new Set(["triggers", "runs", "plugins"]);
+const GROUPS = new Set(["triggers", "runs", "plugins", "admin-token"]);
 
 async function dispatch(argv: string[]): Promise<number> {
-  const [command, ...args] = argv;
-  const known = command === "serve" || command === "sign" || command === "migrate" || GROUPS.has(command ?? "");
-  if (known && (args.includes("--help") || args.includes("-h") || (GROUPS.has(command!) && args.length === 0))) {
+  const [command, ...given] = argv;
+  const group = GROUPS.has(command ?? "");
+  const args = group ? subcommandFirst(given) : given;
+  const known = command === "serve" || command === "sign" || command === "migrate" || group;
+  const asked = args.includes("--help") || args.includes("-h");
+  // A group without its subcommand (`inlet triggers`, `inlet triggers --data-dir D`) prints its usage.
+  if (known && (asked || (group && (args.length === 0 || args[0].startsWith("-"))))) {
     print(helpFor(command!));
-    return args.length === 0 ? 2 : 0;
+    return asked ? 0 : 2;
   }
   try {
     switch (command) {
@@ -38,6 +44,8 @@ async function dispatch(argv: string[]): Promise<number> {
         return await plugins(args);
       case "sign":
         return await sign(args);
+      case "admin-token":
+        return await adminToken(args);
       case "migrate":
         return await migrate(args, print);
       case "version":

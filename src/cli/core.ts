@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { publicBaseUrl, UsageError, type ServerConfig } from "../config/server_config.ts";
+import { BASE_URL_META } from "../records/meta_keys.ts";
 import { openCore, type Core } from "../server.ts";
 
 /** Opens the data (store, key, plugins, triggers) for one command and closes it after. */
@@ -12,7 +13,15 @@ export async function withCore<T>(config: ServerConfig, work: (core: Core) => Pr
   }
 }
 
-export const baseOf = (config: ServerConfig) => publicBaseUrl(config, config.port);
+/**
+ * The base URL for the trigger URLs and curl commands a command prints: `--base-url`
+ * (INLET_BASE_URL), else the one the last server started on this store recorded (its real
+ * port and host), else `http://HOST:PORT` from the flags.
+ */
+export async function baseUrlOf(core: Core): Promise<string> {
+  if (core.config.baseUrl) return core.config.baseUrl;
+  return (await core.store.getMeta(BASE_URL_META)) ?? publicBaseUrl(core.config, core.config.port);
+}
 
 /** A JSON document from a file, or from stdin with `-`. */
 export function readInput(path: string): unknown {

@@ -9,4 +9,5 @@ test("a command's help has its own usage lines and the flags every command takes
   expect(triggers).toContain("--data-dir");
   expect(helpFor("serve").split("\n")[1]).toBe("  inlet serve [flags]                        start the server");
   expect(HELP).toContain("inlet plugins new ID");
+  expect(helpFor("admin-token").split("\n")[1]).toStartWith("  inlet admin-token reset [flags]");
 });

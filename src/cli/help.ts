@@ -4,7 +4,8 @@ export const HELP = `inlet — a self-hosted webhook trigger service
 
 Usage:
   inlet serve [flags]                        start the server
-  inlet triggers list [flags]                list triggers (JSON)
+  inlet triggers list [--json] [flags]       list triggers: a table (name, id, auth, methods, workflow, URL);
+                                             --json: the API's Trigger objects
   inlet triggers create --name NAME [--auth TYPE] [--methods POST|GET|GET,POST]
                         [--header-name NAME] [--signature-header NAME] [--encoding hex|base64]
                         [--app ID] [--app-secret SECRET] [--input FILE|-] [flags]
@@ -20,7 +21,8 @@ Usage:
   inlet runs show ID [flags]
   inlet runs replay ID [flags]               a new run with the same $trigger, by the current workflow
   inlet plugins list [flags]                 app-trigger plugins (built-in and --plugins-dir)
-  inlet plugins new ID [--dir DIR]           scaffold a plugin and its test (default dir ./inlet-plugins)
+  inlet plugins new ID [--dir DIR]           scaffold a plugin and its test (default dir: --plugins-dir, else
+                                             ~/inlet-plugins)
   inlet sign TRIGGER_ID --body FILE [--content-type TYPE] [--key FILE] [--query Q] [--base-url URL]
                                              print a correctly signed curl command for the trigger
   inlet migrate [--database-url URL | --data-dir DIR]
@@ -29,6 +31,8 @@ Usage:
                                              copy a SQLite data dir into an empty PostgreSQL database, in one
                                              transaction (stop the server on DIR first); then start every
                                              instance with INLET_SECRET_KEY = the content of DIR/secret.key
+  inlet admin-token reset [flags]            print a new admin token (once) and store its hash; the old one
+                                             stops working on running servers within a second
   inlet version
   inlet help
 

@@ -8,3 +8,8 @@ export const print = (value: unknown) => {
 
 /** Resolves once everything printed is written. */
 export const flushOutput = () => Promise.all(pending.splice(0));
+
+/** Prints lines to stderr (warnings; errors are written by the command runner). */
+export const printWarnings = (lines: string[]) => {
+  if (lines.length) pending.push(Bun.write(Bun.stderr, lines.join("\n") + "\n"));
+};

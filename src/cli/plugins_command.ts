@@ -1,3 +1,5 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
 import { parseArgs } from "./args.ts";
@@ -8,9 +10,10 @@ import { print } from "./output.ts";
 export async function plugins(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "new") {
-    const { options, positional } = parseArgs(rest, { dir: "value" });
+    const { options, positional, serverArgs } = parseArgs(rest, { dir: "value" });
     if (!positional[0]) throw new UsageError("plugins new needs an id: inlet plugins new acme [--dir DIR]");
-    const dir = String(options.dir ?? process.env.INLET_PLUGINS_DIR ?? "./inlet-plugins");
+    // Outside any checkout by default: a plugin written into one would join its test run.
+    const dir = String(options.dir ?? loadServerConfig(serverArgs).pluginsDir ?? join(homedir(), "inlet-plugins"));
     try {
       for (const file of scaffoldPlugin(dir, positional[0])) print(`wrote ${file}`);
     } catch (error) {

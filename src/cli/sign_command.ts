@@ -1,6 +1,6 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { parseArgs } from "./args.ts";
-import { baseOf, withCore } from "./core.ts";
+import { baseUrlOf, withCore } from "./core.ts";
 import { print } from "./output.ts";
 import { signedCurl } from "./sign.ts";
 
@@ -14,7 +14,7 @@ export async function sign(args: string[]): Promise<number> {
     const trigger = core.triggers.get(positional[0]);
     if (!trigger) throw new UsageError(`no trigger with id ${positional[0]}`);
     print(
-      await signedCurl(trigger, baseOf(config), core.plugins, {
+      await signedCurl(trigger, await baseUrlOf(core), core.plugins, {
         bodyFile: String(options.body),
         contentType: options["content-type"] ? String(options["content-type"]) : "application/json",
         keyFile: options.key ? String(options.key) : undefined,

@@ -1,11 +1,12 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import { parseArgs } from "./args.ts";
-import { baseOf, readInput, withCore } from "./core.ts";
+import { baseUrlOf, readInput, withCore } from "./core.ts";
 import { print } from "./output.ts";
 import { replayTriggerCommand } from "./replay_command.ts";
+import { triggersTable } from "./triggers_table.ts";
 
-/** `inlet triggers list|create|show|delete|replay`. */
+/** `inlet triggers list|create|show|delete|rotate|replay`. */
 export async function triggers(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { options, positional, serverArgs } = parseArgs(rest, {
@@ -19,6 +20,7 @@ export async function triggers(args: string[]): Promise<number> {
     "app-secret": "value",
     input: "value",
     reveal: "flag",
+    json: "flag",
     source: "value",
     status: "value",
     since: "value",
@@ -31,9 +33,12 @@ export async function triggers(args: string[]): Promise<number> {
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     switch (sub) {
-      case "list":
-        print(core.triggers.list().map((t) => presentTrigger(t, baseOf(config))));
+      case "list": {
+        const base = await baseUrlOf(core);
+        const list = core.triggers.list();
+        print(options.json ? list.map((t) => presentTrigger(t, base)) : triggersTable(list, base, (id) => core.plugins.has(id)));
         return 0;
+      }
       case "create": {
         const input: Record<string, unknown> = options.input ? (readInput(String(options.input)) as Record<string, unknown>) : {};
         if (options.name) input.name = options.name;
@@ -46,13 +51,13 @@ export async function triggers(args: string[]): Promise<number> {
         if (options["signature-header"]) auth.signatureHeader = options["signature-header"];
         if (options.encoding) auth.encoding = options.encoding;
         if (Object.keys(auth).length) input.auth = auth;
-        print(presentTrigger(await core.triggers.create(input), baseOf(config)));
+        print(presentTrigger(await core.triggers.create(input), await baseUrlOf(core)));
         return 0;
       }
       case "show": {
         const t = core.triggers.get(positional[0] ?? "");
         if (!t) throw new UsageError(positional[0] ? `no trigger with id ${positional[0]}` : "triggers show needs a trigger id");
-        print({ ...presentTrigger(t, baseOf(config)), ...(options.reveal ? { secret: t.secret } : {}) });
+        print({ ...presentTrigger(t, await baseUrlOf(core)), ...(options.reveal ? { secret: t.secret } : {}) });
         return 0;
       }
       case "delete": {

@@ -140,9 +140,15 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
 /** The trusted proxies' ranges (validated when the config was loaded). */
 export const trustedProxyRanges = (config: Pick<ServerConfig, "trustedProxies">) => rangesOf((config.trustedProxies ?? "").split(",").map((e) => e.trim()).filter(Boolean));
 
-/** The base URL trigger URLs are built from. */
+/**
+ * The base URL trigger URLs are built from: `--base-url`, else `http://HOST:PORT`. A wildcard
+ * host (0.0.0.0, ::) is where inlet listens, not an address anyone can call (browsers refuse
+ * 0.0.0.0): its URLs name the loopback address of the same family instead.
+ */
 export function publicBaseUrl(config: Pick<ServerConfig, "baseUrl" | "host">, port: number): string {
   if (config.baseUrl) return config.baseUrl;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  return `http://${host}:${port}`;
+  const host = WILDCARD_HOSTS[config.host] ?? config.host;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
+
+const WILDCARD_HOSTS: Record<string, string> = { "0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1", "::0": "::1" };

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { adminTokenMatches } from "../auth/admin_token.ts";
+import { ADMIN_TOKEN_HINT, adminTokenMatches } from "../auth/admin_token.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import { ACTIVITY_LABELS } from "./activity_labels.ts";
 import { type ActivityRecord } from "../records/activity.ts";
@@ -64,7 +64,9 @@ export function apiRoutes(deps: ApiDeps) {
     .onBeforeHandle(({ request }) => {
       const header = request.headers.get("authorization") ?? "";
       if (!header.startsWith("Bearer ") || !adminTokenMatches(header.slice(7), deps.adminTokenHash())) {
-        return json(401, { error: "unauthorized" }, { "WWW-Authenticate": 'Bearer realm="inlet"' });
+        // The body is the contract's; the header says how to get back in (RFC 6750 error_description).
+        const challenge = header.startsWith("Bearer ") ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
+        return json(401, { error: "unauthorized" }, { "WWW-Authenticate": `Bearer realm="inlet"${challenge}` });
       }
     })
     // API viewers on another origin may load it (with the admin token).

@@ -1,5 +1,5 @@
 import { SQL } from "bun";
-import { KEY_FINGERPRINT_META } from "../records/meta_keys.ts";
+import { BASE_URL_META, KEY_FINGERPRINT_META } from "../records/meta_keys.ts";
 import { redactUrl } from "../config/redact_url.ts";
 import { TRIGGERS_CHANNEL } from "./postgres/postgres_store.ts";
 import type { SqliteSource } from "./sqlite_source.ts";
@@ -148,6 +148,8 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
       }
       const meta = new Map(source.meta);
       meta.delete("triggers_revision");
+      // The SQLite server's address is not the PostgreSQL instances': each records its own at start.
+      meta.delete(BASE_URL_META);
       if (!meta.has(KEY_FINGERPRINT_META) && options.fingerprint) meta.set(KEY_FINGERPRINT_META, options.fingerprint);
       const [existing] = await tx`SELECT value FROM meta WHERE key = ${KEY_FINGERPRINT_META}`;
       const fingerprint = meta.get(KEY_FINGERPRINT_META);

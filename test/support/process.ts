@@ -20,6 +20,8 @@ export interface ServerProcess {
   url: string;
   proc: ReturnType<typeof Bun.spawn>;
   output: () => string;
+  /** What it wrote to stderr so far (warnings, log events). */
+  errors: () => string;
   adminToken: string | null;
 }
 
@@ -32,13 +34,22 @@ export async function spawnServer(command: string[], args: string[], options: { 
     stderr: "pipe",
   });
   let text = "";
+  let errors = "";
+  // Drained all along, so that the child never blocks on a full stderr pipe.
+  const stderrDone = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stderr) errors += decoder.decode(chunk, { stream: true });
+  })();
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   const deadline = Date.now() + 20_000;
   while (!/inlet listening on (http:\/\/\S+)/.test(text)) {
     if (Date.now() > deadline) throw new Error(`server did not start: ${text}`);
     const { done, value } = await reader.read();
-    if (done) throw new Error(`server exited before listening: ${text}${await new Response(proc.stderr).text()}`);
+    if (done) {
+      await stderrDone;
+      throw new Error(`server exited before listening: ${text}${errors}`);
+    }
     text += decoder.decode(value);
   }
   // Keep draining so the child never blocks on a full pipe.
@@ -53,6 +64,7 @@ export async function spawnServer(command: string[], args: string[], options: { 
     url: text.match(/inlet listening on (http:\/\/\S+)/)![1],
     proc,
     output: () => text,
+    errors: () => errors,
     adminToken: text.match(/admin token[^:]*: (\S+)/)?.[1] ?? null,
   };
 }

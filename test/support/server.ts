@@ -28,8 +28,14 @@ export interface TestServer extends RunningServer {
 /** A real server on 127.0.0.1 with a throwaway data dir. */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, args: string[] = []): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "inlet-test-"));
-  const config = { ...loadServerConfig(["--port", "0", "--data-dir", dataDir, "--log-requests", "false", ...args], { INLET_ADMIN_TOKEN: ADMIN_TOKEN }), ...overrides };
-  const server = await startServer(config);
+  let server: RunningServer;
+  try {
+    const config = { ...loadServerConfig(["--port", "0", "--data-dir", dataDir, "--log-requests", "false", ...args], { INLET_ADMIN_TOKEN: ADMIN_TOKEN }), ...overrides };
+    server = await startServer(config);
+  } catch (error) {
+    if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const inProcess = (url: string, init?: RequestInit) => server.app.handle(new Request(new URL(url, server.url), init));
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await inProcess(server.url + path, {
@@ -63,8 +69,12 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, arg
       return { ...created.body, secret: secret.status === 200 ? secret.body.secret : null };
     },
     async close() {
-      await server.stop();
-      if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await server.stop();
+      } finally {
+        // Also when the stop fails: a test run leaves no inlet-test-* folder behind.
+        if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -7,7 +7,7 @@ test("a wrong admin token is refused with a message tied to the field", async ({
   await token.fill("not-the-token-at-all");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(token).toHaveAttribute("aria-invalid", "true");
-  await expect(token).toHaveAccessibleErrorMessage("That admin token was not accepted.");
+  await expect(token).toHaveAccessibleErrorMessage("That admin token was not accepted. Lost it? On the server, inlet admin-token reset prints a new one.");
   await expect(page.getByRole("button", { name: "New trigger" })).toHaveCount(0);
 });
 

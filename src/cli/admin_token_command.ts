@@ -1,0 +1,49 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { resetAdminToken } from "../auth/admin_token.ts";
+import { explainDataDirError } from "../config/data_dir_error.ts";
+import { redactUrl } from "../config/redact_url.ts";
+import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { openStore } from "../server.ts";
+import { parseArgs } from "./args.ts";
+import { print } from "./output.ts";
+
+/**
+ * `inlet admin-token reset`: the way back in when the admin token is lost. A new token is
+ * printed once and its hash replaces the stored one; running servers on the same data dir or
+ * database switch to it within a second.
+ */
+export async function adminToken(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== "reset") throw new UsageError(`unknown command 'admin-token ${sub ?? ""}' (reset)`);
+  const { positional, serverArgs } = parseArgs(rest, {});
+  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]} (inlet admin-token reset [--data-dir DIR | --database-url URL])`);
+  const config = loadServerConfig(serverArgs);
+  if (config.adminToken) {
+    throw new UsageError(
+      "INLET_ADMIN_TOKEN is set, so it is the admin token (every start stores it): use it, or run without it (INLET_ADMIN_TOKEN= inlet admin-token reset) for a generated one",
+    );
+  }
+  const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : resolve(config.dataDir);
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, "inlet.db"))) {
+    throw new UsageError(`${where} has no inlet.db: no admin token to reset there (check --data-dir; the first 'inlet serve' generates and prints one)`);
+  }
+  let store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    throw config.databaseUrl ? error : explainDataDirError(error, config.dataDir);
+  }
+  try {
+    const token = await resetAdminToken(store);
+    print(
+      [
+        `new admin token (shown once; keep it, only its hash is stored): ${token}`,
+        `the previous one no longer works: servers on ${where} switch to the new one within a second`,
+      ].join("\n"),
+    );
+  } finally {
+    await store.close();
+  }
+  return 0;
+}

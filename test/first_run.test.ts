@@ -1,0 +1,179 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { dropDatabase } from "./support/instances.ts";
+import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
+import { BUN, cli, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
+import { waitFor } from "./support/server.ts";
+
+// First start, lost admin tokens, and what `inlet serve` and the CLI tell a new user.
+const dirs: string[] = [];
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  for (const s of servers) {
+    s.proc.kill("SIGTERM");
+    await s.proc.exited;
+  }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-first-run-"));
+  dirs.push(dir);
+  return dir;
+};
+/** Without INLET_ADMIN_TOKEN, whatever the environment of the test run says. */
+const NO_TOKEN = { INLET_ADMIN_TOKEN: "" };
+const serve = async (args: string[], env: Record<string, string> = NO_TOKEN) => {
+  const server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--log-requests", "false", ...args], { env });
+  servers.push(server);
+  return server;
+};
+const stop = async (server: ServerProcess) => {
+  server.proc.kill("SIGTERM");
+  expect(await server.proc.exited).toBe(0);
+};
+const adminCall = (server: ServerProcess, token: string) => fetch(`${server.url}/api/triggers`, { headers: { Authorization: `Bearer ${token}` } });
+
+test("a first start that cannot bind its port stores no admin token: the next start prints one", async () => {
+  const dir = dataDir();
+  const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  try {
+    const failed = await cli(["serve", "--port", String(taken.port), "--data-dir", dir], NO_TOKEN);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).toBe("");
+    expect(failed.stderr.trim().split("\n")).toHaveLength(1);
+    expect(failed.stderr).toContain(`cannot listen on 127.0.0.1:${taken.port}: the port is in use`);
+    expect(failed.stderr).toContain("--port");
+  } finally {
+    taken.stop(true);
+  }
+  const server = await serve(["--data-dir", dir]);
+  expect(server.adminToken).toMatch(/^inlet_[A-Za-z0-9_-]{43}$/);
+  expect((await adminCall(server, server.adminToken!)).status).toBe(200);
+  await stop(server);
+});
+
+test("admin-token reset prints a new token that a running server accepts within a second; the old one is refused with a hint", async () => {
+  const dir = dataDir();
+  const server = await serve(["--data-dir", dir]);
+  const old = server.adminToken!;
+  expect(old).toMatch(/^inlet_/);
+
+  const reset = await cli(["admin-token", "reset", "--data-dir", dir], NO_TOKEN);
+  expect(reset.stderr).toBe("");
+  expect(reset.code).toBe(0);
+  const fresh = reset.stdout.match(/^new admin token \(shown once; keep it, only its hash is stored\): (inlet_\S+)$/m)?.[1];
+  expect(fresh).toMatch(/^inlet_[A-Za-z0-9_-]{43}$/);
+  expect(reset.stdout).toContain("the previous one no longer works");
+
+  await waitFor("the new admin token is accepted", async () => (await adminCall(server, fresh!)).status === 200, 5000, 100);
+  const refused = await adminCall(server, old);
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toEqual({ error: "unauthorized" });
+  expect(refused.headers.get("www-authenticate")).toContain("inlet admin-token reset");
+  await stop(server);
+
+  // A later start does not print a token, and says how to get a new one.
+  const again = await serve(["--data-dir", dir]);
+  expect(again.adminToken).toBeNull();
+  expect(again.output()).toContain(`lost the token printed at the first start? 'inlet admin-token reset --data-dir ${dir}' prints a new one`);
+  expect((await adminCall(again, fresh!)).status).toBe(200);
+  await stop(again);
+});
+
+describe.skipIf(!postgresAvailable())("on PostgreSQL", () => {
+  test("admin-token reset with --database-url: the running instance takes the new token, the old one is refused", async () => {
+    const url = await freshDatabase((await sharedPostgres())!);
+    try {
+      const server = await serve(["--database-url", url, "--data-dir", dataDir()]);
+      const old = server.adminToken!;
+      expect(old).toMatch(/^inlet_/);
+      const reset = await cli(["admin-token", "reset", "--database-url", url], NO_TOKEN);
+      expect(reset.stderr).toBe("");
+      const fresh = reset.stdout.match(/: (inlet_\S+)$/m)![1];
+      await waitFor("the new admin token is accepted", async () => (await adminCall(server, fresh)).status === 200, 5000, 100);
+      expect((await adminCall(server, old)).status).toBe(401);
+      await stop(server);
+    } finally {
+      await dropDatabase(url);
+    }
+  }, 60_000);
+});
+
+test("admin-token reset refuses, on one line, where it cannot help", async () => {
+  const missing = join(dataDir(), "nothing-here");
+  const none = await cli(["admin-token", "reset", "--data-dir", missing], NO_TOKEN);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toBe(`inlet: ${missing} has no inlet.db: no admin token to reset there (check --data-dir; the first 'inlet serve' generates and prints one)\n`);
+  const env = await cli(["admin-token", "reset", "--data-dir", missing], { INLET_ADMIN_TOKEN: "from-the-environment-0123456789" });
+  expect(env.code).toBe(2);
+  expect(env.stderr).toContain("INLET_ADMIN_TOKEN is set");
+  const alone = await cli(["admin-token"]);
+  expect(alone.code).toBe(2);
+  expect(alone.stdout).toContain("inlet admin-token reset");
+});
+
+test("start-up names the panel and says when trigger URLs only work on this machine; the CLI's URLs are the server's", async () => {
+  const dir = dataDir();
+  const server = await serve(["--data-dir", dir], { INLET_ADMIN_TOKEN: "first-run-admin-token-0123456789" });
+  const lines = server.output().trim().split("\n");
+  expect(lines.at(-1)).toBe(`inlet listening on ${server.url}`);
+  expect(lines).toContain(`panel: ${server.url}/`);
+  expect((await fetch(`${server.url}/`)).headers.get("content-type")).toContain("text/html");
+  await waitFor("the local-only note", () => server.errors().includes(`note: trigger URLs and curl commands use ${server.url}, which only this machine can call`), 5000);
+  expect(server.errors()).toContain("INLET_BASE_URL (or --base-url)");
+
+  // No --base-url: the CLI uses the running server's real port (chosen by --port 0), not 8080.
+  const created = JSON.parse((await cli(["triggers", "create", "--name", "orders", "--auth", "bearer", "--data-dir", dir])).stdout);
+  expect(created.url).toBe(`${server.url}/webhooks/${created.token}`);
+  expect(created.curl).toContain(created.url);
+  const table = await cli(["triggers", "list", "--data-dir", dir]);
+  expect(table.code).toBe(0);
+  const [header, row] = table.stdout.trim().split("\n");
+  expect(header.split(/\s+/)).toEqual(["NAME", "ID", "AUTH", "METHODS", "WORKFLOW", "URL"]);
+  expect(row.split(/\s{2,}/)).toEqual(["orders", created.id, "bearer", "POST", "none", created.url]);
+  const json = JSON.parse((await cli(["triggers", "list", "--json", "--data-dir", dir])).stdout);
+  expect(json.map((t: { url: string }) => t.url)).toEqual([created.url]);
+  // Server flags before the subcommand work; no subcommand prints the group's usage.
+  expect((await cli(["triggers", "--data-dir", dir, "list", "--json"])).stdout).toBe(JSON.stringify(json, null, 2) + "\n");
+  const usage = await cli(["triggers", "--data-dir", dir]);
+  expect(usage.code).toBe(2);
+  expect(usage.stdout).toContain("inlet triggers list [--json]");
+  expect(usage.stderr).toBe("");
+  await stop(server);
+
+  // A server started with --base-url records it: the CLI prints that URL, and there is no note.
+  const proxied = await serve(["--data-dir", dir, "--base-url", "https://hooks.example.com"], { INLET_ADMIN_TOKEN: "first-run-admin-token-0123456789" });
+  expect(proxied.output()).toContain("panel: https://hooks.example.com/");
+  const shown = JSON.parse((await cli(["triggers", "show", created.id, "--data-dir", dir])).stdout);
+  expect(shown.url).toBe(`https://hooks.example.com/webhooks/${created.token}`);
+  // --base-url (or INLET_BASE_URL) given to the command wins over the recorded one.
+  const mine = JSON.parse((await cli(["triggers", "show", created.id, "--data-dir", dir], { INLET_BASE_URL: "https://other.example.com" })).stdout);
+  expect(mine.url).toBe(`https://other.example.com/webhooks/${created.token}`);
+  await stop(proxied);
+  expect(proxied.errors()).not.toContain("only this machine can call");
+});
+
+test("a trigger whose plugin is not loaded is named at start, and one created later in the log", async () => {
+  const dir = dataDir();
+  const pluginsDir = join(ROOT, "test/plugins/plugins_dir");
+  const withPlugins = ["--data-dir", dir, "--plugins-dir", pluginsDir];
+  const first = JSON.parse((await cli(["triggers", "create", "--name", "acme", "--app", "acme-list", "--app-secret", "s3cret", ...withPlugins])).stdout);
+  const server = await serve(["--data-dir", dir], { INLET_ADMIN_TOKEN: "first-run-admin-token-0123456789" });
+  await waitFor("the start-up warning", () => server.errors().includes(`warning: trigger "acme" (${first.id}) uses plugin "acme-list", which is not loaded`), 5000);
+  expect(server.errors()).toContain("start with --plugins-dir DIR holding acme-list.ts");
+  expect((await cli(["triggers", "list", "--data-dir", dir, "--plugins-dir", pluginsDir])).stdout).not.toContain("plugin not loaded");
+  expect((await cli(["triggers", "list", "--data-dir", dir])).stdout).toContain("app acme-list (plugin not loaded)");
+
+  const later = JSON.parse((await cli(["triggers", "create", "--name", "tofu", "--app", "acme-tofu", ...withPlugins])).stdout);
+  const logged = await waitFor(
+    "the warning for a trigger created while the server runs",
+    () => server.errors().split("\n").find((line) => line.includes(`(${later.id}) uses plugin \\"acme-tofu\\"`)),
+    5000,
+    50,
+  );
+  expect(JSON.parse(logged)).toMatchObject({ level: "warn" });
+  await stop(server);
+  expect(server.errors().split(later.id)).toHaveLength(2);
+});
