@@ -62,7 +62,7 @@ test("an ingest that fails part-way leaves nothing behind, and the others of its
   await s.close();
 });
 
-test("the store checkpoints on its own: the WAL stays bounded however much is written, and everything is there after reopening", async () => {
+test("commits flushed by the store itself still checkpoint: the WAL stays bounded however much is written, and everything is there after reopening", async () => {
   const path = join(dir, "checkpoints.sqlite");
   const s = new SqliteStore(path);
   const at = new Date().toISOString();

@@ -15,10 +15,6 @@ import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
 const RUN_COLUMNS = runColumns(true);
-/** A checkpoint once about this much was written since the last: measured, a WAL of ~1,500 pages (SQLite's default is 1,000). */
-const CHECKPOINT_BYTES = 2 * 1024 * 1024;
-/** What the rows of one ingest weigh, indexes included, besides the run's `$trigger` (an estimate). */
-const ROW_BYTES = 512;
 
 export interface SqliteStoreOptions {
   /**
@@ -30,13 +26,13 @@ export interface SqliteStoreOptions {
 
 /**
  * The embedded store: one SQLite file in the data dir, WAL, grouped commits, each on disk before
- * any caller it covers is answered. The connection commits with `synchronous = OFF` and the WAL
- * is then flushed with fdatasync off the event loop (WalSync): one flush per batch, overlapping
- * the next batch's work, never blocking the thread that answers requests. Checkpoints are the
- * store's own (not SQLite's automatic ones, which would run unsynced): every ~6 MB of WAL (~1,500 pages), or a
- * second after the last write, one runs with `synchronous = FULL`, so the WAL is flushed, copied
- * into the database file, and that file flushed before the WAL is reused. An in-memory database
- * (`:memory:`, tests) has nothing to flush.
+ * any caller it covers is answered. The connection runs with `synchronous = NORMAL` — SQLite's
+ * WAL setting that flushes at every checkpoint (the WAL before copying it, the database file
+ * after, the WAL header before reuse) but not at each commit — and the store closes that gap
+ * itself: after each batch's commit the WAL is flushed with fdatasync off the event loop
+ * (WalSync), and the batch's callers are answered only then. The thread that answers requests
+ * never waits for a commit's flush, and the next batch is built meanwhile. An in-memory
+ * database (`:memory:`, tests) has nothing to flush.
  */
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
@@ -44,12 +40,6 @@ export class SqliteStore implements Store {
   private readonly group: GroupCommit;
   private readonly walFd: number | null = null;
   private readonly wal: WalSync | null = null;
-  /** Bytes written (roughly) since the last checkpoint; see `checkpointSoon`. */
-  private writtenSinceCheckpoint = 0;
-  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Bytes the batch being committed writes (roughly): rows, and runs' `$trigger`. */
-  private batchBytes = 0;
-  private dbClosed = false;
   private readonly stmt: Record<string, Statement>;
   private closed = false;
   /** Migration versions this open applied (for `inlet migrate`). */
@@ -59,7 +49,7 @@ export class SqliteStore implements Store {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL");
-    // FULL: a commit is on disk before any request it covers is answered.
+    // FULL (each commit flushed) while migrating, and for an in-memory database; see below.
     this.db.exec("PRAGMA synchronous = FULL");
     this.db.exec("PRAGMA busy_timeout = 5000");
     // A savepoint's journal (see GroupCommit) in memory, not a temporary file per transaction.
@@ -68,9 +58,8 @@ export class SqliteStore implements Store {
     // A read-only file fails here, at start, with the file named, not at the first request.
     this.db.run("UPDATE meta SET value = value WHERE key = 'triggers_revision'");
     if (path !== ":memory:") {
-      // From here on, commits are flushed by WalSync and checkpointed by the Checkpointer (see above).
-      this.db.exec("PRAGMA wal_autocheckpoint = 0");
-      this.db.exec("PRAGMA synchronous = OFF");
+      // From here on, each batch's commit is flushed by WalSync (see above).
+      this.db.exec("PRAGMA synchronous = NORMAL");
       this.walFd = openSync(`${path}-wal`, "r");
       this.wal = new WalSync(this.walFd);
     }
@@ -114,50 +103,13 @@ export class SqliteStore implements Store {
       maxBatch: options.groupCommit === false ? 1 : 64,
       failure: (error) => new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`),
       savepoint: (work) => this.inSavepoint(work),
-      durable: this.wal
-        ? () => {
-            const written = this.batchBytes;
-            this.batchBytes = 0;
-            return this.flushed(written);
-          }
-        : undefined,
+      durable: this.wal ? () => this.flushed() : undefined,
     });
   }
 
   /** Resolves once everything committed so far is on disk. */
-  private flushed(written = 4096): Promise<void> {
-    if (!this.wal) return Promise.resolve();
-    this.checkpointSoon(written);
-    return this.wal.afterNow();
-  }
-
-  /**
-   * Checkpoints once ~2 MB of rows were written since the last one (~1,500 WAL pages; SQLite's default is 1,000),
-   * else a second after the last write. Fully synchronous for its duration: two flushes, about
-   * once per thousands of requests under load.
-   */
-  private checkpointSoon(written: number): void {
-    this.writtenSinceCheckpoint += written;
-    if (this.writtenSinceCheckpoint >= CHECKPOINT_BYTES) return this.checkpoint();
-    if (!this.checkpointTimer) {
-      this.checkpointTimer = setTimeout(() => this.checkpoint(), 1000);
-      (this.checkpointTimer as { unref?(): void }).unref?.();
-    }
-  }
-
-  private checkpoint(): void {
-    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
-    this.checkpointTimer = null;
-    this.writtenSinceCheckpoint = 0;
-    if (this.dbClosed) return;
-    try {
-      this.db.exec("PRAGMA synchronous = FULL");
-      this.db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-      this.db.exec("PRAGMA synchronous = OFF");
-    } catch {
-      // A failed checkpoint loses nothing (the WAL keeps every commit); the next one tries again.
-      // Should the connection stay FULL, it is only slower.
-    }
+  private flushed(): Promise<void> {
+    return this.wal ? this.wal.afterNow() : Promise.resolve();
   }
 
   /** A write outside group commit (triggers, meta, sweeps): answered once it is on disk. */
@@ -308,7 +260,6 @@ export class SqliteStore implements Store {
   }
 
   private applyIngest({ dedup, run, activity, lease }: IngestRecord): { deduplicated: boolean } {
-    this.batchBytes += ROW_BYTES;
     const at = Date.parse(activity.at);
     if (dedup) {
       // Claimed inside the write transaction (new, or in place of an expired one): of two
@@ -320,7 +271,6 @@ export class SqliteStore implements Store {
     }
     if (run) {
       const triggerJson = JSON.stringify(run.trigger);
-      this.batchBytes += triggerJson.length;
       this.stmt.putRun.run(
         run.id,
         run.triggerId,
@@ -552,11 +502,7 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.group.drain();
-    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
-    // The last connection's close checkpoints the WAL into the file: fully synchronous again.
-    this.db.exec("PRAGMA synchronous = FULL");
     this.db.close();
-    this.dbClosed = true;
     if (this.walFd !== null) closeSync(this.walFd);
   }
 }
