@@ -9,7 +9,7 @@ import { publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
-import { ingestRoute } from "./http/ingest_route.ts";
+import { ingestHandler, ingestRoute, webhookToken } from "./http/ingest_route.ts";
 import { Metrics } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression } from "./checks/api_check.ts";
@@ -164,9 +164,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log: logEvent,
   });
   alerts.start();
+  const ingest = ingestHandler(pipeline, metrics, log);
   const app = new Elysia({ name: "inlet" })
     .onError(({ code, error }) => errorResponse(code, error))
-    .use(ingestRoute(pipeline, metrics, log))
+    .use(ingestRoute(ingest))
     .use(
       apiRoutes({
         triggers,
@@ -210,7 +211,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         if (refused) return refused;
         const routed = routable(request);
         if (routed !== request) received.set(routed, request);
-        return app.handle(routed);
+        // Webhook calls go straight to the pipeline; everything else through the router.
+        const token = webhookToken(routed.url);
+        return token !== null ? ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error)) : app.handle(routed);
       },
     });
   let server: ReturnType<typeof listen>;
