@@ -131,7 +131,11 @@ describe("bulk replay", () => {
   test("dry run counts; a replay takes the oldest first up to the limit, by status and time", async () => {
     status = 500;
     const t = await server.createTrigger({ name: "replay-bulk", workflow: { kind: "http", url: targetUrl("/bulk"), retry: { maxAttempts: 1 } } });
-    for (let i = 0; i < 5; i++) await post(t.url, { i });
+    // A few ms apart: the time window below is drawn between their creation times (ms resolution).
+    for (let i = 0; i < 5; i++) {
+      await post(t.url, { i });
+      await Bun.sleep(3);
+    }
     await eventually(async () => (await runsOf(t.id)).every((r) => r.status === "failed"));
     const failed = (await runsOf(t.id)).reverse();
 
