@@ -10,7 +10,8 @@
  * The shared store (test/bench/postgres.ts): two instances on one durable PostgreSQL database,
  * loaded at once by two wrk processes, and one instance alone, each with its ratio to inlet on
  * SQLite ("inlet, auth none") in the same round; afterwards the runs in the database are counted
- * against the 2xx answers wrk saw.
+ * against the 2xx answers wrk saw. A command per request in workflow response mode beside
+ * adnanh/webhook doing the same (test/bench/commands.ts), with the ratio inlet ÷ webhook.
  *
  * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those;
  * a PostgreSQL case brings "inlet, auth none" along for its ratio).
@@ -23,6 +24,7 @@ import { sampleBody } from "./body.ts";
 import { postgresBinDir } from "../support/postgres.ts";
 import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
+import { COMMAND_CASES, commandCases } from "./commands.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -146,6 +148,9 @@ async function main() {
   };
   const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
   const pg = pgWanted ? await postgresCases(body1k) : null;
+  // A command per request beside adnanh/webhook (issue 13): naming either case brings both.
+  const commandsWanted = !only || COMMAND_CASES.some((name) => only.includes(name));
+  const commands = commandsWanted ? await commandCases({ inletUrl: inlet.url, adminToken: ADMIN, body: body1k, onCleanup: (undo) => cleanups.push(undo) }) : null;
 
   const cases: Case[] = [
     { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
@@ -160,7 +165,8 @@ async function main() {
     { name: "inlet 1 KB, http workflow", target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }) },
     { name: "inlet 1 KB, http workflow, ordering key", target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }) },
     ...(pg?.cases ?? []),
-  ].filter((c, i) => i === 0 || !only || only.includes(c.name) || (c.name === SQLITE_CASE && pgWanted));
+    ...(commands?.cases ?? []),
+  ].filter((c, i) => i === 0 || !only || only.includes(c.name) || (c.name === SQLITE_CASE && pgWanted) || COMMAND_CASES.includes(c.name));
   const measure = async (c: Case, s: number) => {
     let r: LoadResult;
     if (c.measure) r = await c.measure(s);
@@ -275,6 +281,7 @@ async function main() {
     ...rows.filter((r) => !isPg(r.case)).map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)} |`),
     ...pgTable,
     ...preTable,
+    ...(commands?.table(results) ?? []),
     ...e2eTable,
   ].join("\n");
   console.log(table);
