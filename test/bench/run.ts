@@ -148,9 +148,9 @@ async function main() {
   };
   const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
   const pg = pgWanted ? await postgresCases(body1k) : null;
-  // A command per request beside adnanh/webhook (issue 13): naming either case brings both.
+  // A command per request beside adnanh/webhook (issue 13): naming one of its cases brings all three.
   const commandsWanted = !only || COMMAND_CASES.some((name) => only.includes(name));
-  const commands = commandsWanted ? await commandCases({ inletUrl: inlet.url, adminToken: ADMIN, body: body1k, onCleanup: (undo) => cleanups.push(undo) }) : null;
+  const commands = commandsWanted ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
 
   const cases: Case[] = [
     { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
