@@ -68,6 +68,22 @@ export function ensureWebhook(): string {
   return installed;
 }
 
+/**
+ * Whether this bench run has the command cases: always when BENCH_ONLY names one of them (then a
+ * missing `webhook` is an error); in a full run, only where `webhook` is or can be installed,
+ * with a note otherwise (like the PostgreSQL cases).
+ */
+export function commandCasesWanted(only: string[] | undefined): boolean {
+  if (only !== undefined) return COMMAND_CASES.some((name) => only.includes(name));
+  try {
+    ensureWebhook();
+    return true;
+  } catch {
+    process.stderr.write("adnanh/webhook not installed (apt-get install webhook): the command cases are left out\n");
+    return false;
+  }
+}
+
 /** adnanh/webhook's hooks.json for the case: the HMAC of the raw body in `X-Signature`, then /bin/true. */
 export function webhookHooks(secret: string): unknown[] {
   return [

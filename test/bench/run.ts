@@ -11,7 +11,8 @@
  * loaded at once by two wrk processes, and one instance alone, each with its ratio to inlet on
  * SQLite ("inlet, auth none") in the same round; afterwards the runs in the database are counted
  * against the 2xx answers wrk saw. A command per request in workflow response mode beside
- * adnanh/webhook doing the same (test/bench/commands.ts), with the ratio inlet ÷ webhook.
+ * adnanh/webhook doing the same and a bare Bun.spawn server (test/bench/commands.ts), with the
+ * ratios to webhook and each server's CPU per request.
  *
  * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those;
  * a PostgreSQL case brings "inlet, auth none" along for its ratio).
@@ -24,7 +25,7 @@ import { sampleBody } from "./body.ts";
 import { postgresBinDir } from "../support/postgres.ts";
 import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
-import { COMMAND_CASES, commandCases } from "./commands.ts";
+import { COMMAND_CASES, commandCases, commandCasesWanted } from "./commands.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -149,8 +150,7 @@ async function main() {
   const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
   const pg = pgWanted ? await postgresCases(body1k) : null;
   // A command per request beside adnanh/webhook (issue 13): naming one of its cases brings all three.
-  const commandsWanted = !only || COMMAND_CASES.some((name) => only.includes(name));
-  const commands = commandsWanted ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
+  const commands = commandCasesWanted(only) ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
 
   const cases: Case[] = [
     { name: "bare Bun.serve (baseline)", target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
