@@ -48,6 +48,17 @@ test("argv without a shell, $trigger as JSON on stdin, the run id in INLET_RUN_I
   expect(outcome.result).toMatchObject({ exitCode: 0, signal: null, timedOut: false, stdoutTruncated: false });
 });
 
+test("a large $trigger reaches stdin whole; a command that never reads it still succeeds", async () => {
+  const big: ClaimedRun = { ...run, trigger: { body: { blob: "x".repeat(2 * 1024 * 1024) } } };
+  const expected = Buffer.byteLength(JSON.stringify(big.trigger));
+  const counted = await runner({ kind: "command", argv: ["wc", "-c"] }, big, ctx());
+  expect(decode(counted.answer?.body).trim()).toBe(String(expected));
+  const ignoring = await runner({ kind: "command", argv: ["true"] }, big, ctx());
+  expect(ignoring).toMatchObject({ status: "succeeded", result: { exitCode: 0 } });
+  const leavingEarly = await runner({ kind: "command", argv: ["sh", "-c", "head -c 5 >/dev/null; echo read-5"] }, big, ctx());
+  expect(decode(leavingEarly.answer?.body)).toBe("read-5\n");
+});
+
 test("arguments reach the program verbatim: no shell expansion", async () => {
   const outcome = await runner({ kind: "command", argv: ["printf", "%s|", "$HOME", "*", "a b;c"] }, run, ctx());
   expect(decode(outcome.answer?.body)).toBe("$HOME|*|a b;c|");

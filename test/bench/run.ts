@@ -10,7 +10,9 @@
  * The shared store (test/bench/postgres.ts): two instances on one durable PostgreSQL database,
  * loaded at once by two wrk processes, and one instance alone, each with its ratio to inlet on
  * SQLite ("inlet, auth none") in the same round; afterwards the runs in the database are counted
- * against the 2xx answers wrk saw.
+ * against the 2xx answers wrk saw. A command per request in workflow response mode beside
+ * adnanh/webhook doing the same and a bare Bun.spawn server (test/bench/commands.ts), with the
+ * ratios to webhook and each server's CPU per request.
  *
  * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those;
  * a PostgreSQL case brings "inlet, auth none" along for its ratio).
@@ -23,6 +25,7 @@ import { sampleBody } from "./body.ts";
 import { postgresBinDir } from "../support/postgres.ts";
 import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
+import { commandCases, commandCasesWanted } from "./commands.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -164,6 +167,8 @@ async function main() {
   const fullSecret = (await (await fetch(`${inlet.url}/api/triggers/${full.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
   const fullHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", fullSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
   const pg = pgWanted ? await postgresCases(body1k) : null;
+  // A command per request beside adnanh/webhook (issue 13): naming one of its cases brings all three.
+  const commands = commandCasesWanted(only) ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
 
   let cases: Case[] = [
     { name: BARE, target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
@@ -181,11 +186,13 @@ async function main() {
     { name: "inlet 1 KB, http workflow", target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }) },
     { name: "inlet 1 KB, http workflow, ordering key", target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }) },
     ...(pg?.cases ?? []),
+    ...(commands?.cases ?? []),
   ];
-  // A named case brings its baseline along.
+  // A named case brings its baseline along; the command cases come as a set (see commands.ts).
   const wanted = new Set(only ?? cases.map((c) => c.name));
   for (const c of cases) if (wanted.has(c.name)) wanted.add(c.baseline ?? BARE);
   if (pgWanted) wanted.add(SQLITE_CASE);
+  for (const c of commands?.cases ?? []) wanted.add(c.name);
   cases = cases.filter((c) => wanted.has(c.name));
   const measure = async (c: Case, s: number) => {
     let r: LoadResult;
@@ -302,6 +309,7 @@ async function main() {
     ...rows.filter((r) => !isPg(r.case)).map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)}${baselineOf(r.case) === BARE ? "" : ` (of ${baselineOf(r.case)})`} |`),
     ...pgTable,
     ...preTable,
+    ...(commands?.table(results) ?? []),
     ...e2eTable,
   ].join("\n");
   console.log(table);
