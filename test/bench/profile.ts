@@ -14,6 +14,9 @@ import { ensureWrk, load, UNIQUE_MARKER } from "./wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const size = process.argv[2] === "64k" ? "64k" : "1k";
+// `plain` (third argument): a trigger with no settings at all, every body new (the bench's
+// "no pre-execution settings" case) instead of the full configuration.
+const plain = process.argv[3] === "plain";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const ADMIN = "bench-admin-token-0123456789abcdef";
 
@@ -54,19 +57,26 @@ try {
   const created = await fetch(`${base}/api/triggers`, {
     method: "POST",
     headers: admin,
-    body: JSON.stringify({
-      name: "profile-full",
-      auth: { type: "hmac-sha256" },
-      dedup: { strategy: "header-value", headerName: "X-Delivery-Id" },
-      filter: { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' },
-      redaction: { enabled: true, patterns },
-      workflow: { kind: "none" },
-    }),
+    body: JSON.stringify(
+      plain
+        ? { name: "profile-plain" }
+        : {
+            name: "profile-full",
+            auth: { type: "hmac-sha256" },
+            dedup: { strategy: "header-value", headerName: "X-Delivery-Id" },
+            filter: { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' },
+            redaction: { enabled: true, patterns },
+            workflow: { kind: "none" },
+          },
+    ),
   });
   const trigger = (await created.json()) as { id: string; url: string };
   const secret = ((await (await fetch(`${base}/api/triggers/${trigger.id}/secret`, { headers: admin })).json()) as { secret: string }).secret;
-  const body = sampleBody(size === "64k" ? 64 * 1024 : 1024);
-  const headers = { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
+  const sample = sampleBody(size === "64k" ? 64 * 1024 : 1024);
+  const body = plain ? sample.replace('"evt_', `"evt_${UNIQUE_MARKER}_`) : sample;
+  const headers: Record<string, string> = plain
+    ? { "Content-Type": "application/json" }
+    : { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
   await load(trigger.url, { seconds: 2, connections: 50, body, headers });
   const cpu0 = processCpuMs(proc.pid);
   const r = await load(trigger.url, { seconds, connections: 50, body, headers });
@@ -82,7 +92,7 @@ if (!profiling) process.exit(0);
 const written = readdirSync(profDir).filter((f) => f.endsWith(".md"));
 if (written.length === 0) throw new Error(`no profile written in ${profDir}`);
 mkdirSync(join(ROOT, ".bench"), { recursive: true });
-const out = join(ROOT, ".bench", `profile-${size}.md`);
+const out = join(ROOT, ".bench", `profile-${size}${plain ? "-plain" : ""}.md`);
 renameSync(join(profDir, written[0]), out);
 rmSync(profDir, { recursive: true, force: true });
 console.log(`profile: ${out}`);
