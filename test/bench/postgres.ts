@@ -1,6 +1,6 @@
 /**
- * The shared-store case of `npm run bench`: a throwaway durable PostgreSQL cluster (fsync on, as
- * SQLite's synchronous=FULL), one fresh database, two `inlet serve --database-url …` instances
+ * The shared-store case of `npm run bench`: a throwaway durable PostgreSQL cluster (fsync on: each
+ * commit flushed before its answer, as on SQLite), one fresh database, two `inlet serve --database-url …` instances
  * with the same INLET_SECRET_KEY and admin token.
  *
  * Pinning on the 2-core machine: PostgreSQL (the postmaster and every process it forks) and both

@@ -25,7 +25,7 @@ import { sampleBody } from "./body.ts";
 import { postgresBinDir } from "../support/postgres.ts";
 import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
-import { commandCases, commandCasesWanted } from "./commands.ts";
+import { commandCases, commandCasesWanted, cpuMs } from "./commands.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -97,6 +97,8 @@ interface Case {
   target?(): Promise<{ url: string; body: string; headers: Record<string, string> }>;
   /** Instead of one wrk on `target`: load measured otherwise (several instances at once). */
   measure?(seconds: number): Promise<LoadResult>;
+  /** The server whose CPU time per answered request is reported (user + system, all its threads). */
+  pid?: number;
   /** Called after each load of the case (warm-up included), outside the measured time. */
   after?(result: LoadResult): Promise<void>;
 }
@@ -155,6 +157,16 @@ async function main() {
   // patterns run in the sandbox, each beside its plain counterpart in the same round.
   const runTarget = await startPinned([process.execPath, "run", "test/bench/target_server.ts"], {}, /target listening on (http:\/\/\S+)/);
   const httpWorkflow = { kind: "http", url: `${runTarget.url}/hook` };
+  // The runs a case queued are delivered after its load ends: wait until the target has seen the
+  // last of them, so that the backlog does not share core 1 with the next case (nor the next round).
+  const drainRuns = async () => {
+    const delivered = async () => ((await (await fetch(`${runTarget.url}/count`)).json()) as { deliveries: number }).deliveries;
+    const started = Date.now();
+    for (let last = -1, now = await delivered(); now !== last && Date.now() - started < 180_000; ) {
+      await Bun.sleep(500);
+      [last, now] = [now, await delivered()];
+    }
+  };
   const unordered = await api(inlet.url, "/api/triggers", { name: "bench-http", workflow: httpWorkflow });
   const ordered = await api(inlet.url, "/api/triggers", { name: "bench-http-ordered", workflow: { ...httpWorkflow, orderingKey: "$.id" } });
   const schemaDocument = {
@@ -180,20 +192,20 @@ async function main() {
   const commands = commandCasesWanted(only) ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
 
   let cases: Case[] = [
-    { name: BARE, target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
-    { name: BARE_64K, baseline: BARE_64K, target: async () => ({ url: `${bare.url}/`, body: body64k, headers: json }) },
-    { name: FULL_1K, target: async () => ({ url: full.url, body: body1k, headers: fullHeaders(body1k) }) },
-    { name: FULL_64K, baseline: BARE_64K, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }), after: settleDisk },
-    { name: "inlet, auth none", target: async () => ({ url: none.url, body: body1k, headers: json }) },
-    { name: "inlet, auth none, one commit per request", target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
-    { name: "inlet, hmac-sha256", target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
-    { name: "inlet 1 KB, no pre-execution settings", target: async () => ({ url: plain.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 1 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 64 KB, no pre-execution settings", target: async () => ({ url: plain.url, body: unique(body64k), headers: json }), after: settleDisk },
-    { name: "inlet 64 KB, filter + 10 patterns + payload hash", target: async () => ({ url: checked.url, body: unique(body64k), headers: json }), after: settleDisk },
-    { name: "inlet 1 KB, JSON Schema (2 patterns)", target: async () => ({ url: schemaChecked.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 1 KB, http workflow", target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 1 KB, http workflow, ordering key", target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }) },
+    { name: BARE, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
+    { name: BARE_64K, baseline: BARE_64K, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body64k, headers: json }) },
+    { name: FULL_1K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body1k, headers: fullHeaders(body1k) }) },
+    { name: FULL_64K, baseline: BARE_64K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }), after: settleDisk },
+    { name: "inlet, auth none", pid: inlet.proc.pid, target: async () => ({ url: none.url, body: body1k, headers: json }) },
+    { name: "inlet, auth none, one commit per request", pid: solo.proc.pid, target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
+    { name: "inlet, hmac-sha256", pid: inlet.proc.pid, target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
+    { name: "inlet 1 KB, no pre-execution settings", pid: inlet.proc.pid, target: async () => ({ url: plain.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 1 KB, filter + 10 patterns + payload hash", pid: inlet.proc.pid, target: async () => ({ url: checked.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 64 KB, no pre-execution settings", pid: inlet.proc.pid, target: async () => ({ url: plain.url, body: unique(body64k), headers: json }), after: settleDisk },
+    { name: "inlet 64 KB, filter + 10 patterns + payload hash", pid: inlet.proc.pid, target: async () => ({ url: checked.url, body: unique(body64k), headers: json }), after: settleDisk },
+    { name: "inlet 1 KB, JSON Schema (2 patterns)", pid: inlet.proc.pid, target: async () => ({ url: schemaChecked.url, body: unique(body1k), headers: json }) },
+    { name: "inlet 1 KB, http workflow", pid: inlet.proc.pid, target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }), after: drainRuns },
+    { name: "inlet 1 KB, http workflow, ordering key", pid: inlet.proc.pid, target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }), after: drainRuns },
     ...(pg?.cases ?? []),
     ...(commands?.cases ?? []),
   ];
@@ -208,7 +220,9 @@ async function main() {
     if (c.measure) r = await c.measure(s);
     else {
       const t = await c.target!();
+      const before = c.pid ? cpuMs(c.pid).self : 0;
       r = await load(t.url, { seconds: s, connections, body: t.body, headers: t.headers });
+      if (c.pid && r.requests > 0) r = { ...r, cpuUsPerRequest: ((cpuMs(c.pid).self - before) * 1000) / r.requests };
     }
     await c.after?.(r);
     return r;
@@ -265,6 +279,7 @@ async function main() {
       p50ms: median(rs.map((r) => r.p50ms)),
       p99ms: median(rs.map((r) => r.p99ms)),
       ratio: Number(median(ratios.get(c.name)!).toFixed(2)),
+      ...(rs.every((r) => r.cpuUsPerRequest !== undefined) ? { cpuUs: Math.round(median(rs.map((r) => r.cpuUsPerRequest!))) } : {}),
       ...(sqliteRatios.has(c.name) ? { toSqlite: Number(median(sqliteRatios.get(c.name)!).toFixed(2)) } : {}),
     };
   });
@@ -275,7 +290,7 @@ async function main() {
     pg && pgRows.length > 0
       ? [
           "",
-          `Shared store: inlet instances on one PostgreSQL ${pg.version} database (fsync on, like SQLite's synchronous=FULL), same rounds as above. ` +
+          `Shared store: inlet instances on one PostgreSQL ${pg.version} database (fsync on: each commit flushed before its answer, as on SQLite), same rounds as above. ` +
             `PostgreSQL and the instances share core 1, the core the SQLite server has to itself; wrk on core 0 (two instances: two wrk processes at once, ` +
             `${Math.ceil(connections / 2)} + ${Math.floor(connections / 2)} connections, req/s summed, p50/p99 the higher of the two). ` +
             "On 2 cores this measures the cost of the shared store, not scale-out: the two instances split one core.",
@@ -311,11 +326,16 @@ async function main() {
       ]
     : [];
   const table = [
-    `1 KB JSON body (64 KB where the case says so), wrk -t1 -c${connections} -d${seconds}s, median of ${rounds} rounds; server on core 1, wrk on core 0; ratio = req/s ÷ bare Bun.serve on the same body in the same round`,
+    `1 KB JSON body (64 KB where the case says so), wrk -t1 -c${connections} -d${seconds}s, median of ${rounds} rounds; server on core 1, wrk on core 0; ratio = req/s ÷ bare Bun.serve on the same body in the same round; ` +
+      "CPU = the server's CPU time (every thread, from /proc) per answered request during the load, and its ratio = the baseline's ÷ the case's (what a noisy machine moves least)",
     "",
-    "| case | req/s | p50 ms | p99 ms | ratio to bare |",
-    "|---|---|---|---|---|",
-    ...rows.filter((r) => !isPg(r.case)).map((r) => `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)}${baselineOf(r.case) === BARE ? "" : ` (of ${baselineOf(r.case)})`} |`),
+    "| case | req/s | p50 ms | p99 ms | ratio to bare | server CPU µs/req | CPU ratio |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.filter((r) => !isPg(r.case) && !commands?.cases.some((c) => c.name === r.case)).map((r) => {
+      const base = rows.find((b) => b.case === baselineOf(r.case));
+      const cpuRatio = r.cpuUs && base?.cpuUs ? (base.cpuUs / r.cpuUs).toFixed(2) : "–";
+      return `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)}${baselineOf(r.case) === BARE ? "" : ` (of ${baselineOf(r.case)})`} | ${r.cpuUs ?? "–"} | ${cpuRatio} |`;
+    }),
     ...pgTable,
     ...preTable,
     ...(commands?.table(results) ?? []),

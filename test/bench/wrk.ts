@@ -9,6 +9,8 @@ export interface LoadResult {
   non2xx: number;
   /** Answers wrk received (any status); the 2xx among them are `requests - non2xx`. */
   requests: number;
+  /** The server's CPU time per answered request during the load, where the bench measured it (µs). */
+  cpuUsPerRequest?: number;
 }
 
 /** Makes sure wrk is there (Debian's package), installing it when we are root. */
