@@ -40,10 +40,14 @@ function script(method: string, body: string, headers: Record<string, string>): 
   const lines = [`wrk.method = ${luaString(method)}`, `wrk.body = ${luaString(body)}`];
   for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
   const at = body.indexOf(UNIQUE_MARKER);
+  // The counter starts again with each wrk process: a prefix of this load's own keeps bodies and
+  // delivery ids new across loads too (warm-up, rounds, and cases sharing a trigger), so that a
+  // later load is never answered as a duplicate of an earlier one.
+  const nonce = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}_`;
   const uniqueHeader = Object.entries(headers).find(([, v]) => v.includes(UNIQUE_MARKER));
   if (at >= 0) {
     lines.push(
-      `local head, tail = ${luaString(body.slice(0, at))}, ${luaString(body.slice(at + UNIQUE_MARKER.length))}`,
+      `local head, tail = ${luaString(body.slice(0, at) + nonce)}, ${luaString(body.slice(at + UNIQUE_MARKER.length))}`,
       "local n = 0",
       "request = function() n = n + 1; return wrk.format(nil, nil, nil, head .. n .. tail) end",
     );
@@ -52,7 +56,7 @@ function script(method: string, body: string, headers: Record<string, string>): 
     const [name, value] = uniqueHeader;
     const cut = value.indexOf(UNIQUE_MARKER);
     lines.push(
-      `local name, head, tail = ${luaString(name)}, ${luaString(value.slice(0, cut))}, ${luaString(value.slice(cut + UNIQUE_MARKER.length))}`,
+      `local name, head, tail = ${luaString(name)}, ${luaString(value.slice(0, cut) + nonce)}, ${luaString(value.slice(cut + UNIQUE_MARKER.length))}`,
       "local n = 0",
       "request = function() n = n + 1; wrk.headers[name] = head .. n .. tail; return wrk.format() end",
     );
