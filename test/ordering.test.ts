@@ -131,6 +131,9 @@ describe("one instance", () => {
     await Bun.sleep(200);
     first.proc.kill("SIGKILL");
     await first.proc.exited;
+    // The receiver still finishes the delivery the killed process had started (its handler runs
+    // on): the restart must resume the order from there, not race a request nobody is waiting for.
+    await waitFor("the killed delivery finished at the receiver", () => target.arrivals.some((a) => a.n === 1), 5000);
 
     const second = await spawnServer([BUN, "run", "src/main.ts"], args, { env });
     cleanups.push(async () => {

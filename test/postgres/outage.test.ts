@@ -69,13 +69,8 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
     const server = await spawnServer(MAIN, ["--database-url", databaseUrl, "--data-dir", dataDir, "--log-requests", "false", "--run-concurrency", "2"], {
       env: { INLET_ADMIN_TOKEN: ADMIN, INLET_SECRET_KEY: SECRET_KEY },
     });
-    // Drain stderr (warnings while the database is down) so the child never blocks on a full pipe.
-    let errText = "";
-    (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of server.proc.stderr as ReadableStream<Uint8Array>) errText += decoder.decode(chunk);
-    })();
-    const instance = { ...server, stderr: () => errText };
+    // spawnServer drains stderr (warnings while the database is down), so the child never blocks on a full pipe.
+    const instance = { ...server, stderr: server.errors };
     spawned.push(instance);
     return instance;
   };
