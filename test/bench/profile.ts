@@ -1,9 +1,10 @@
 /**
- * `npm run bench:profile [-- 1k|64k]`: a CPU profile of the server under issue 13's full
+ * `npx bun test/bench/profile.ts [1k|64k] [plain]`: a CPU profile of the server under issue 13's full
  * configuration (HMAC, header-value dedup, include filter, 10 redaction patterns, workflow none).
  * The server runs with `bun --cpu-prof-md`, pinned to core 1, loaded by wrk on core 0 for
- * BENCH_SECONDS (10); the profile (markdown) lands in .bench/profile-<size>.md and its top
- * self-time functions are printed.
+ * BENCH_SECONDS (10); the profile (markdown, hottest functions first) lands in
+ * .bench/profile-<size>[-plain].md. PROFILE_OFF=1: no profiler, the server's CPU per request
+ * instead (from /proc); PROFILE_TMP=/dev/shm: the data dir on tmpfs (no disk cost).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
