@@ -12,7 +12,7 @@ import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LoadResult } from "./wrk.ts";
+import { ensureDebianCommand, type LoadResult } from "./wrk.ts";
 
 export const COMMAND_CASE = "command /bin/true, workflow response (hmac)";
 export const WEBHOOK_CASE = "adnanh/webhook /bin/true (hmac)";
@@ -55,18 +55,8 @@ export interface CommandBenchDeps {
   onCleanup(undo: () => unknown): void;
 }
 
-/** Makes sure adnanh/webhook is there (Debian's package), installing it when we are root, like wrk. */
-export function ensureWebhook(): string {
-  const found = Bun.which("webhook");
-  if (found) return found;
-  if (process.getuid?.() === 0) {
-    Bun.spawnSync(["apt-get", "update", "-qq"], { stdout: "ignore", stderr: "inherit" });
-    Bun.spawnSync(["apt-get", "install", "-y", "-qq", "webhook"], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-  }
-  const installed = Bun.which("webhook");
-  if (!installed) throw new Error("adnanh/webhook is needed for the command case: apt-get install webhook");
-  return installed;
-}
+/** Makes sure adnanh/webhook is there (Debian's package), like wrk. */
+export const ensureWebhook = () => ensureDebianCommand("webhook", "webhook", "the command case (adnanh/webhook)");
 
 /**
  * Whether this bench run has the command cases: always when BENCH_ONLY names one of them (then a

@@ -13,18 +13,24 @@ export interface LoadResult {
   cpuUsPerRequest?: number;
 }
 
-/** Makes sure wrk is there (Debian's package), installing it when we are root. */
-export function ensureWrk(): string {
-  const found = Bun.which("wrk");
+/**
+ * The path of `command`, from Debian's `pkg`: installed (apt-get) when missing and we are root,
+ * else an error saying what `purpose` needs.
+ */
+export function ensureDebianCommand(command: string, pkg: string, purpose: string): string {
+  const found = Bun.which(command);
   if (found) return found;
   if (process.getuid?.() === 0) {
     Bun.spawnSync(["apt-get", "update", "-qq"], { stdout: "ignore", stderr: "inherit" });
-    Bun.spawnSync(["apt-get", "install", "-y", "-qq", "wrk"], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    Bun.spawnSync(["apt-get", "install", "-y", "-qq", pkg], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   }
-  const installed = Bun.which("wrk");
-  if (!installed) throw new Error("wrk is needed for the benchmark: apt-get install wrk");
+  const installed = Bun.which(command);
+  if (!installed) throw new Error(`${command} is needed for ${purpose}: apt-get install ${pkg}`);
   return installed;
 }
+
+/** Makes sure wrk is there (Debian's package). */
+export const ensureWrk = () => ensureDebianCommand("wrk", "wrk", "the benchmark");
 
 const luaString = (s: string) => JSON.stringify(s);
 
