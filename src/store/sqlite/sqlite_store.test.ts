@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
 import { Database } from "bun:sqlite";
-import { SchemaTooNew } from "../errors.ts";
+import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { SqliteStore } from "./sqlite_store.ts";
 
@@ -87,4 +87,41 @@ test("commits flushed by the store itself still checkpoint: the WAL stays bounde
   expect((await reopened.getRun(`run-${total - 1}`))?.trigger).toEqual({ body });
   expect(await reopened.listRuns({ triggerId: "t", limit: 500, includeTrigger: false })).toHaveLength(500);
   await reopened.close();
+});
+
+test("an ingest is answered only once the WAL flush after its commit has finished; a failed flush fails it", async () => {
+  const flushes: Array<{ finish(error?: Error): void }> = [];
+  const flushWal = () => new Promise<void>((resolve, reject) => flushes.push({ finish: (error) => (error ? reject(error) : resolve()) }));
+  const s = new SqliteStore(join(dir, "durable.sqlite"), { flushWal });
+  const at = new Date().toISOString();
+  const ingest = (id: string) =>
+    s.commitIngest({
+      dedup: null,
+      run: { id, triggerId: "t", requestId: id, status: "succeeded", trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at },
+      activity: { id: `a-${id}`, triggerId: "t", at, requestId: id, outcome: "run", runId: id, detail: null },
+    });
+  let answered = false;
+  const first = ingest("r1").then(() => (answered = true));
+  await Bun.sleep(20);
+  // Committed (a reader sees it) but not flushed: the caller is still waiting.
+  expect(await s.getRun("r1")).not.toBeNull();
+  expect(flushes).toHaveLength(1);
+  expect(answered).toBe(false);
+  flushes[0].finish();
+  await first;
+  expect(answered).toBe(true);
+
+  const second = ingest("r2");
+  await Bun.sleep(20);
+  flushes[1].finish(new Error("EIO"));
+  await expect(second).rejects.toThrow(StoreUnavailable);
+  // A write outside group commit (meta, triggers) waits for its flush too.
+  const meta = s.setMeta("k", "v");
+  await Bun.sleep(20);
+  expect(flushes).toHaveLength(3);
+  flushes[2].finish();
+  await meta;
+  const closing = s.close();
+  for (let i = 3; i < flushes.length; i++) flushes[i].finish();
+  await closing;
 });

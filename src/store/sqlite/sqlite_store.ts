@@ -22,6 +22,8 @@ export interface SqliteStoreOptions {
    * one fsync each, to measure what group commit saves. Never turn it off in production.
    */
   groupCommit?: boolean;
+  /** Flushes the WAL file (tests replace it to hold or fail a flush); default fdatasync. */
+  flushWal?: () => Promise<void>;
 }
 
 /**
@@ -61,7 +63,7 @@ export class SqliteStore implements Store {
       // From here on, each batch's commit is flushed by WalSync (see above).
       this.db.exec("PRAGMA synchronous = NORMAL");
       this.walFd = openSync(`${path}-wal`, "r");
-      this.wal = new WalSync(this.walFd);
+      this.wal = new WalSync(this.walFd, options.flushWal);
     }
     const db = this.db;
     this.stmt = {
