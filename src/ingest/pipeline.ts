@@ -180,15 +180,10 @@ export class IngestPipeline {
   private prepare(trigger: TriggerRecord): PreparedTrigger | null {
     let prepared = this.prepared.get(trigger);
     if (!prepared) {
+      const plugin = trigger.app ? this.deps.plugins.get(trigger.app) : undefined;
+      if (trigger.app && !plugin) return null;
       const checks = this.deps.compileChecks(trigger);
-      let recipe: TriggerRecipe;
-      if (trigger.app) {
-        const plugin = this.deps.plugins.get(trigger.app);
-        if (!plugin) return null;
-        recipe = appRecipe(trigger, plugin, () => this.deps.baseUrl());
-      } else {
-        recipe = genericRecipe(trigger, checks);
-      }
+      const recipe: TriggerRecipe = plugin ? appRecipe(trigger, plugin, () => this.deps.baseUrl()) : genericRecipe(trigger, checks);
       prepared = { checks, recipe };
       this.prepared.set(trigger, prepared);
     }
