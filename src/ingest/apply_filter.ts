@@ -11,7 +11,7 @@ export async function applyFilter(checks: PreparedChecks, delivery: Delivery): P
 }
 
 /** What the owner reads when the filter skipped a delivery. */
-export function filterReason(delivery: Delivery): string {
+function filterReason(delivery: Delivery): string {
   const { mode } = delivery.trigger.filter;
   return `filter (${mode}) ${mode === "include" ? "did not match" : "matched"}`;
 }
