@@ -16,13 +16,13 @@ async function run(command: string[], cwd: string) {
   const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
   const proc = Bun.spawn(command, { cwd, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code: await proc.exited, output: stdout + stderr };
+  return { code: await proc.exited, stdout, output: stdout + stderr };
 }
 
 test("Redocly (recommended rules) finds no error and no warning", async () => {
-  const proc = Bun.spawn([bin("redocly"), "lint", "--format", "json", file], { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }, stdout: "pipe", stderr: "ignore" });
-  const report = JSON.parse(await new Response(proc.stdout).text()) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
-  expect({ code: await proc.exited, totals: report.totals, problems: report.problems.map((p) => `${p.ruleId}: ${p.message}`) }).toEqual({
+  const { code, stdout } = await run([bin("redocly"), "lint", "--format", "json", file], dir);
+  const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+  expect({ code, totals: report.totals, problems: report.problems.map((p) => `${p.ruleId}: ${p.message}`) }).toEqual({
     code: 0,
     totals: expect.objectContaining({ errors: 0, warnings: 0 }),
     problems: [],
