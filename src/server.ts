@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Elysia } from "elysia";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
-import { ensureAdminToken, storedAdminTokenHash } from "./auth/admin_token.ts";
+import { adminTokenHashInForce, ensureAdminToken, storedAdminTokenHash } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
 import { usesGeneratedSecret } from "./auth/generic.ts";
 import { BASE_URL_META, KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
@@ -119,9 +119,10 @@ const RUN_DRAIN_MS = 5_000;
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const core = await openCore(config);
   const { store, triggers, plugins } = core;
-  // Read from the store once the port is bound (below) and again every second, so that
-  // `inlet admin-token reset` takes effect without a restart. Until then no token matches.
-  let adminHash = "";
+  // Known before the port is bound, so the token in force works from the first request; a
+  // generated one is made only once the port is ours (below). Read again every second, so that
+  // `inlet admin-token reset` takes effect without a restart.
+  let adminHash = await adminTokenHashInForce(store, config.adminToken);
   let baseUrl = publicBaseUrl(config, config.port);
   const metrics = new Metrics();
   const log = new RequestLog(config.logRequests);

@@ -177,3 +177,34 @@ test("a trigger whose plugin is not loaded is named at start, and one created la
   await stop(server);
   expect(server.errors().split(later.id)).toHaveLength(2);
 });
+
+test("the admin token in force is accepted from the server's first answer, before its listening line", async () => {
+  const dir = dataDir();
+  // A stored token first (a generated one), then INLET_ADMIN_TOKEN takes over on the next start.
+  await stop(await serve(["--data-dir", dir]));
+  const free = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = free.port;
+  free.stop(true);
+  const token = "first-answer-admin-token-0123456789";
+  const proc = Bun.spawn([BUN, "run", join(ROOT, "src/main.ts"), "serve", "--port", String(port), "--data-dir", dir, "--log-requests", "false"], {
+    env: { ...process.env, INLET_ADMIN_TOKEN: token },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  try {
+    const statuses: number[] = [];
+    const deadline = Date.now() + 15_000;
+    // Asked as fast as possible from before the port is bound until a few answers came.
+    while (statuses.length < 20 && Date.now() < deadline) {
+      try {
+        statuses.push((await fetch(`http://127.0.0.1:${port}/api/triggers`, { headers: { Authorization: `Bearer ${token}` } })).status);
+      } catch {
+        // Not listening yet.
+      }
+    }
+    expect(statuses).toEqual(Array(20).fill(200));
+  } finally {
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+  }
+});

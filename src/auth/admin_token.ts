@@ -10,6 +10,16 @@ const META_KEY = ADMIN_TOKEN_META;
 export const ADMIN_TOKEN_HINT = "admin token not accepted; lost it? 'inlet admin-token reset' (same --data-dir or --database-url) prints a new one";
 
 /**
+ * The hash of the admin token in force, read without writing anything (a server knows it before
+ * it binds its port; `ensureAdminToken` stores or generates once the port is bound): the hash of
+ * `INLET_ADMIN_TOKEN` when set, else the stored one, else "" (no token yet: none matches).
+ */
+export async function adminTokenHashInForce(store: Store, fromEnv: string | undefined): Promise<string> {
+  if (fromEnv) return sha256Hex(fromEnv);
+  return (await store.getMeta(META_KEY)) ?? "";
+}
+
+/**
  * Makes sure an admin token exists. `INLET_ADMIN_TOKEN`, when set, is the token (its hash is
  * stored). Otherwise the first start generates one and returns it so it can be printed once;
  * only its SHA-256 is ever stored.
