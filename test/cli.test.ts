@@ -21,7 +21,12 @@ test("a command group alone, or any command with --help, prints its usage", asyn
   const alone = await cli(["triggers"]);
   expect(alone.code).toBe(2);
   expect(alone.stdout).toContain("inlet triggers list");
-  expect(alone.stderr).toBe("");
+  // Not run, so a failure: its one line on stderr, like every other.
+  expect(alone.stderr).toBe("inlet: 'triggers' needs a command (its usage is above)\n");
+  const nothing = await cli([]);
+  expect(nothing.code).toBe(2);
+  expect(nothing.stdout).toContain("inlet triggers list");
+  expect(nothing.stderr).toBe("inlet: no command given (the commands are above)\n");
   const help = await cli(["serve", "--help"]);
   expect(help.code).toBe(0);
   expect(help.stdout).toContain("inlet serve [flags]");

@@ -140,7 +140,7 @@ test("start-up names the panel and says when trigger URLs only work on this mach
   const usage = await cli(["triggers", "--data-dir", dir]);
   expect(usage.code).toBe(2);
   expect(usage.stdout).toContain("inlet triggers list [--json]");
-  expect(usage.stderr).toBe("");
+  expect(usage.stderr).toBe("inlet: 'triggers' needs a command (its usage is above)\n");
   await stop(server);
 
   // A server started with --base-url records it: the CLI prints that URL, and there is no note.

@@ -30,7 +30,10 @@ async function dispatch(argv: string[]): Promise<number> {
   // A group without its subcommand (`inlet triggers`, `inlet triggers --data-dir D`) prints its usage.
   if (known && (asked || (group && (args.length === 0 || args[0].startsWith("-"))))) {
     print(helpFor(command!));
-    return asked ? 0 : 2;
+    if (asked) return 0;
+    // Not run: a failure, with its one line on stderr like every other (CONTRACT §1).
+    process.stderr.write(`inlet: '${command}' needs a command (its usage is above)\n`);
+    return 2;
   }
   try {
     switch (command) {
@@ -57,7 +60,9 @@ async function dispatch(argv: string[]): Promise<number> {
       case "-h":
       case undefined:
         print(HELP);
-        return command === undefined ? 2 : 0;
+        if (command !== undefined) return 0;
+        process.stderr.write("inlet: no command given (the commands are above)\n");
+        return 2;
       default:
         throw new UsageError(`unknown command '${command}' (see 'inlet help')`);
     }
