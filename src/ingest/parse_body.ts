@@ -15,6 +15,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function isJsonType(contentType: string | null): boolean {
   if (!contentType) return false;
+  // What nearly every sender sends, decided without splitting and lower-casing a copy.
+  if (contentType === "application/json" || contentType === "application/json; charset=utf-8") return true;
   const type = contentType.split(";", 1)[0].trim().toLowerCase();
   return type === "application/json" || type === "text/json" || type.endsWith("+json");
 }

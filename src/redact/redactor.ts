@@ -208,15 +208,12 @@ class Walk {
 
   private object(fields: Record<string, unknown>, depth: number): Record<string, unknown> {
     let out: Record<string, unknown> | null = null;
-    const keys = Object.keys(fields);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+    // for-in, not Object.keys: no array of names per object (bodies are JSON.parse results, whose
+    // prototype is Object.prototype and carries no enumerable names).
+    for (const key in fields) {
       const value = fields[key];
       const next = this.matches(key) ? REDACTED : this.value(value, depth + 1);
-      if (next !== value && out === null) {
-        out = {};
-        for (let j = 0; j < i; j++) put(out, keys[j], fields[keys[j]]);
-      }
+      if (next !== value && out === null) out = copyBefore(fields, key);
       if (out !== null) put(out, key, next);
     }
     return out ?? fields;
@@ -228,6 +225,16 @@ class Walk {
     this.undecided.add(name);
     return false;
   }
+}
+
+/** A new object with the fields of `fields` that come before `stop`, in order. */
+function copyBefore(fields: Record<string, unknown>, stop: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (key === stop) break;
+    put(out, key, fields[key]);
+  }
+  return out;
 }
 
 // `out[key] = value` with key "__proto__" would set the prototype instead of a field.

@@ -15,7 +15,8 @@
  * ratios to webhook and each server's CPU per request.
  *
  * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those;
- * a PostgreSQL case brings "inlet, auth none" along for its ratio).
+ * a PostgreSQL case brings "inlet, auth none" along for its ratio), BENCH_CPU_PROF (a directory: the
+ * inlet server that serves the SQLite and command cases writes a markdown CPU profile there).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +38,8 @@ const SQLITE_CASE = "inlet, auth none";
 const BARE = "bare Bun.serve (baseline)";
 const BARE_64K = "bare Bun.serve, 64 KB (baseline)";
 const FULL_1K = "inlet 1 KB, hmac + header-value dedup + filter + 10 patterns";
+// What inlet's storage design costs alone: bare Bun.serve committing what FULL_1K commits (test/bench/store_floor_server.ts).
+const STORE_FLOOR = "floor: bare Bun.serve + inlet's SQLite store (dedup key, run, Activity row)";
 const FULL_64K = "inlet 64 KB, hmac + header-value dedup + filter + 10 patterns";
 const PG_ONE = "postgres one instance";
 const PG_TWO = "postgres two instances";
@@ -120,8 +123,10 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "inlet-bench-"));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const bare = await startPinned([process.execPath, "run", "test/bench/bare_server.ts"], {}, /bare listening on (http:\/\/\S+)/);
+  // BENCH_CPU_PROF=<dir>: the main inlet server writes a markdown CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const inlet = await startPinned(
-    [process.execPath, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"],
+    [process.execPath, ...profile, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"],
     { INLET_ADMIN_TOKEN: ADMIN },
     /inlet listening on (http:\/\/\S+)/,
   );
@@ -133,6 +138,9 @@ async function main() {
     { INLET_ADMIN_TOKEN: ADMIN, INLET_GROUP_COMMIT: "0" },
     /inlet listening on (http:\/\/\S+)/,
   );
+  const floorDir = mkdtempSync(join(tmpdir(), "inlet-bench-floor-"));
+  cleanups.push(() => rmSync(floorDir, { recursive: true, force: true }));
+  const floor = await startPinned([process.execPath, "run", "test/bench/store_floor_server.ts"], { DATA_DIR: floorDir }, /floor listening on (http:\/\/\S+)/);
   const json = { "Content-Type": "application/json" };
   const none = await api(inlet.url, "/api/triggers", { name: "bench-none" });
   const noneSolo = await api(solo.url, "/api/triggers", { name: "bench-none-solo" });
@@ -195,6 +203,7 @@ async function main() {
     { name: BARE, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
     { name: BARE_64K, baseline: BARE_64K, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body64k, headers: json }) },
     { name: FULL_1K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body1k, headers: fullHeaders(body1k) }) },
+    { name: STORE_FLOOR, pid: floor.proc.pid, target: async () => ({ url: `${floor.url}/`, body: body1k, headers: fullHeaders(body1k) }) },
     { name: FULL_64K, baseline: BARE_64K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }), after: settleDisk },
     { name: "inlet, auth none", pid: inlet.proc.pid, target: async () => ({ url: none.url, body: body1k, headers: json }) },
     { name: "inlet, auth none, one commit per request", pid: solo.proc.pid, target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
@@ -249,6 +258,7 @@ async function main() {
     }
   }
   bare.proc.kill();
+  floor.proc.kill();
   solo.proc.kill("SIGTERM");
   await solo.proc.exited;
   // Counted once the instances have stopped (each drains its pending commits first).
