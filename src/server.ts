@@ -264,9 +264,16 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // the revision is polled every second in any case (the CLI on a SQLite data dir; a missed NOTIFY).
   const watch = store.watchTriggers ? await store.watchTriggers(() => void reload()) : null;
   const refresh = setInterval(reload, 1000);
+  // One sweep at a time: a large backlog of expired rows can take longer than the interval.
+  let sweeping = false;
   const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
     const now = new Date();
-    store.sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000)).catch((e) => logEvent("warn", "sweep failed", { error: String(e) }));
+    store
+      .sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000))
+      .catch((e) => logEvent("warn", "sweep failed", { error: String(e) }))
+      .finally(() => (sweeping = false));
   }, SWEEP_EVERY_MS);
   refresh.unref?.();
   sweep.unref?.();

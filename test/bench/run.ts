@@ -254,7 +254,7 @@ async function main() {
       ratios.set(c.name, [...(ratios.get(c.name) ?? []), r.rps / thisRound.get(c.baseline ?? BARE)!]);
       // The PostgreSQL cases come after "inlet, auth none": this is its figure of the same round.
       if (sqlite > 0) sqliteRatios.set(c.name, [...(sqliteRatios.get(c.name) ?? []), r.rps / sqlite]);
-      process.stderr.write(`round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s\n`);
+      process.stderr.write(`round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99ms} ms${r.cpuUsPerRequest ? `, ${Math.round(r.cpuUsPerRequest)} µs/req` : ""}\n`);
     }
   }
   bare.proc.kill();

@@ -6,7 +6,7 @@ import { storeContract } from "../../../test/store/store_contract.ts";
 import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { SqliteStore } from "./sqlite_store.ts";
+import { SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -124,4 +124,40 @@ test("an ingest is answered only once the WAL flush after its commit has finishe
   const closing = s.close();
   for (let i = 3; i < flushes.length; i++) flushes[i].finish();
   await closing;
+});
+
+test("the retention sweep deletes in chunks until every old row is gone; unfinished runs and newer rows stay", async () => {
+  const s = new SqliteStore(join(dir, "sweep-chunks.sqlite"), { sweepChunk: 3 });
+  const old = new Date(Date.now() - 40 * 86_400_000);
+  const now = new Date();
+  const ingest = (id: string, at: Date, status: "succeeded" | "queued", windowSeconds: number) =>
+    s.commitIngest({
+      dedup: { keyHash: `key-${id}`, windowSeconds },
+      run: { id, triggerId: "t", requestId: id, status, trigger: { body: {} }, result: null, attempts: status === "queued" ? 0 : 1, error: null, createdAt: at.toISOString(), finishedAt: status === "queued" ? null : at.toISOString() },
+      activity: { id: `a-${id}`, triggerId: "t", at: at.toISOString(), requestId: id, outcome: "run", runId: id, detail: null },
+    });
+  for (let i = 0; i < 8; i++) await ingest(`old-${i}`, old, "succeeded", 1);
+  await ingest("old-queued", old, "queued", 1);
+  await ingest("fresh", now, "succeeded", 3600);
+  const swept = await s.sweep(now, new Date(now.getTime() - 30 * 86_400_000));
+  // Three rows per table per transaction: only going on past full chunks reaches all of them.
+  expect(swept).toEqual({ dedupKeys: 9, activity: 9, runs: 8 });
+  expect(await s.getRun("old-7")).toBeNull();
+  expect((await s.getRun("old-queued"))?.status).toBe("queued");
+  expect(await s.getRun("fresh")).not.toBeNull();
+  expect(await s.hasDedupKey("t", "key-fresh", now)).toBe(true);
+  expect((await s.listActivity("t", { limit: 10 })).map((r) => r.id)).toEqual(["a-fresh"]);
+  await s.close();
+});
+
+test("each sweep statement finds its rows through an index: none reads every finished run", async () => {
+  const path = join(dir, "sweep-plans.sqlite");
+  await new SqliteStore(path).close();
+  const db = new Database(path);
+  const plan = (sql: string) => db.query<{ detail: string }, [number, number]>(`EXPLAIN QUERY PLAN ${sql}`).all(0, 1).map((row) => row.detail).join(" | ");
+  expect(plan(SWEEP_SQL.dedupKeys)).toContain("INDEX dedup_by_expiry (expires_ms<?)");
+  expect(plan(SWEEP_SQL.activity)).toContain("INDEX activity_by_time (at_ms<?)");
+  expect(plan(SWEEP_SQL.runs)).toContain("INDEX runs_by_age (created_ms<?)");
+  for (const sql of Object.values(SWEEP_SQL)) expect(plan(sql)).not.toMatch(/\bSCAN (dedup_keys|activity|runs)\b/);
+  db.close();
 });

@@ -24,7 +24,27 @@ export interface SqliteStoreOptions {
   groupCommit?: boolean;
   /** Flushes the WAL file (tests replace it to hold or fail a flush); default fdatasync. */
   flushWal?: () => Promise<void>;
+  /** Rows the retention sweep deletes per table per transaction (SWEEP_CHUNK; tests make it small). */
+  sweepChunk?: number;
 }
+
+/**
+ * The retention sweep deletes at most this many rows of each table per transaction and lets the
+ * event loop answer requests between transactions: a day's worth of expired rows must not hold
+ * the thread that answers webhooks for seconds.
+ */
+export const SWEEP_CHUNK = 1000;
+
+/**
+ * What the sweep deletes, one chunk at a time (`?` = the cut-off, then the chunk size), each found
+ * through its own index: expired keys by expiry, Activity by arrival, finished runs by creation
+ * time (`INDEXED BY`: never through their status, which would read every finished run).
+ */
+export const SWEEP_SQL = {
+  dedupKeys: "DELETE FROM dedup_keys WHERE (trigger_id, key_hash) IN (SELECT trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
+  activity: "DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at_ms < ? LIMIT ?)",
+  runs: "DELETE FROM runs WHERE seq IN (SELECT seq FROM runs INDEXED BY runs_by_age WHERE created_ms < ? AND status IN ('succeeded', 'failed') LIMIT ?)",
+} as const;
 
 /**
  * The embedded store: one SQLite file in the data dir, WAL, grouped commits, each on disk before
@@ -44,6 +64,7 @@ export class SqliteStore implements Store {
   private readonly wal: WalSync | null = null;
   private readonly stmt: Record<string, Statement>;
   private closed = false;
+  private readonly sweepChunk: number;
   /** Migration versions this open applied (for `inlet migrate`). */
   readonly applied: number[] = [];
 
@@ -99,7 +120,11 @@ export class SqliteStore implements Store {
         "UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
       ),
       requeueRunning: db.prepare("UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE status = 'running'"),
+      sweepKeys: db.prepare(SWEEP_SQL.dedupKeys),
+      sweepActivity: db.prepare(SWEEP_SQL.activity),
+      sweepRuns: db.prepare(SWEEP_SQL.runs),
     };
+    this.sweepChunk = Math.max(1, options.sweepChunk ?? SWEEP_CHUNK);
     const begin = db.transaction((work: () => void) => work());
     this.group = new GroupCommit((work) => begin.immediate(work), {
       maxBatch: options.groupCommit === false ? 1 : 64,
@@ -490,14 +515,24 @@ export class SqliteStore implements Store {
     });
   }
 
-  sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
-    return this.change(() =>
-      this.db.transaction(() => ({
-        dedupKeys: this.db.run("DELETE FROM dedup_keys WHERE expires_ms <= ?", [now.getTime()]).changes,
-        activity: this.db.run("DELETE FROM activity WHERE at_ms < ?", [olderThan.getTime()]).changes,
-        runs: this.db.run("DELETE FROM runs WHERE created_ms < ? AND status IN ('succeeded', 'failed')", [olderThan.getTime()]).changes,
-      })).immediate(),
-    );
+  /** Deletes in chunks (SWEEP_CHUNK rows per table per transaction), yielding to requests between them. */
+  async sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
+    const chunk = this.sweepChunk;
+    const total = { dedupKeys: 0, activity: 0, runs: 0 };
+    for (;;) {
+      const done = await this.change(() =>
+        this.db.transaction(() => ({
+          dedupKeys: this.stmt.sweepKeys.run(now.getTime(), chunk).changes,
+          activity: this.stmt.sweepActivity.run(olderThan.getTime(), chunk).changes,
+          runs: this.stmt.sweepRuns.run(olderThan.getTime(), chunk).changes,
+        })).immediate(),
+      );
+      total.dedupKeys += done.dedupKeys;
+      total.activity += done.activity;
+      total.runs += done.runs;
+      if (Math.max(done.dedupKeys, done.activity, done.runs) < chunk || this.closed) return total;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async close(): Promise<void> {
