@@ -59,6 +59,15 @@ test("a large $trigger reaches stdin whole; a command that never reads it still 
   expect(decode(leavingEarly.answer?.body)).toBe("read-5\n");
 });
 
+test("commands leave no descriptor open in the server once they are done", async () => {
+  const { readdirSync } = await import("node:fs");
+  const open = () => readdirSync("/proc/self/fd").length;
+  await runner({ kind: "command", argv: ["true"] }, run, ctx());
+  const before = open();
+  for (let i = 0; i < 40; i++) await runner({ kind: "command", argv: ["cat"] }, run, ctx());
+  expect(open()).toBeLessThanOrEqual(before + 2);
+});
+
 test("arguments reach the program verbatim: no shell expansion", async () => {
   const outcome = await runner({ kind: "command", argv: ["printf", "%s|", "$HOME", "*", "a b;c"] }, run, ctx());
   expect(decode(outcome.answer?.body)).toBe("$HOME|*|a b;c|");
