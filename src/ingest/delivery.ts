@@ -21,6 +21,11 @@ export interface Delivery {
   readonly query: Record<string, string | string[]>;
   /** The parsed body, not yet redacted. */
   readonly body: unknown;
+  /**
+   * The body's JSON text as received, when it arrived as JSON (else null, and for replays): the
+   * run stores it as is, without serializing the body again, unless redaction changed the body.
+   */
+  readonly bodyJson: string | null;
   readonly app: AppInfo | null;
   /** The dedup key committed with this request's outcome; null when none (and for replays). */
   readonly claim: DedupClaim | null;

@@ -1,7 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
-import { InvalidBody, parseBody } from "./parse_body.ts";
+import { InvalidBody, isJsonType, parseBody, parseJson } from "./parse_body.ts";
 import { InvalidXml } from "./parse_xml.ts";
 import { ERRORS, failure } from "./respond.ts";
 
@@ -10,7 +10,7 @@ import { ERRORS, failure } from "./respond.ts";
  * expression dedup keys may read it before the parse stage, and a duplicate is never parsed.
  */
 export class ParsedBody {
-  private parsed: { value: unknown } | { error: unknown } | null = null;
+  private parsed: { value: unknown; jsonText?: string } | { error: unknown } | null = null;
 
   constructor(private readonly verified: Verified) {}
 
@@ -18,13 +18,18 @@ export class ParsedBody {
   value(): unknown {
     if (!this.parsed) {
       try {
-        this.parsed = { value: this.parseNow() };
+        this.parsed = this.parseNow();
       } catch (error) {
         this.parsed = { error };
       }
     }
     if ("error" in this.parsed) throw this.parsed.error;
     return this.parsed.value;
+  }
+
+  /** A parsed JSON body's text as received (see `parseJson`); null for other bodies. */
+  jsonText(): string | null {
+    return this.parsed && "value" in this.parsed ? (this.parsed.jsonText ?? null) : null;
   }
 
   /** The parsed body, or `undefined` when it does not parse (dedup keys then read nothing). */
@@ -36,11 +41,16 @@ export class ParsedBody {
     }
   }
 
-  private parseNow(): unknown {
+  private parseNow(): { value: unknown; jsonText?: string } {
     const { arrival, rawBody } = this.verified;
     // A GET request's query parameters stand as its parsed body (SPEC §Processing order 4).
-    if (arrival.method === "GET") return fieldsOf(new URLSearchParams(arrival.query));
-    return parseBody(rawBody, arrival.headers.get("content-type"));
+    if (arrival.method === "GET") return { value: fieldsOf(new URLSearchParams(arrival.query)) };
+    const contentType = arrival.headers.get("content-type");
+    if (isJsonType(contentType)) {
+      const { value, text } = parseJson(rawBody);
+      return { value, jsonText: text };
+    }
+    return { value: parseBody(rawBody, contentType) };
   }
 }
 

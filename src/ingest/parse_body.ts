@@ -62,25 +62,31 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
 }
 
 /**
+ * A JSON body: its value, and its text as received (decoded, a byte-order mark dropped), which is
+ * known to be valid JSON of the same value — stored as is while nothing changes the body.
+ */
+export function parseJson(bytes: Uint8Array): { value: unknown; text: string } {
+  if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new InvalidBody("JSON body is not valid UTF-8 (RFC 8259 §8.1): it would not be stored as sent");
+  }
+  try {
+    return { value: JSON.parse(text), text };
+  } catch (error) {
+    throw new InvalidBody(`body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
  * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields;
  * anything else is a string. An empty body without a JSON type is `null`.
  */
 export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
-  if (isJsonType(contentType)) {
-    if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
-    let text: string;
-    try {
-      text = strictUtf8.decode(bytes);
-    } catch {
-      throw new InvalidBody("JSON body is not valid UTF-8 (RFC 8259 §8.1): it would not be stored as sent");
-    }
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new InvalidBody(`body is not valid JSON: ${(error as Error).message}`);
-    }
-  }
+  if (isJsonType(contentType)) return parseJson(bytes).value;
   if (isXmlType(contentType)) return parseXml(bytes);
   if (bytes.length === 0) return null;
   const text = decoder.decode(bytes);

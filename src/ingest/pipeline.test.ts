@@ -151,6 +151,7 @@ test("deliver() enters after deduplication: the current filter decides unless sk
     headers: {},
     query: {},
     body: { type: "other", secret: "x" },
+    bodyJson: null,
     app: null,
     claim: null,
     replayOf: "act-1",

@@ -127,7 +127,7 @@ export class IngestPipeline {
     const nonConforming = await checkSchema(prepared.checks, arrival, parsed.value, deduplicated.claim, this.deps);
     if (nonConforming) return nonConforming;
 
-    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, deduplicated.claim));
+    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, body.jsonText(), deduplicated.claim));
     const { trigger } = arrival;
     if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
@@ -159,7 +159,7 @@ export class IngestPipeline {
     return Ending.committed("run", ack(requestId), run);
   }
 
-  private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, claim: Delivery["claim"]): Delivery {
+  private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, bodyJson: string | null, claim: Delivery["claim"]): Delivery {
     const { trigger, requestId, now, method, query } = verified.arrival;
     return {
       trigger,
@@ -170,6 +170,7 @@ export class IngestPipeline {
       headers: headersObject(verified.headers, recipe.credentialHeaders),
       query: fieldsOf(new URLSearchParams(query)),
       body,
+      bodyJson,
       app: recipe.app(verified, body),
       claim,
       replayOf: null,

@@ -13,6 +13,7 @@ function delivery(overrides: Partial<Delivery> = {}): Delivery {
     headers: { "content-type": "application/json" },
     query: {},
     body: { email: "a@b.c" },
+    bodyJson: null,
     app: null,
     claim: { keyHash: "h1", windowSeconds: 60 },
     replayOf: null,
@@ -81,4 +82,21 @@ test("a replay's Activity row names what it replays", async () => {
   const store = new MemoryIngestStore();
   await recordRun({ store }, delivery({ claim: null, replayOf: "run-0" }), {});
   expect(store.activity[0].detail).toBe("replay of run-0");
+});
+
+test("the stored $trigger keeps the body's JSON text as received while the body is unchanged, and parses to the same value either way", async () => {
+  const text = '{ "email" : "a@b.c",\n  "n": 1.50, "big": 12345678901234567890 }';
+  const body = JSON.parse(text);
+  const received = delivery({ body, bodyJson: text });
+  const kept = await recordRun({ store: new MemoryIngestStore() }, received, body);
+  expect(kept.run.triggerJson).toStartWith(`{"body":${text},"headers":`);
+  expect(JSON.parse(kept.run.triggerJson)).toEqual(kept.run.trigger);
+  // Redaction made a new body: the text no longer says what is stored, so the payload is serialized.
+  const redacted = { ...body, email: "[REDACTED]" };
+  const changed = await recordRun({ store: new MemoryIngestStore() }, received, redacted);
+  expect(changed.run.triggerJson).toBe(JSON.stringify(changed.run.trigger));
+  expect(changed.run.triggerJson).not.toContain("a@b.c");
+  // A replay (no text) and a non-JSON body are serialized too.
+  const replayed = await recordRun({ store: new MemoryIngestStore() }, delivery({ body, bodyJson: null, claim: null }), body);
+  expect(replayed.run.triggerJson).toBe(JSON.stringify(replayed.run.trigger));
 });

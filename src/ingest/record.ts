@@ -27,6 +27,17 @@ export function triggerPayload(delivery: Delivery, body: unknown) {
   };
 }
 
+/**
+ * `$trigger` as the JSON text the store keeps: the body's text as received when the body is the
+ * one that arrived (no redaction changed it), so a large body is not serialized again; else the
+ * whole payload serialized. Either parses to the same value.
+ */
+export function triggerJson(delivery: Delivery, payload: ReturnType<typeof triggerPayload>): string {
+  if (delivery.bodyJson === null || payload.body !== delivery.body) return JSON.stringify(payload);
+  const { body: _body, ...rest } = payload;
+  return `{"body":${delivery.bodyJson},${JSON.stringify(rest).slice(1)}`;
+}
+
 const at = (delivery: Delivery) => ({ triggerId: delivery.trigger.id, requestId: delivery.requestId, now: delivery.now });
 
 /**
@@ -45,12 +56,14 @@ export async function recordRun(
   // An ordered run waits for its key in the queue: it is never committed already leased.
   const lease = immediate || orderingKey ? null : (deps.runLease?.(trigger) ?? null);
   const createdAt = now.toISOString();
-  const run: RunRecord & { trigger: unknown } = {
+  const payload = triggerPayload(delivery, body);
+  const run: RunRecord & { trigger: unknown; triggerJson: string } = {
     id: Bun.randomUUIDv7(),
     triggerId: trigger.id,
     requestId: delivery.requestId,
     status: immediate ? "succeeded" : lease ? "running" : "queued",
-    trigger: triggerPayload(delivery, body),
+    trigger: payload,
+    triggerJson: triggerJson(delivery, payload),
     result: null,
     attempts: immediate ? 1 : 0,
     error: null,

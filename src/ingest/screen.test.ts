@@ -13,6 +13,7 @@ const delivery = (): Delivery => ({
   headers: {},
   query: {},
   body: { ok: false, email: "a@b.c" },
+  bodyJson: null,
   app: null,
   claim: null,
   replayOf: null,

@@ -107,6 +107,7 @@ export class Replay {
         headers: payload.headers ?? {},
         query: payload.query ?? {},
         body: payload.body,
+        bodyJson: null,
         app: payload.app ?? null,
         claim: null,
         replayOf,

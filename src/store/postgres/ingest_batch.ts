@@ -103,7 +103,7 @@ export function batchItems(records: IngestRecord[]): BatchItem[] {
         run_id: run?.id ?? null,
         run_request_id: run?.requestId ?? null,
         run_status: run?.status ?? null,
-        trigger_json: run ? JSON.stringify(run.trigger) : null,
+        trigger_json: run ? (run.triggerJson ?? JSON.stringify(run.trigger)) : null,
         result_json: run ? jsonOrNull(run.result) : null,
         attempts: run?.attempts ?? null,
         run_error: run?.error ?? null,

@@ -297,7 +297,7 @@ export class SqliteStore implements Store {
       }
     }
     if (run) {
-      const triggerJson = JSON.stringify(run.trigger);
+      const triggerJson = run.triggerJson ?? JSON.stringify(run.trigger);
       this.stmt.putRun.run(
         run.id,
         run.triggerId,
