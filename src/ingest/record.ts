@@ -50,7 +50,7 @@ export async function recordRun(
   delivery: Delivery,
   body: unknown,
   orderingKey: string | null = null,
-): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
+): Promise<{ run: RunRecord & { trigger: unknown; triggerJson: string }; duplicate: boolean }> {
   const { trigger, now } = delivery;
   const immediate = trigger.workflow.kind === "none";
   // An ordered run waits for its key in the queue: it is never committed already leased.
