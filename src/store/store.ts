@@ -22,6 +22,13 @@ export interface Page {
   before?: string;
 }
 
+/**
+ * Rows of each table the retention sweep deletes per statement: a day's worth of expired rows
+ * must not hold SQLite's request thread for seconds, nor run one PostgreSQL statement past the
+ * store's deadline (it would then fail every minute and never finish).
+ */
+export const SWEEP_CHUNK = 1000;
+
 /** The storage every stage uses; SQLite and PostgreSQL implement it. */
 export interface Store {
   readonly kind: "sqlite" | "postgres";
@@ -107,7 +114,10 @@ export interface Store {
    */
   requeueAbandonedRuns(now: Date): Promise<number>;
 
-  /** Deletes expired dedup keys, and Activity rows and finished runs older than `olderThan`. */
+  /**
+   * Deletes expired dedup keys, and Activity rows and finished runs older than `olderThan`, in
+   * chunks of at most SWEEP_CHUNK rows per table (a long backlog never becomes one long statement).
+   */
   sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }>;
   close(): Promise<void>;
 }

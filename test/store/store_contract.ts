@@ -5,7 +5,7 @@ import type { RunRecord } from "../../src/records/run.ts";
 import type { Store, StoredTrigger } from "../../src/store/store.ts";
 
 /** The behaviour every Store must have; run against SQLite (and PostgreSQL where available). */
-export function storeContract(name: string, open: () => Promise<Store>): void {
+export function storeContract(name: string, open: (options?: { sweepChunk?: number }) => Promise<Store>): void {
   const config = (id: string, token = `tok-${id}`): TriggerConfig => ({
     id,
     token,
@@ -221,6 +221,28 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.claimRun(r.id, "c", 60_000, now);
       expect(await store.requeueAbandonedRuns(new Date(now.getTime() + 120_000))).toBe(1);
       expect((await store.getRun(r.id))?.status).toBe("queued");
+      await store.close();
+    });
+
+    test("sweep deletes in chunks until every old row is gone; unfinished runs and newer rows stay", async () => {
+      const store = await open({ sweepChunk: 3 });
+      await store.insertTrigger(trigger("t-chunks"));
+      const old = new Date(Date.now() - 40 * 86_400_000);
+      const ingest = (r: RunRecord & { trigger: unknown }, at: Date, keyHash: string, windowSeconds: number) =>
+        store.commitIngest({ dedup: { keyHash, windowSeconds }, run: r, activity: activity("t-chunks", at, "run", r.id) });
+      const olds = Array.from({ length: 8 }, () => run("t-chunks", old));
+      for (const [i, r] of olds.entries()) await ingest(r, old, `old-${i}`, 1);
+      const queued = { ...run("t-chunks", old), status: "queued" as const, attempts: 0, finishedAt: null };
+      await ingest(queued, old, "old-queued", 1);
+      const fresh = run("t-chunks");
+      await ingest(fresh, new Date(), "fresh", 3600);
+      // Three rows per table per statement: only going on past full chunks reaches all of them.
+      const swept = await store.sweep(new Date(), new Date(Date.now() - 30 * 86_400_000));
+      expect(swept).toEqual({ dedupKeys: 9, activity: 9, runs: 8 });
+      for (const r of olds) expect(await store.getRun(r.id)).toBeNull();
+      expect((await store.getRun(queued.id))?.status).toBe("queued");
+      expect(await store.getRun(fresh.id)).not.toBeNull();
+      expect(await store.hasDedupKey("t-chunks", "fresh", new Date())).toBe(true);
       await store.close();
     });
 

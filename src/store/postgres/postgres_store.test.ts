@@ -7,8 +7,8 @@ import { PostgresStore } from "./postgres_store.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 
 const opened: PostgresStore[] = [];
-const open = async () => {
-  const store = await PostgresStore.open(await freshDatabase((await sharedPostgres())!));
+const open = async (options?: { sweepChunk?: number }) => {
+  const store = await PostgresStore.open(await freshDatabase((await sharedPostgres())!), options);
   opened.push(store);
   return store;
 };

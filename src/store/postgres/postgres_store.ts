@@ -12,7 +12,7 @@ import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
 import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
-import { type Page, type Store, type StoredTrigger, type TriggerWatch } from "../store.ts";
+import { SWEEP_CHUNK, type Page, type Store, type StoredTrigger, type TriggerWatch } from "../store.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 
 const bySeq = (a: RunRow & { seq?: string }, b: RunRow & { seq?: string }) => (BigInt(a.seq!) < BigInt(b.seq!) ? -1 : 1);
@@ -37,6 +37,8 @@ export interface PostgresStoreOptions {
    * requests open: the connection timeout only covers opening a connection.
    */
   deadlineMs?: number;
+  /** Rows the retention sweep deletes per table per statement (SWEEP_CHUNK; tests make it small). */
+  sweepChunk?: number;
 }
 
 /**
@@ -53,8 +55,11 @@ export class PostgresStore implements Store {
 
   private readonly deadlineMs: number;
 
+  private readonly sweepChunk: number;
+
   private constructor(private readonly sql: SQL, options: PostgresStoreOptions) {
     this.deadlineMs = options.deadlineMs ?? 10_000;
+    this.sweepChunk = Math.max(1, options.sweepChunk ?? SWEEP_CHUNK);
     this.group = new AsyncGroupCommit((items) => this.commitBatch(items), options.groupCommit === false ? 1 : 256, options.groupCommit === false ? 64 : 2);
   }
 
@@ -436,12 +441,30 @@ export class PostgresStore implements Store {
     });
   }
 
-  sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
-    return this.guard(async (sql) => ({
-      dedupKeys: (await sql`DELETE FROM dedup_keys WHERE expires_ms <= ${now.getTime()}`).count,
-      activity: (await sql`DELETE FROM activity WHERE at_ms < ${olderThan.getTime()}`).count,
-      runs: (await sql`DELETE FROM runs WHERE created_ms < ${olderThan.getTime()} AND status IN ('succeeded', 'failed')`).count,
-    }));
+  /**
+   * Deletes in chunks, each its own statement. Rows another instance's sweep holds are skipped
+   * (SKIP LOCKED): instances sweeping at once share the work instead of waiting on each other.
+   */
+  async sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
+    const chunk = this.sweepChunk;
+    const expired = now.getTime();
+    const cutOff = olderThan.getTime();
+    const total = { dedupKeys: 0, activity: 0, runs: 0 };
+    for (;;) {
+      const done = await this.guard(async (sql) => ({
+        dedupKeys: (
+          await sql`DELETE FROM dedup_keys WHERE (trigger_id, key_hash) IN (SELECT trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ${expired} LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`
+        ).count,
+        activity: (await sql`DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at_ms < ${cutOff} LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`).count,
+        runs: (
+          await sql`DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE created_ms < ${cutOff} AND status IN ('succeeded', 'failed') LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`
+        ).count,
+      }));
+      total.dedupKeys += done.dedupKeys;
+      total.activity += done.activity;
+      total.runs += done.runs;
+      if (Math.max(done.dedupKeys, done.activity, done.runs) < chunk || this.closed) return total;
+    }
   }
 
   async close(): Promise<void> {

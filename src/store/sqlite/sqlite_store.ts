@@ -7,7 +7,7 @@ import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
 import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
-import { type Page, type Store, type StoredTrigger } from "../store.ts";
+import { SWEEP_CHUNK, type Page, type Store, type StoredTrigger } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
 import { replayWhere } from "../replay_where.ts";
@@ -24,16 +24,9 @@ export interface SqliteStoreOptions {
   groupCommit?: boolean;
   /** Flushes the WAL file (tests replace it to hold or fail a flush); default fdatasync. */
   flushWal?: () => Promise<void>;
-  /** Rows the retention sweep deletes per table per transaction (SWEEP_CHUNK; tests make it small). */
+  /** Rows the retention sweep deletes per table per transaction (SWEEP_CHUNK; tests make it small); the event loop answers requests between them. */
   sweepChunk?: number;
 }
-
-/**
- * The retention sweep deletes at most this many rows of each table per transaction and lets the
- * event loop answer requests between transactions: a day's worth of expired rows must not hold
- * the thread that answers webhooks for seconds.
- */
-export const SWEEP_CHUNK = 1000;
 
 /**
  * What the sweep deletes, one chunk at a time (`?` = the cut-off, then the chunk size), each found
