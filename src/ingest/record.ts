@@ -50,20 +50,19 @@ export async function recordRun(
   delivery: Delivery,
   body: unknown,
   orderingKey: string | null = null,
-): Promise<{ run: RunRecord & { trigger: unknown; triggerJson: string }; duplicate: boolean }> {
+): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
   const { trigger, now } = delivery;
   const immediate = trigger.workflow.kind === "none";
   // An ordered run waits for its key in the queue: it is never committed already leased.
   const lease = immediate || orderingKey ? null : (deps.runLease?.(trigger) ?? null);
   const createdAt = now.toISOString();
   const payload = triggerPayload(delivery, body);
-  const run: RunRecord & { trigger: unknown; triggerJson: string } = {
+  const run: RunRecord & { trigger: unknown } = {
     id: Bun.randomUUIDv7(),
     triggerId: trigger.id,
     requestId: delivery.requestId,
     status: immediate ? "succeeded" : lease ? "running" : "queued",
     trigger: payload,
-    triggerJson: triggerJson(delivery, payload),
     result: null,
     attempts: immediate ? 1 : 0,
     error: null,
@@ -73,7 +72,13 @@ export async function recordRun(
     orderingKey: immediate ? null : orderingKey,
   };
   const detail = delivery.replayOf ? `replay of ${delivery.replayOf}` : null;
-  const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run, activity: activityRow(at(delivery), "run", detail, run.id), lease });
+  const { deduplicated } = await deps.store.commitIngest({
+    dedup: delivery.claim,
+    run,
+    triggerJson: triggerJson(delivery, payload),
+    activity: activityRow(at(delivery), "run", detail, run.id),
+    lease,
+  });
   return { run, duplicate: deduplicated };
 }
 

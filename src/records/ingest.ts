@@ -14,11 +14,10 @@ export interface DedupClaim {
  */
 export interface IngestRecord {
   dedup: DedupClaim | null;
-  /**
-   * The run, as given; a run committed `running` is held under `lease`. `triggerJson`, when
-   * given, is `trigger` already serialized (the store keeps it as is).
-   */
-  run: (RunRecord & { trigger: unknown; triggerJson?: string }) | null;
+  /** The run, as given; a run committed `running` is held under `lease`. */
+  run: (RunRecord & { trigger: unknown }) | null;
+  /** `run.trigger` already serialized, when the pipeline has it: the store keeps it as is. */
+  triggerJson?: string;
   activity: ActivityRecord;
   lease?: RunLease | null;
 }

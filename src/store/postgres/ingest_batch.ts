@@ -87,7 +87,7 @@ SELECT i FROM won`;
 /** The batch's rows, one per accepted request; only the first of identical keys in the batch claims it. */
 export function batchItems(records: IngestRecord[]): BatchItem[] {
   const seen = new Set<string>();
-  return records.map(({ dedup, run, activity, lease }, i) => {
+  return records.map(({ dedup, run, activity, lease, triggerJson }, i) => {
       const atMs = Date.parse(activity.at);
       // Only the first of identical keys in one batch claims it; the others are its duplicates.
       const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
@@ -103,7 +103,7 @@ export function batchItems(records: IngestRecord[]): BatchItem[] {
         run_id: run?.id ?? null,
         run_request_id: run?.requestId ?? null,
         run_status: run?.status ?? null,
-        trigger_json: run ? (run.triggerJson ?? JSON.stringify(run.trigger)) : null,
+        trigger_json: run ? (triggerJson ?? JSON.stringify(run.trigger)) : null,
         result_json: run ? jsonOrNull(run.result) : null,
         attempts: run?.attempts ?? null,
         run_error: run?.error ?? null,

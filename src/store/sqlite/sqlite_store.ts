@@ -279,7 +279,7 @@ export class SqliteStore implements Store {
     return this.group.submit(() => this.applyIngest(record));
   }
 
-  private applyIngest({ dedup, run, activity, lease }: IngestRecord): { deduplicated: boolean } {
+  private applyIngest({ dedup, run, activity, lease, triggerJson: serialized }: IngestRecord): { deduplicated: boolean } {
     const at = Date.parse(activity.at);
     if (dedup) {
       // Claimed inside the write transaction (new, or in place of an expired one): of two
@@ -290,7 +290,7 @@ export class SqliteStore implements Store {
       }
     }
     if (run) {
-      const triggerJson = run.triggerJson ?? JSON.stringify(run.trigger);
+      const triggerJson = serialized ?? JSON.stringify(run.trigger);
       this.stmt.putRun.run(
         run.id,
         run.triggerId,
