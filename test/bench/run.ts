@@ -2,7 +2,9 @@
  * `npm run bench`: load benchmarks measured in one run against a bare Bun.serve baseline, so the
  * ratios hold on a noisy machine. Server pinned to core 1, wrk to core 0 (research/baseline.md).
  *
- * Cases: the bare baseline; inlet acknowledging durably with group commit and, in the same round,
+ * Cases: the bare baseline; the floor of the storage design (test/bench/store_floor_server.ts: the
+ * bare handler committing what an accepted request commits, through inlet's SQLite store); inlet
+ * acknowledging durably with group commit and, in the same round,
  * with one transaction per request (a second server started with the benchmark knob
  * INLET_GROUP_COMMIT=0); HMAC auth; then, once, end to end: a workflow-response-mode trigger
  * (each request waits for its http run: req/s = runs/s), and immediate acks with an http
