@@ -9,38 +9,20 @@
  */
 import { join } from "node:path";
 import { SqliteStore } from "../../src/store/sqlite/sqlite_store.ts";
+import { acceptedRecord } from "./accepted_record.ts";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR is required");
 const store = new SqliteStore(join(dataDir, "inlet.db"));
-const triggerId = "trg_floor";
 
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: Number(process.env.PORT ?? 0),
   async fetch(request) {
     const body = JSON.parse(await request.text());
-    const receivedAt = new Date().toISOString();
-    const requestId = crypto.randomUUID();
-    const runId = Bun.randomUUIDv7();
-    const delivery = request.headers.get("x-delivery-id") ?? requestId;
-    const { deduplicated } = await store.commitIngest({
-      dedup: { keyHash: new Bun.CryptoHasher("sha256").update(delivery).digest("hex"), windowSeconds: 86_400 },
-      run: {
-        id: runId,
-        triggerId,
-        requestId,
-        status: "succeeded",
-        trigger: { body, headers: request.headers.toJSON(), query: {}, method: "POST", receivedAt, requestId, triggerId, app: null },
-        result: null,
-        attempts: 1,
-        error: null,
-        createdAt: receivedAt,
-        finishedAt: receivedAt,
-      },
-      activity: { id: Bun.randomUUIDv7(), triggerId, at: receivedAt, requestId, outcome: "run", runId, detail: null },
-    });
-    return Response.json({ status: deduplicated ? "deduplicated" : "accepted", request_id: requestId, run_id: runId });
+    const record = acceptedRecord("trg_floor", request.headers.get("x-delivery-id") ?? crypto.randomUUID(), body, request.headers.toJSON());
+    const { deduplicated } = await store.commitIngest(record);
+    return Response.json({ status: deduplicated ? "deduplicated" : "accepted", request_id: record.activity.requestId, run_id: record.run!.id });
   },
 });
 console.log(`floor listening on http://127.0.0.1:${server.port}`);

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteStore } from "../../src/store/sqlite/sqlite_store.ts";
-import type { IngestRecord } from "../../src/records/ingest.ts";
+import { acceptedRecord } from "./accepted_record.ts";
 import { sampleBody } from "./body.ts";
 
 const dir = mkdtempSync(join(process.env.STORE_BENCH_DIR ?? "/dev/shm", "inlet-store-bench-"));
@@ -16,27 +16,7 @@ const store = new SqliteStore(join(dir, "inlet.sqlite"));
 const body = JSON.parse(sampleBody(1024));
 const n = Number(process.env.N ?? 20000);
 
-function record(i: number): IngestRecord {
-  const at = new Date().toISOString();
-  const runId = Bun.randomUUIDv7();
-  const requestId = crypto.randomUUID();
-  return {
-    dedup: { keyHash: new Bun.CryptoHasher("sha256").update(`delivery-${i}`).digest("hex"), windowSeconds: 86_400 },
-    run: {
-      id: runId,
-      triggerId: "trg_bench",
-      requestId,
-      status: "succeeded",
-      trigger: { body, headers: { "content-type": "application/json", "x-delivery-id": `d${i}` }, query: {}, method: "POST", receivedAt: at, requestId, triggerId: "trg_bench", app: null },
-      result: null,
-      attempts: 1,
-      error: null,
-      createdAt: at,
-      finishedAt: at,
-    },
-    activity: { id: Bun.randomUUIDv7(), triggerId: "trg_bench", at, requestId, outcome: "run", runId, detail: null },
-  };
-}
+const record = (i: number) => acceptedRecord("trg_bench", `delivery-${i}`, body, { "content-type": "application/json", "x-delivery-id": `d${i}` });
 
 try {
   const records = Array.from({ length: n }, (_, i) => record(i));
