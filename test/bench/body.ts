@@ -29,3 +29,21 @@ export function sampleBody(targetBytes = 1024): string {
   }
   return JSON.stringify(event);
 }
+
+/** The bench's redaction patterns: 10 of the kind users write (test/bench/run.ts, profile.ts). */
+export const REDACTION_PATTERNS = ["pass(word)?", "^secret", "token$", "^api[_-]?key$", "ssn|social", "^(card|cc)[_-]?(num|number)?$", "cvv|cvc", "email", "phone", "^(dob|birth)"];
+
+/** An include filter every sample body passes. */
+export const SAMPLE_FILTER = { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' };
+
+/**
+ * Issue 13's configuration: HMAC, dedup on a delivery-id header (new each request, so the body
+ * and its signature stay the same), the include filter, the 10 redaction patterns, workflow none.
+ */
+export const FULL_CONFIGURATION = {
+  auth: { type: "hmac-sha256" },
+  dedup: { strategy: "header-value", headerName: "X-Delivery-Id" },
+  filter: SAMPLE_FILTER,
+  redaction: { enabled: true, patterns: REDACTION_PATTERNS },
+  workflow: { kind: "none" },
+};

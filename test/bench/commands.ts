@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureDebianCommand, type LoadResult } from "./wrk.ts";
+import { cpuMs } from "./processes.ts";
 
 export const COMMAND_CASE = "command /bin/true, workflow response (hmac)";
 export const WEBHOOK_CASE = "adnanh/webhook /bin/true (hmac)";
@@ -27,14 +28,6 @@ export interface CommandCase {
 }
 
 type StartPinned = (command: string[], env: Record<string, string>, pattern: RegExp) => Promise<{ url: string; proc: { pid: number } }>;
-
-/** CPU time used so far by a process and by its children it has waited for (ms; /proc ticks are 10 ms). */
-export function cpuMs(pid: number): { self: number; children: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // After the command name (which may hold spaces): state is field 3; utime, stime, cutime, cstime are 14–17.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
-  return { self: (fields[11] + fields[12]) * 10, children: (fields[13] + fields[14]) * 10 };
-}
 
 /** Per measured load: the server's CPU per answered request, its own and its commands'. */
 interface CpuPerRequest {

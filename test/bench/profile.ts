@@ -6,11 +6,12 @@
  * .bench/profile-<size>[-plain].md. PROFILE_OFF=1: no profiler, the server's CPU per request
  * instead (from /proc); PROFILE_TMP=/dev/shm: the data dir on tmpfs (no disk cost).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
-import { sampleBody } from "./body.ts";
+import { FULL_CONFIGURATION, sampleBody } from "./body.ts";
+import { cpuMs, startPinned } from "./processes.ts";
 import { ensureWrk, load, UNIQUE_MARKER } from "./wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -21,12 +22,6 @@ const plain = process.argv[3] === "plain";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const ADMIN = "bench-admin-token-0123456789abcdef";
 
-/** CPU time (user + system, all threads) a process has used, in ms (Linux /proc). */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 ensureWrk();
 // PROFILE_TMP=/dev/shm puts the data dir on tmpfs: what is left without the cost of fsync.
 const dataDir = mkdtempSync(join(process.env.PROFILE_TMP ?? tmpdir(), "inlet-profile-"));
@@ -34,42 +29,14 @@ const profDir = mkdtempSync(join(tmpdir(), "inlet-profile-out-"));
 // PROFILE_OFF=1: no profiler (the server's pid is printed, e.g. to read per-thread CPU from /proc).
 const profiling = !process.env.PROFILE_OFF;
 const command = [process.execPath, ...(profiling ? ["--cpu-prof-md", `--cpu-prof-dir=${profDir}`] : []), "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"];
-const proc = Bun.spawn(Bun.which("taskset") ? ["taskset", "-c", "1", ...command] : command, {
-  cwd: ROOT,
-  env: { ...process.env, INLET_ADMIN_TOKEN: ADMIN },
-  stdout: "pipe",
-  stderr: "inherit",
-});
+const { url: base, proc } = await startPinned(command, { INLET_ADMIN_TOKEN: ADMIN }, /inlet listening on (http:\/\/\S+)/, ROOT);
 try {
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!/inlet listening on (http:\/\/\S+)/.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the server exited: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
-  const base = text.match(/inlet listening on (http:\/\/\S+)/)![1];
   console.log(`server pid ${proc.pid}`);
   const admin = { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" };
-  const patterns = ["pass(word)?", "^secret", "token$", "^api[_-]?key$", "ssn|social", "^(card|cc)[_-]?(num|number)?$", "cvv|cvc", "email", "phone", "^(dob|birth)"];
   const created = await fetch(`${base}/api/triggers`, {
     method: "POST",
     headers: admin,
-    body: JSON.stringify(
-      plain
-        ? { name: "profile-plain" }
-        : {
-            name: "profile-full",
-            auth: { type: "hmac-sha256" },
-            dedup: { strategy: "header-value", headerName: "X-Delivery-Id" },
-            filter: { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' },
-            redaction: { enabled: true, patterns },
-            workflow: { kind: "none" },
-          },
-    ),
+    body: JSON.stringify(plain ? { name: "profile-plain" } : { name: "profile-full", ...FULL_CONFIGURATION }),
   });
   const trigger = (await created.json()) as { id: string; url: string };
   const secret = ((await (await fetch(`${base}/api/triggers/${trigger.id}/secret`, { headers: admin })).json()) as { secret: string }).secret;
@@ -79,11 +46,11 @@ try {
     ? { "Content-Type": "application/json" }
     : { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
   await load(trigger.url, { seconds: 2, connections: 50, body, headers });
-  const cpu0 = processCpuMs(proc.pid);
+  const cpu0 = cpuMs(proc.pid).self;
   const r = await load(trigger.url, { seconds, connections: 50, body, headers });
-  const cpuMs = processCpuMs(proc.pid) - cpu0;
+  const usedMs = cpuMs(proc.pid).self - cpu0;
   // CPU per request (every thread of the server): what a busy machine disturbs least.
-  console.log(`${size}: ${Math.round(r.rps)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${((cpuMs * 1000) / r.requests).toFixed(1)} µs per request`);
+  console.log(`${size}: ${Math.round(r.rps)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${((usedMs * 1000) / r.requests).toFixed(1)} µs per request`);
 } finally {
   proc.kill("SIGTERM");
   await proc.exited;

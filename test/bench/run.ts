@@ -24,11 +24,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHmac } from "node:crypto";
-import { sampleBody } from "./body.ts";
+import { FULL_CONFIGURATION, REDACTION_PATTERNS, SAMPLE_FILTER, sampleBody } from "./body.ts";
 import { postgresBinDir } from "../support/postgres.ts";
 import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
-import { commandCases, commandCasesWanted, cpuMs } from "./commands.ts";
+import { commandCases, commandCasesWanted } from "./commands.ts";
+import { cpuMs, startPinned as startServer } from "./processes.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -66,27 +67,18 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => 
 
 interface Started {
   url: string;
-  proc: ReturnType<typeof Bun.spawn>;
+  proc: Bun.Subprocess;
 }
 
+/** A server pinned to core 1 (processes.ts), stopped at the end of the bench (on failure too). */
 async function startPinned(command: string[], env: Record<string, string>, pattern: RegExp): Promise<Started> {
-  const pinned = Bun.which("taskset") ? ["taskset", "-c", "1", ...command] : command;
-  const proc = Bun.spawn(pinned, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  const started = await startServer(command, env, pattern, ROOT);
+  const { proc } = started;
   cleanups.push(async () => {
     proc.kill("SIGTERM");
     if ((await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "late")])) === "late") proc.kill("SIGKILL");
   });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!pattern.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`${command.join(" ")} exited: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  (async () => {
-    while (!(await reader.read()).done);
-  })();
-  return { url: text.match(pattern)![1], proc };
+  return started;
 }
 
 async function api(base: string, path: string, body: unknown) {
@@ -152,11 +144,10 @@ async function main() {
 
   // Pre-execution settings (issue 3): filter + 10 redaction patterns + payload-hash dedup, against
   // the same trigger without them; every body is new (a counter) so dedup never short-circuits.
-  const patterns = ["pass(word)?", "^secret", "token$", "^api[_-]?key$", "ssn|social", "^(card|cc)[_-]?(num|number)?$", "cvv|cvc", "email", "phone", "^(dob|birth)"];
   const preExec = {
     dedup: { strategy: "payload-hash" },
-    filter: { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' },
-    redaction: { enabled: true, patterns },
+    filter: SAMPLE_FILTER,
+    redaction: { enabled: true, patterns: REDACTION_PATTERNS },
   };
   const unique = (body: string) => body.replace('"evt_', `"evt_${UNIQUE_MARKER}_`);
   const body64k = sampleBody(64 * 1024);
@@ -185,16 +176,7 @@ async function main() {
     properties: { id: { type: "string", pattern: "^evt_[A-Za-z0-9_]+$" }, type: { type: "string", pattern: "^[a-z]+\\.[a-z_.]+$" }, data: { type: "object" } },
   };
   const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
-  // Issue 13's configuration: HMAC, dedup on a delivery-id header (new each request, so the body
-  // and its signature stay the same), an include filter, 10 redaction patterns, workflow none.
-  const full = await api(inlet.url, "/api/triggers", {
-    name: "bench-full",
-    auth: { type: "hmac-sha256" },
-    dedup: { strategy: "header-value", headerName: "X-Delivery-Id" },
-    filter: preExec.filter,
-    redaction: preExec.redaction,
-    workflow: { kind: "none" },
-  });
+  const full = await api(inlet.url, "/api/triggers", { name: "bench-full", ...FULL_CONFIGURATION });
   const fullSecret = (await (await fetch(`${inlet.url}/api/triggers/${full.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
   const fullHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", fullSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
   const pg = pgWanted ? await postgresCases(body1k) : null;
