@@ -29,6 +29,29 @@ export interface Page {
  */
 export const SWEEP_CHUNK = 1000;
 
+/** Rows a sweep deleted, per table. */
+export interface SweepCounts {
+  dedupKeys: number;
+  activity: number;
+  runs: number;
+}
+
+/**
+ * Runs `chunk()` (one bounded delete per table, each at most `size` rows) until no table filled
+ * its chunk, or `stopped()`; `between` runs between chunks. The deleted rows, summed.
+ */
+export async function sweepInChunks(size: number, chunk: () => Promise<SweepCounts>, stopped: () => boolean, between?: () => Promise<unknown>): Promise<SweepCounts> {
+  const total: SweepCounts = { dedupKeys: 0, activity: 0, runs: 0 };
+  for (;;) {
+    const done = await chunk();
+    total.dedupKeys += done.dedupKeys;
+    total.activity += done.activity;
+    total.runs += done.runs;
+    if (Math.max(done.dedupKeys, done.activity, done.runs) < size || stopped()) return total;
+    await between?.();
+  }
+}
+
 /** The storage every stage uses; SQLite and PostgreSQL implement it. */
 export interface Store {
   readonly kind: "sqlite" | "postgres";
@@ -118,6 +141,6 @@ export interface Store {
    * Deletes expired dedup keys, and Activity rows and finished runs older than `olderThan`, in
    * chunks of at most SWEEP_CHUNK rows per table (a long backlog never becomes one long statement).
    */
-  sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }>;
+  sweep(now: Date, olderThan: Date): Promise<SweepCounts>;
   close(): Promise<void>;
 }

@@ -12,7 +12,7 @@ import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
 import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
-import { SWEEP_CHUNK, type Page, type Store, type StoredTrigger, type TriggerWatch } from "../store.ts";
+import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, type SweepCounts, type TriggerWatch } from "../store.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 
 const bySeq = (a: RunRow & { seq?: string }, b: RunRow & { seq?: string }) => (BigInt(a.seq!) < BigInt(b.seq!) ? -1 : 1);
@@ -445,13 +445,12 @@ export class PostgresStore implements Store {
    * Deletes in chunks, each its own statement. Rows another instance's sweep holds are skipped
    * (SKIP LOCKED): instances sweeping at once share the work instead of waiting on each other.
    */
-  async sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
+  sweep(now: Date, olderThan: Date): Promise<SweepCounts> {
     const chunk = this.sweepChunk;
     const expired = now.getTime();
     const cutOff = olderThan.getTime();
-    const total = { dedupKeys: 0, activity: 0, runs: 0 };
-    for (;;) {
-      const done = await this.guard(async (sql) => ({
+    const one = () =>
+      this.guard(async (sql) => ({
         dedupKeys: (
           await sql`DELETE FROM dedup_keys WHERE (trigger_id, key_hash) IN (SELECT trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ${expired} LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`
         ).count,
@@ -460,11 +459,7 @@ export class PostgresStore implements Store {
           await sql`DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE created_ms < ${cutOff} AND status IN ('succeeded', 'failed') LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`
         ).count,
       }));
-      total.dedupKeys += done.dedupKeys;
-      total.activity += done.activity;
-      total.runs += done.runs;
-      if (Math.max(done.dedupKeys, done.activity, done.runs) < chunk || this.closed) return total;
-    }
+    return sweepInChunks(chunk, one, () => this.closed);
   }
 
   async close(): Promise<void> {

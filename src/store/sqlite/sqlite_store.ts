@@ -7,7 +7,7 @@ import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
 import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
-import { SWEEP_CHUNK, type Page, type Store, type StoredTrigger } from "../store.ts";
+import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, type SweepCounts } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
 import { replayWhere } from "../replay_where.ts";
@@ -509,23 +509,17 @@ export class SqliteStore implements Store {
   }
 
   /** Deletes in chunks (SWEEP_CHUNK rows per table per transaction), yielding to requests between them. */
-  async sweep(now: Date, olderThan: Date): Promise<{ dedupKeys: number; activity: number; runs: number }> {
-    const chunk = this.sweepChunk;
-    const total = { dedupKeys: 0, activity: 0, runs: 0 };
-    for (;;) {
-      const done = await this.change(() =>
+  sweep(now: Date, olderThan: Date): Promise<SweepCounts> {
+    const size = this.sweepChunk;
+    const chunk = () =>
+      this.change(() =>
         this.db.transaction(() => ({
-          dedupKeys: this.stmt.sweepKeys.run(now.getTime(), chunk).changes,
-          activity: this.stmt.sweepActivity.run(olderThan.getTime(), chunk).changes,
-          runs: this.stmt.sweepRuns.run(olderThan.getTime(), chunk).changes,
+          dedupKeys: this.stmt.sweepKeys.run(now.getTime(), size).changes,
+          activity: this.stmt.sweepActivity.run(olderThan.getTime(), size).changes,
+          runs: this.stmt.sweepRuns.run(olderThan.getTime(), size).changes,
         })).immediate(),
       );
-      total.dedupKeys += done.dedupKeys;
-      total.activity += done.activity;
-      total.runs += done.runs;
-      if (Math.max(done.dedupKeys, done.activity, done.runs) < chunk || this.closed) return total;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    return sweepInChunks(size, chunk, () => this.closed, () => new Promise((resolve) => setImmediate(resolve)));
   }
 
   async close(): Promise<void> {
