@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Sandbox, SandboxError, SandboxMemory, SandboxTimeout } from "../sandbox/index.ts";
-import { checkPatterns, compileRedaction, MAX_PATTERNS, redact, REDACTED, RedactionPatternError } from "./index.ts";
+import { checkPatterns, classifyNames, compileRedaction, MAX_PATTERNS, NameDecisions, redact, REDACTED, RedactionPatternError, redactWith } from "./index.ts";
 import { nested, thrown } from "../../test/support/values.ts";
 
 describe("redact", () => {
@@ -129,6 +129,23 @@ describe("redact", () => {
     const long = compileRedaction(["^secret"]);
     expect(redact(long, { ["secret" + "x".repeat(500)]: 1 })).toEqual({ ["secret" + "x".repeat(500)]: REDACTED });
     expect(long.cachedNames).toBe(0);
+  });
+
+  test("classifying names: a known name the same call evicts from the cache is still answered as decided", () => {
+    // A worker's cache knows "email"; the request thread (whose own cache forgot it) asks about
+    // it beside more new names than the worker's cache holds, so remembering them evicts "email".
+    const redactor = compileRedaction(["^email$"], { maxCachedNames: 4 });
+    expect(classifyNames(redactor, ["email"])).toBe("1");
+    const names = ["email", "n1", "n2", "n3", "n4", "n5"];
+    expect(classifyNames(redactor, names)).toBe("100000");
+    // And through the request thread's walk: the field is redacted, and its decision cached as "1".
+    const host = new NameDecisions(16);
+    const body = Object.fromEntries(["email", "m1", "m2", "m3", "m4", "m5"].map((n) => [n, "x"]));
+    classifyNames(redactor, ["email"]);
+    return redactWith(host, body, async (asked) => classifyNames(redactor, asked)).then((out) => {
+      expect((out as Record<string, unknown>).email).toBe(REDACTED);
+      expect(host.get("email")).toBe(true);
+    });
   });
 
   test("a warm body does not enter the sandbox", () => {

@@ -146,8 +146,16 @@ export async function redactWith(decisions: NameDecisions, body: unknown, classi
  */
 export function classifyNames(redactor: Redactor, names: readonly string[], deadline?: Deadline): string {
   if (!redactor.unit) return "0".repeat(names.length);
-  const unknown = names.filter((name) => redactor.decisions.get(name) === undefined);
-  const fresh = new Map<string, boolean>();
+  // Every answer comes from this call's own map: the known decisions are read now, because
+  // remembering the new ones below can evict them from the bounded cache (a name read back
+  // afterwards would come out undecided, and an undecided name must never read as "0").
+  const decided = new Map<string, boolean>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    const known = redactor.decisions.get(name);
+    if (known === undefined) unknown.push(name);
+    else decided.set(name, known);
+  }
   for (let start = 0; start < unknown.length; start += BATCH_NAMES) {
     const batch = unknown.slice(start, start + BATCH_NAMES);
     deadline ??= redactor.sandbox.deadline();
@@ -155,12 +163,12 @@ export function classifyNames(redactor: Redactor, names: readonly string[], dead
     if (answer.length !== batch.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${batch.length}`);
     for (let i = 0; i < batch.length; i++) {
       const decision = answer.charCodeAt(i) === 49; // "1"
-      fresh.set(batch[i], decision);
+      decided.set(batch[i], decision);
       redactor.decisions.remember(batch[i], decision);
     }
   }
   let out = "";
-  for (const name of names) out += (fresh.get(name) ?? redactor.decisions.get(name)) ? "1" : "0";
+  for (const name of names) out += decided.get(name) ? "1" : "0";
   return out;
 }
 
