@@ -6,14 +6,17 @@ import { startupLines } from "./startup_lines.ts";
 /** `inlet serve`: until SIGTERM or SIGINT, then a graceful stop. */
 export async function serve(args: string[]): Promise<number> {
   const config = loadServerConfig(args);
+  // Listening for the signals from before the port is bound: one that arrives while the server
+  // starts (a script may send it as soon as the port answers) stops it once started, gracefully.
+  let onSignal = () => void (signalled = true);
+  let signalled = false;
+  const handler = () => onSignal();
+  process.once("SIGTERM", handler);
+  process.once("SIGINT", handler);
   const server = await startServer(config);
-  // Listening for the signals before the listening line is out: a script may send one at once.
   const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      server.stop().then(resolve, resolve);
-    };
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
+    onSignal = () => void server.stop().then(resolve, resolve);
+    if (signalled) onSignal();
   });
   const lines = startupLines(server, config);
   printWarnings(lines.stderr);
