@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Elysia } from "elysia";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
-import { adminTokenHashInForce, ensureAdminToken, storedAdminTokenHash } from "./auth/admin_token.ts";
+import { adminTokenHashInForce, ensureAdminToken } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
 import { usesGeneratedSecret } from "./auth/generic.ts";
 import { BASE_URL_META, KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
@@ -248,8 +248,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const reload = async () => {
     try {
       await triggers.refresh();
-      const hash = await storedAdminTokenHash(store);
-      if (hash) adminHash = hash;
+      // A reset takes effect here; INLET_ADMIN_TOKEN, when set, stays the token (CONTRACT §1).
+      adminHash = (await adminTokenHashInForce(store, config.adminToken)) || adminHash;
     } catch (e) {
       logEvent("warn", "trigger refresh failed", { error: String(e) });
       return;

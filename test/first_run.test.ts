@@ -82,6 +82,21 @@ test("admin-token reset prints a new token that a running server accepts within 
   await stop(again);
 });
 
+test("a server started with INLET_ADMIN_TOKEN keeps that token after an admin-token reset by another process", async () => {
+  const dir = dataDir();
+  const token = "env-admin-token-0123456789abcdef0123";
+  const server = await serve(["--data-dir", dir], { INLET_ADMIN_TOKEN: token });
+  const reset = await cli(["admin-token", "reset", "--data-dir", dir], NO_TOKEN);
+  expect(reset.code).toBe(0);
+  expect(reset.stdout).toContain("a server started with INLET_ADMIN_TOKEN keeps that token");
+  const fresh = reset.stdout.match(/: (inlet_\S+)$/m)![1];
+  // Past the server's one-second reload: the environment's token still works, the reset one not here.
+  await Bun.sleep(1500);
+  expect((await adminCall(server, token)).status).toBe(200);
+  expect((await adminCall(server, fresh)).status).toBe(401);
+  await stop(server);
+});
+
 describe.skipIf(!postgresAvailable())("on PostgreSQL", () => {
   test("admin-token reset with --database-url: the running instance takes the new token, the old one is refused", async () => {
     const url = await freshDatabase((await sharedPostgres())!);

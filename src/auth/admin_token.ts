@@ -25,13 +25,12 @@ export async function adminTokenHashInForce(store: Store, fromEnv: string | unde
  * only its SHA-256 is ever stored.
  */
 export async function ensureAdminToken(store: Store, fromEnv: string | undefined): Promise<{ hash: string; generated: string | null }> {
+  const inForce = await adminTokenHashInForce(store, fromEnv);
   if (fromEnv) {
-    const hash = sha256Hex(fromEnv);
-    if ((await store.getMeta(META_KEY)) !== hash) await store.setMeta(META_KEY, hash);
-    return { hash, generated: null };
+    if ((await store.getMeta(META_KEY)) !== inForce) await store.setMeta(META_KEY, inForce);
+    return { hash: inForce, generated: null };
   }
-  const stored = await store.getMeta(META_KEY);
-  if (stored) return { hash: stored, generated: null };
+  if (inForce) return { hash: inForce, generated: null };
   const token = `inlet_${newSecret()}`;
   const hash = sha256Hex(token);
   // Several instances may start on a new database at once: one token wins, and only the instance
@@ -43,16 +42,14 @@ export async function ensureAdminToken(store: Store, fromEnv: string | undefined
 /**
  * `inlet admin-token reset`: a new generated token replaces the stored hash (the way back in when
  * the token is lost). Returns the token, to be printed once; running servers read the hash again
- * within a second, so the old token stops working and the new one works without a restart.
+ * within a second, so the old token stops working and the new one works without a restart —
+ * except a server started with INLET_ADMIN_TOKEN, whose token that stays.
  */
 export async function resetAdminToken(store: Store): Promise<string> {
   const token = `inlet_${newSecret()}`;
   await store.setMeta(META_KEY, sha256Hex(token));
   return token;
 }
-
-/** The stored admin token hash, or null when none is stored yet. */
-export const storedAdminTokenHash = (store: Store) => store.getMeta(META_KEY);
 
 /** Constant-time check of a presented admin token against the stored hash. */
 export function adminTokenMatches(presented: string, hash: string): boolean {

@@ -39,7 +39,7 @@ export async function adminToken(args: string[]): Promise<number> {
     print(
       [
         `new admin token (shown once; keep it, only its hash is stored): ${token}`,
-        `the previous one no longer works: servers on ${where} switch to the new one within a second`,
+        `the previous one no longer works: servers on ${where} switch to the new one within a second (a server started with INLET_ADMIN_TOKEN keeps that token)`,
       ].join("\n"),
     );
   } finally {
