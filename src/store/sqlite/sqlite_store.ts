@@ -121,9 +121,9 @@ export class SqliteStore implements Store {
     const begin = db.transaction((work: () => void) => work());
     this.group = new GroupCommit((work) => begin.immediate(work), {
       maxBatch: options.groupCommit === false ? 1 : 64,
-      failure: (error) => new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`),
+      failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
       savepoint: (work) => this.inSavepoint(work),
-      durable: this.wal ? () => this.flushed() : undefined,
+      durable: this.wal ? () => this.flushed().catch((error) => Promise.reject(new StoreUnavailable(`SQLite: committed, but the WAL could not be flushed to disk: ${(error as Error)?.message ?? error}`))) : undefined,
     });
   }
 
@@ -134,6 +134,8 @@ export class SqliteStore implements Store {
 
   /** A write outside group commit (triggers, meta, sweeps): answered once it is on disk. */
   private async change<T>(work: () => T): Promise<T> {
+    const refused = this.refusesWrites();
+    if (refused) throw refused;
     const result = await this.guard(work);
     try {
       await this.flushed();
@@ -183,7 +185,8 @@ export class SqliteStore implements Store {
   }
 
   async ping(): Promise<boolean> {
-    if (this.closed) return false;
+    // A failed WAL flush stops every write until a restart (WalSync): not ready.
+    if (this.closed || this.wal?.failure) return false;
     try {
       this.db.query("SELECT 1").get();
       return true;
@@ -275,8 +278,7 @@ export class SqliteStore implements Store {
   }
 
   commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }> {
-    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
-    return this.group.submit(() => this.applyIngest(record));
+    return this.write(() => this.applyIngest(record));
   }
 
   private applyIngest({ dedup, run, activity, lease, triggerJson: serialized }: IngestRecord): { deduplicated: boolean } {
@@ -320,14 +322,20 @@ export class SqliteStore implements Store {
   }
 
   recordActivity(row: ActivityRecord): Promise<void> {
-    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
-    return this.group.submit(() => this.insertActivity(row));
+    return this.write(() => this.insertActivity(row));
   }
 
   /** A write that rides the next grouped transaction: durable when it resolves. */
   private write<T>(work: () => T): Promise<T> {
-    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
-    return this.group.submit(work);
+    const refused = this.refusesWrites();
+    return refused ? Promise.reject(refused) : this.group.submit(work);
+  }
+
+  /** Why no write is taken now: closed, or a WAL flush failed (WalSync) — until a restart. */
+  private refusesWrites(): StoreUnavailable | null {
+    if (this.closed) return new StoreUnavailable("the store is closed");
+    const failure = this.wal?.failure;
+    return failure ? new StoreUnavailable(`SQLite: a WAL flush failed (${failure.message}); nothing more is written until inlet restarts`) : null;
   }
 
   claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]> {
@@ -526,6 +534,9 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.group.drain();
+    // A flush of a write outside group commit (meta, triggers, a sweep's chunk) may still run on
+    // the descriptor: it is closed after.
+    await this.wal?.idle();
     this.db.close();
     if (this.walFd !== null) closeSync(this.walFd);
   }

@@ -39,16 +39,19 @@ test("a caller is answered by a flush that began after its call; callers during 
   started[2].finish();
 });
 
-test("a failed flush rejects its callers; the next caller gets a new flush", async () => {
+test("a failed flush rejects its callers and every later one, without flushing again (a later success could cover a hole)", async () => {
   const { started, flush } = manualFlushes();
   const sync = new WalSync(-1, flush);
   const a = sync.afterNow();
-  started[0].finish(new Error("EIO"));
-  await expect(a).rejects.toThrow("EIO");
+  // Queued behind the failing flush: its own flush is never started.
   const b = sync.afterNow();
-  expect(started).toHaveLength(2);
-  started[1].finish();
-  await b;
+  const both = Promise.allSettled([a, b]);
+  started[0].finish(new Error("EIO"));
+  expect((await both).map((r) => (r.status === "rejected" ? (r.reason as Error).message : r.status))).toEqual(["EIO", "EIO"]);
+  await expect(sync.afterNow()).rejects.toThrow("EIO");
+  expect(started).toHaveLength(1);
+  expect(sync.failure?.message).toBe("EIO");
+  await sync.idle();
 });
 
 test("on a real file descriptor, fdatasync runs and resolves", async () => {
