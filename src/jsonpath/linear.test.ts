@@ -22,6 +22,10 @@ describe("evaluatesInLinearTime", () => {
     ["$.items[?@.sku == $.wanted]", "a root query inside a filter"],
     ["$..a[?@..b]", "a descendant segment inside a filter"],
     ["$.a[?@.b[?$.c]]", "a root query in a nested filter"],
+    ["$..*..*..*..*", "descendant segments one after another"],
+    ["$..a..b", "two descendant segments"],
+    ["$..[?@ == @]", "a filter over every node a descendant segment found"],
+    ["$..items[*][?@.x > 1]", "a filter after a descendant segment"],
   ])("not linear: %s (%s)", (source) => {
     expect(evaluatesInLinearTime(parseFilter(source))).toBe(false);
   });

@@ -5,10 +5,11 @@ import type { Argument, Filter, LogicalExpr, Query } from "./ast.ts";
 /**
  * True when evaluating `expr` costs at most (size of the pruned document) × (size of the
  * expression), and it calls neither `match()` nor `search()` (whose patterns are user regexes).
- * Superlinear shapes are those that start a new walk for every node a filter visits: inside a
- * filter selector, a query from the root `$` or a descendant segment `..`. Anything else —
- * comparisons, existence tests, wildcards, slices, nested filters over `@` — touches each node a
- * bounded number of times.
+ * Superlinear shapes are those that start a new walk for every node a walk visits: inside a
+ * filter selector, a query from the root `$` or a descendant segment `..`; a second `..` after
+ * a first; a filter over what a `..` found. Anything else — comparisons, existence tests,
+ * wildcards, slices, one `..` without a filter after it, nested filters over `@` — touches each
+ * node a bounded number of times.
  *
  * @example
  * ```ts
@@ -23,9 +24,19 @@ export function evaluatesInLinearTime(expr: Filter | Query): boolean {
 
 function queryIsLinear(query: Query, inFilter: boolean): boolean {
   if (inFilter && query.root === "$") return false;
+  let descended = false;
   for (const segment of query.segments) {
-    if (inFilter && segment.descendant) return false;
-    for (const selector of segment.selectors) if (selector.kind === "filter" && !logicalIsLinear(selector.expr, true)) return false;
+    if (segment.descendant) {
+      // A second `..` walks again from every node the first one found (`$..*..*`: depth² nodes,
+      // and more with each one); inside a filter, `..` walks again for every node filtered.
+      if (inFilter || descended) return false;
+      descended = true;
+    }
+    for (const selector of segment.selectors) {
+      if (selector.kind !== "filter") continue;
+      // A filter over every node `..` found compares whole subtrees (`$..[?@ == @]`): depth × size.
+      if (descended || !logicalIsLinear(selector.expr, true)) return false;
+    }
   }
   return true;
 }
