@@ -166,3 +166,27 @@ test("deliver() enters after deduplication: the current filter decides unless sk
     ["run", "replay of act-1"],
   ]);
 });
+
+test("the stored $trigger is the body as received for a generic trigger, and the body as the plugin left it for an app trigger", async () => {
+  const text = '{ "secret" : "s", "kept": 1 }';
+  const generic = triggerRecord();
+  const generic_ = pipelineWith([generic]);
+  expect((await generic_.post(generic.token, text, json)).outcome).toBe("run");
+  expect(generic_.store.commits[0].triggerJson).toStartWith(`{"body":${text},`);
+  // A plugin that changes the parsed body in place: what is stored is what it left.
+  const mutating = definePlugin({
+    id: "mut",
+    name: "Mut",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    event: (_req, body) => {
+      delete (body as Record<string, unknown>).secret;
+      return "e";
+    },
+  });
+  const app = triggerRecord({ id: "trg_app", token: "tok_app", app: "mut", appSecret: "sig" });
+  const app_ = pipelineWith([app], { plugins: [mutating] });
+  expect((await app_.post(app.token, text, { ...json, "x-sig": "sig" })).outcome).toBe("run");
+  const stored = JSON.parse(app_.store.commits[0].triggerJson!) as { body: Record<string, unknown> };
+  expect(stored.body).toEqual({ kept: 1 });
+});

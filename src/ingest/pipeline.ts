@@ -127,7 +127,10 @@ export class IngestPipeline {
     const nonConforming = await checkSchema(prepared.checks, arrival, parsed.value, deduplicated.claim, this.deps);
     if (nonConforming) return nonConforming;
 
-    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, body.jsonText(), deduplicated.claim));
+    // An app trigger's plugin sees the parsed body (`event`) and could change it in place, so that
+    // the text as received no longer says what is stored: its body is always serialized.
+    const bodyJson = arrival.trigger.app === null ? body.jsonText() : null;
+    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim));
     const { trigger } = arrival;
     if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));

@@ -111,7 +111,7 @@ export interface InletPlugin {
   dedupWindowSeconds?: number;
   /** Where the provider sends no delivery id: remember SHA-256 of the exact body this long. */
   contentDedupWindowSeconds?: number;
-  /** The event type for `$trigger.app.event`. `body` is the parsed body. */
+  /** The event type for `$trigger.app.event`. `body` is the parsed body: read it, do not change it. */
   event?(req: PluginRequest, body: unknown): string | null;
   /** Answer a URL-verification call; `null` when this request is not one. */
   handshake?(req: PluginRequest, ctx: PluginContext): Awaitable<HandshakeResult>;
