@@ -23,7 +23,7 @@ import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
 import { explainBindError } from "./config/bind_error.ts";
 import { missingPluginWarnings } from "./plugins/missing.ts";
-import { refuseOversized, routable } from "./http/edge.ts";
+import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
 import { clientAddress } from "./net/client_address.ts";
 import { AlertMonitor } from "./alerts/monitor.ts";
 import { Replay } from "./replay/replay.ts";
@@ -209,7 +209,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),
       fetch: (request) => {
         const refused = refuseOversized(request);
-        if (refused) return refused;
+        if (refused) {
+          const token = webhookToken(request.url);
+          if (token !== null) pipeline.recordEdgeRefusal(token, refused.headers.get("x-request-id")!, EDGE_REFUSALS[refused.status]);
+          return refused;
+        }
         const routed = routable(request);
         if (routed !== request) received.set(routed, request);
         // Webhook calls go straight to the pipeline; everything else through the router.

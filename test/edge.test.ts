@@ -68,7 +68,7 @@ function expectShape(answer: string, status: number, error: string) {
 }
 
 const activity = async () =>
-  (await (await fetch(`${server.url}/api/triggers/${triggerId}/activity?limit=500`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as Array<{ outcome: string; detail: string | null }>;
+  (await (await fetch(`${server.url}/api/triggers/${triggerId}/activity?limit=500`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as Array<{ outcome: string; detail: string | null; requestId: string }>;
 
 test("a body declared larger than Bun's default limit gets the contract's 413", async () => {
   expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nContent-Length: 52428800\r\n\r\n{}`), 413, "payload too large");
@@ -78,6 +78,20 @@ test("large header values, long tokens and long URLs: 431 and 414 in the contrac
   expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`), 431, "request header fields too large");
   expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(1024 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`), 431, "request header fields too large");
   expectShape(await raw(`POST /webhooks/${"a".repeat(65_536)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`), 414, "uri too long");
+});
+
+test("a 431 or 414 to a known token leaves one rejected Activity row under the answer's request id", async () => {
+  const idOf = (answer: string) => /x-request-id: (\S+)/i.exec(answer)![1];
+  const tooLarge = idOf(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`));
+  const tooLong = idOf(await raw(`POST /webhooks/${token}?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`));
+  const rowsFor = async (requestId: string) => (await activity()).filter((r) => r.requestId === requestId);
+  let rows = await rowsFor(tooLong);
+  for (let i = 0; i < 50 && rows.length === 0; i++) {
+    await Bun.sleep(100);
+    rows = await rowsFor(tooLong);
+  }
+  expect(rows).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: uri too long" })]);
+  expect(await rowsFor(tooLarge)).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: request header fields too large" })]);
 });
 
 test("an empty token and unknown paths are 404 with a request id", async () => {

@@ -22,14 +22,17 @@ export function edgeRefusal(status: number, error: string): Response {
   return jsonResponse(status, { error, request_id: requestId }, { "X-Request-Id": requestId });
 }
 
+/** What the edge says, by status, when it refuses a request before routing it. */
+export const EDGE_REFUSALS: Readonly<Record<number, string>> = { 414: "uri too long", 431: "request header fields too large" };
+
 /** 414 or 431 for a request too large to route, else null. */
 export function refuseOversized(request: Request): Response | null {
   const url = request.url;
-  if (url.length > MAX_URL_BYTES) return edgeRefusal(414, "uri too long");
+  if (url.length > MAX_URL_BYTES) return edgeRefusal(414, EDGE_REFUSALS[414]);
   let size = 0;
   for (const [name, value] of request.headers) {
     size += name.length + value.length + 4;
-    if (size > MAX_HEADER_BYTES) return edgeRefusal(431, "request header fields too large");
+    if (size > MAX_HEADER_BYTES) return edgeRefusal(431, EDGE_REFUSALS[431]);
   }
   return null;
 }

@@ -194,6 +194,18 @@ export class IngestPipeline {
     return prepared;
   }
 
+  /**
+   * A request to `token` that the HTTP edge refused before any route ran (414, 431; CONTRACT
+   * §6.6): when the token is a trigger's, its one `rejected` Activity row, under the answer's
+   * request id.
+   */
+  recordEdgeRefusal(token: string, requestId: string, reason: string): void {
+    const trigger = this.deps.triggers.findByToken(token);
+    if (!trigger) return;
+    const now = this.deps.now?.() ?? new Date();
+    this.deps.store.recordActivity(activityRow({ triggerId: trigger.id, requestId, now }, "rejected", `refused before routing: ${reason}`, null)).catch(() => {});
+  }
+
   /** Ends a request: its one Activity row (unless already committed with its outcome), then the answer. */
   private async close(arrival: Arrival, ending: Ending): Promise<IngestResult> {
     if (!ending.recorded) {
