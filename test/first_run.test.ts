@@ -166,6 +166,9 @@ test("start-up names the panel and says when trigger URLs only work on this mach
   // --base-url (or INLET_BASE_URL) given to the command wins over the recorded one.
   const mine = JSON.parse((await cli(["triggers", "show", created.id, "--data-dir", dir], { INLET_BASE_URL: "https://other.example.com" })).stdout);
   expect(mine.url).toBe(`https://other.example.com/webhooks/${created.token}`);
+  // So do --host/--port given to the command: the URL is built from them.
+  const ported = JSON.parse((await cli(["triggers", "show", created.id, "--data-dir", dir, "--port", "9000"])).stdout);
+  expect(ported.url).toBe(`http://127.0.0.1:9000/webhooks/${created.token}`);
   await stop(proxied);
   expect(proxied.errors()).not.toContain("only this machine can call");
 });

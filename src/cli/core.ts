@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { publicBaseUrl, UsageError, type ServerConfig } from "../config/server_config.ts";
+import { isGiven, publicBaseUrl, UsageError, type ServerConfig } from "../config/server_config.ts";
 import { BASE_URL_META } from "../records/meta_keys.ts";
 import { openCore, type Core } from "../server.ts";
 
@@ -15,12 +15,15 @@ export async function withCore<T>(config: ServerConfig, work: (core: Core) => Pr
 
 /**
  * The base URL for the trigger URLs and curl commands a command prints: `--base-url`
- * (INLET_BASE_URL), else the one the last server started on this store recorded (its real
- * port and host), else `http://HOST:PORT` from the flags.
+ * (INLET_BASE_URL), or `http://HOST:PORT` when `--host`/`--port` (or their twins) were given;
+ * else the one the last server started on this store recorded (its real port and host), else
+ * the defaults'.
  */
 export async function baseUrlOf(core: Core): Promise<string> {
-  if (core.config.baseUrl) return core.config.baseUrl;
-  return (await core.store.getMeta(BASE_URL_META)) ?? publicBaseUrl(core.config, core.config.port);
+  const { config } = core;
+  const fromFlags = publicBaseUrl(config, config.port);
+  if (config.baseUrl || isGiven(config, "host") || isGiven(config, "port")) return fromFlags;
+  return (await core.store.getMeta(BASE_URL_META)) ?? fromFlags;
 }
 
 /** A JSON document from a file, or from stdin with `-`. */

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
+import { isGiven, loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
 
 test("defaults of CONTRACT §1", () => {
   const c = loadServerConfig([], {});
@@ -42,4 +42,12 @@ test("bad values are one clear error naming the flag or variable", () => {
   expect(() => loadServerConfig(["--nope"], {})).toThrow("unknown flag --nope");
   expect(() => loadServerConfig(["--data-dir"], {})).toThrow("--data-dir needs a value");
   expect(() => loadServerConfig(["--log-requests", "maybe"], {})).toThrow(/true or false/);
+});
+
+test("isGiven: a setting from a flag or its environment twin, not one left to its default", () => {
+  const defaults = loadServerConfig([], {});
+  expect(isGiven(defaults, "port")).toBe(false);
+  expect(isGiven(loadServerConfig(["--port", "8080"], {}), "port")).toBe(true);
+  expect(isGiven(loadServerConfig([], { INLET_HOST: "127.0.0.1" }), "host")).toBe(true);
+  expect(isGiven(loadServerConfig([], { INLET_HOST: "" }), "host")).toBe(false);
 });

@@ -97,6 +97,7 @@ function convert(option: Option, raw: string, source: string): string | number |
  */
 export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
   const values: Record<string, unknown> = {};
+  const explicit = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const eq = arg.indexOf("=");
@@ -110,12 +111,15 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     }
     if (raw === undefined) throw new UsageError(`${flag} needs a value`);
     values[option.key] = convert(option, raw, flag);
+    explicit.add(option.key);
   }
   for (const option of OPTIONS) {
     if (values[option.key] !== undefined) continue;
     const raw = env[option.env];
-    if (raw !== undefined && raw !== "") values[option.key] = convert(option, raw, option.env);
-    else if (option.fallback !== undefined) values[option.key] = option.fallback;
+    if (raw !== undefined && raw !== "") {
+      values[option.key] = convert(option, raw, option.env);
+      explicit.add(option.key);
+    } else if (option.fallback !== undefined) values[option.key] = option.fallback;
   }
   if (typeof values.baseUrl === "string") values.baseUrl = values.baseUrl.replace(/\/+$/, "");
   if (!check.Check(values)) {
@@ -134,7 +138,17 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const parsed = parseCidr(entry);
     if (!parsed.ok) throw new UsageError(`--trusted-proxies: ${parsed.reason} (write CIDR ranges separated by commas, e.g. 10.0.0.0/8,127.0.0.1)`);
   }
-  return values as ServerConfig;
+  const config = values as ServerConfig;
+  given.set(config, explicit);
+  return config;
+}
+
+/** Settings given by a flag or the environment (not left to their defaults), per loaded config. */
+const given = new WeakMap<ServerConfig, ReadonlySet<string>>();
+
+/** Whether `key` was given by a flag or its environment twin, rather than left to its default. */
+export function isGiven(config: ServerConfig, key: keyof ServerConfig): boolean {
+  return given.get(config)?.has(key) ?? false;
 }
 
 /** The trusted proxies' ranges (validated when the config was loaded). */
