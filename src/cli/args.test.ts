@@ -7,6 +7,11 @@ test("a command's options, server flags and positional words are told apart; --n
   expect(parsed).toEqual({ options: { status: "failed", "dry-run": true, limit: "5" }, positional: ["ID"], serverArgs: ["--data-dir", "/tmp/d"] });
 });
 
+test("a boolean server flag keeps a following true/false as its value, and leaves any other word positional", () => {
+  expect(parseArgs(["--log-requests", "false", "ID"], {})).toEqual({ options: {}, positional: ["ID"], serverArgs: ["--log-requests", "false"] });
+  expect(parseArgs(["--log-requests", "ID"], {})).toEqual({ options: {}, positional: ["ID"], serverArgs: ["--log-requests"] });
+});
+
 test("unknown flags and missing values are usage errors that say which", () => {
   expect(() => parseArgs(["--nope"], {})).toThrow(new UsageError("unknown flag --nope (see 'inlet help')"));
   expect(() => parseArgs(["--limit"], { limit: "value" })).toThrow("--limit needs a value");
@@ -19,4 +24,7 @@ test("server flags may come before a group's subcommand", () => {
   // No subcommand, or a flag that is not a server flag before it: left as given (the group prints its usage).
   expect(subcommandFirst(["--data-dir", "/srv/inlet"])).toEqual(["--data-dir", "/srv/inlet"]);
   expect(subcommandFirst(["--json", "list"])).toEqual(["--json", "list"]);
+  // A boolean server flag takes a following true/false, and nothing else.
+  expect(subcommandFirst(["--log-requests", "false", "list"])).toEqual(["list", "--log-requests", "false"]);
+  expect(subcommandFirst(["--log-requests", "list"])).toEqual(["list", "--log-requests"]);
 });

@@ -39,7 +39,7 @@ export function parseArgs(args: string[], known: Record<string, "value" | "flag"
     const server = OPTIONS.find((o) => o.flag === `--${name}`);
     if (!server) throw new UsageError(`unknown flag --${name} (see 'inlet help')`);
     serverArgs.push(arg);
-    if (eq < 0 && server.kind !== "boolean") {
+    if (eq < 0 && takesNextWord(server, args[i + 1])) {
       if (args[i + 1] === undefined) throw new UsageError(`--${name} needs a value`);
       serverArgs.push(args[++i]);
     }
@@ -57,7 +57,15 @@ export function subcommandFirst(args: string[]): string[] {
     if (!arg.startsWith("-")) return [arg, ...args.slice(0, i), ...args.slice(i + 1)];
     const option = arg.includes("=") ? undefined : OPTIONS.find((o) => o.flag && o.flag === arg);
     if (!option && !arg.includes("=")) return args;
-    i += option && option.kind !== "boolean" ? 2 : 1;
+    i += option && takesNextWord(option, args[i + 1]) ? 2 : 1;
   }
   return args;
+}
+
+/**
+ * Whether a server flag written without `=` takes the next word as its value: always, except a
+ * boolean flag, which takes only `true` or `false` (`--log-requests false list`, `--log-requests list`).
+ */
+function takesNextWord(option: (typeof OPTIONS)[number], next: string | undefined): boolean {
+  return option.kind !== "boolean" || next === "true" || next === "false";
 }
