@@ -9,7 +9,7 @@ import { publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
-import { ingestHandler, ingestRoute, webhookToken } from "./http/ingest_route.ts";
+import { ingestHandler, webhookToken } from "./http/ingest_route.ts";
 import { Metrics } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression } from "./checks/api_check.ts";
@@ -168,7 +168,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const ingest = ingestHandler(pipeline, metrics, log);
   const app = new Elysia({ name: "inlet" })
     .onError(({ code, error }) => errorResponse(code, error))
-    .use(ingestRoute(ingest))
     .use(
       apiRoutes({
         triggers,
@@ -197,6 +196,19 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log.close();
     await store.close();
   };
+  /** Every request, from the socket or in process: the edge's refusals, webhook calls straight to the pipeline, the rest through the router. */
+  const frontDoor = (request: Request): Response | Promise<Response> => {
+    const refused = refuseOversized(request);
+    if (refused) {
+      const token = webhookToken(request.url);
+      if (token !== null) pipeline.recordEdgeRefusal(token, refused.headers.get("x-request-id")!, EDGE_REFUSALS[refused.status]);
+      return refused;
+    }
+    const routed = routable(request);
+    if (routed !== request) received.set(routed, request);
+    const token = webhookToken(routed.url);
+    return token !== null ? ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error)) : app.handle(routed);
+  };
   const listen = () =>
     Bun.serve({
       hostname: config.host,
@@ -207,19 +219,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
       // connections whose body was refused unread.
       ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),
-      fetch: (request) => {
-        const refused = refuseOversized(request);
-        if (refused) {
-          const token = webhookToken(request.url);
-          if (token !== null) pipeline.recordEdgeRefusal(token, refused.headers.get("x-request-id")!, EDGE_REFUSALS[refused.status]);
-          return refused;
-        }
-        const routed = routable(request);
-        if (routed !== request) received.set(routed, request);
-        // Webhook calls go straight to the pipeline; everything else through the router.
-        const token = webhookToken(routed.url);
-        return token !== null ? ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error)) : app.handle(routed);
-      },
+      fetch: frontDoor,
     });
   let server: ReturnType<typeof listen>;
   try {
@@ -302,6 +302,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     warnings,
     core,
     stop,
-    app: { handle: (r) => app.handle(r) },
+    app: { handle: async (r) => frontDoor(r) },
   };
 }

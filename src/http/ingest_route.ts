@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import type { IngestPipeline } from "../ingest/pipeline.ts";
 import type { Metrics } from "./metrics.ts";
 import type { RequestLog } from "./request_log.ts";
@@ -50,12 +49,3 @@ export function webhookToken(url: string): string | null {
   }
 }
 
-/**
- * `/webhooks/<token>` as an Elysia route (the body stays unread by Elysia, `parse: "none"`,
- * because signatures cover the raw bytes; the pipeline reads it with a size bound). The server
- * itself dispatches these calls before the router (see `webhookToken`); this route answers them
- * wherever the app is used without the server's front door (in-process tests).
- */
-export function ingestRoute(handle: IngestHandler) {
-  return new Elysia({ name: "inlet-ingest" }).all("/webhooks/:token", ({ request, params }) => handle(request, params.token), { parse: "none" });
-}
