@@ -32,13 +32,16 @@ export type Elsewhere = (op: CheckOp, input: unknown) => Promise<unknown>;
 export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): PreparedChecks => {
   const checks: PreparedChecks = {};
   const { filter, redaction, dedup, workflow, schema } = settings;
+  /** `local` where the check runs on this thread (it may, or there is nowhere else), else `op` in `elsewhere`. */
+  const placed = <T>(onHost: boolean, op: CheckOp, local: (body: unknown) => T) =>
+    elsewhere && !onHost ? async (body: unknown) => (await elsewhere(op, body)) as T : local;
   for (const op of checkOps(settings)) {
     switch (op) {
       case "passes": {
         const compiled = compileFilter(filter.expression!);
         const include = filter.mode !== "exclude";
         // Include runs only when true; Exclude skips when true.
-        checks.passes = elsewhere && !compiled.onHost ? async (body) => (await elsewhere("passes", body)) as boolean : (body) => runFilter(compiled, body) === include;
+        checks.passes = placed(compiled.onHost, "passes", (body) => runFilter(compiled, body) === include);
         break;
       }
       case "redact": {
@@ -54,7 +57,7 @@ export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): P
       }
       case "select": {
         const query = compileKeyQuery(dedup.expression!);
-        checks.select = elsewhere && !query.onHost ? async (body) => (await elsewhere("select", body)) as unknown[] : (body) => runKeyQuery(query, body);
+        checks.select = placed(query.onHost, "select", (body) => runKeyQuery(query, body));
         break;
       }
       case "schema": {
@@ -68,7 +71,7 @@ export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): P
       }
       case "orderingKey": {
         const query = compileKeyQuery((workflow as { orderingKey: string }).orderingKey);
-        checks.orderingKey = elsewhere && !query.onHost ? async (body) => (await elsewhere("orderingKey", body)) as unknown[] : (body) => runKeyQuery(query, body);
+        checks.orderingKey = placed(query.onHost, "orderingKey", (body) => runKeyQuery(query, body));
         break;
       }
     }
