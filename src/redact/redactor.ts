@@ -160,16 +160,24 @@ export function classifyNames(redactor: Redactor, names: readonly string[], dead
     const batch = unknown.slice(start, start + BATCH_NAMES);
     deadline ??= redactor.sandbox.deadline();
     const answer = redactor.sandbox.call(redactGuest, "classify", [redactor.unit, JSON.stringify(batch)], deadline);
-    if (answer.length !== batch.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${batch.length}`);
-    for (let i = 0; i < batch.length; i++) {
-      const decision = answer.charCodeAt(i) === 49; // "1"
-      decided.set(batch[i], decision);
-      redactor.decisions.remember(batch[i], decision);
-    }
+    takeAnswer(batch, answer, decided, redactor.decisions);
   }
   let out = "";
   for (const name of names) out += decided.get(name) ? "1" : "0";
   return out;
+}
+
+/**
+ * A classifier's answer, one "1"/"0" per name (a wrong length is the guest's fault): each decision
+ * goes into `call` (this call's own, which nothing evicts) and is remembered in the bounded cache.
+ */
+function takeAnswer(names: readonly string[], answer: string, call: Map<string, boolean>, cache: NameDecisions): void {
+  if (answer.length !== names.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${names.length}`);
+  for (let i = 0; i < names.length; i++) {
+    const decision = answer.charCodeAt(i) === 49; // "1"
+    call.set(names[i], decision);
+    cache.remember(names[i], decision);
+  }
 }
 
 /** One pass over a body; names without a decision yet are collected and treated as not matching. */
@@ -189,12 +197,7 @@ class Walk {
 
   /** Records the classifier's answer (one "1"/"0" per name) for this call and in the shared cache. */
   decide(names: readonly string[], answer: string): void {
-    if (answer.length !== names.length) throw new SandboxError("sandbox_guest_error", `redaction classified ${answer.length} names, expected ${names.length}`);
-    for (let i = 0; i < names.length; i++) {
-      const decision = answer.charCodeAt(i) === 49; // "1"
-      this.local.set(names[i], decision);
-      this.decisions.remember(names[i], decision);
-    }
+    takeAnswer(names, answer, this.local, this.decisions);
   }
 
   value(value: unknown, depth: number): unknown {
