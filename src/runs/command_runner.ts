@@ -31,7 +31,6 @@ function baseEnv(): Record<string, string | undefined> {
  */
 export function commandRunner(options: CommandRunnerOptions = {}): Runner<"command"> {
   const limit = options.outputLimitBytes ?? OUTPUT_LIMIT_BYTES;
-  const encoder = new TextEncoder();
   let inherited: Record<string, string | undefined> | undefined = options.env;
   return async (workflow, run, context): Promise<RunOutcome> => {
     if (context.signal.aborted) throw new RunAborted();
@@ -46,7 +45,7 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
       const message = `could not start ${JSON.stringify(workflow.argv[0])}: ${(error as Error)?.message ?? String(error)}`;
       return { status: "failed", attempts: 1, error: message, result: { argv: workflow.argv, exitCode: null, error: message }, answer: null, failureStatus: 500 };
     }
-    feed(proc.stdin, encoder.encode(JSON.stringify(run.trigger)));
+    feed(proc.stdin, JSON.stringify(run.trigger));
     let timedOut = false;
     const killGroup = () => {
       try {
@@ -112,10 +111,10 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
  * of them piled up (~900 open descriptors), holding every payload, and each spawn paid for
  * copying and closing them all (~35 µs of CPU per command at that count).
  */
-function feed(stdin: FileSink, bytes: Uint8Array): void {
+function feed(stdin: FileSink, json: string): void {
   const ignore = () => {};
   try {
-    const written = stdin.write(bytes);
+    const written = stdin.write(json);
     if (written instanceof Promise) written.catch(ignore);
     const ended = stdin.end();
     if (ended instanceof Promise) ended.catch(ignore);
