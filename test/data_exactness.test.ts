@@ -18,7 +18,9 @@ test("JSON with invalid UTF-8 bytes is 400 invalid JSON body, with the reason in
     expect(r.status).toBe(400);
     expect((await r.json()).error).toBe("invalid JSON body");
   }
-  expect((await server.activity(t.id)).every((row) => row.outcome === "rejected" && row.detail.includes("UTF-8"))).toBe(true);
+  const rows = await server.activity(t.id);
+  expect(rows).toHaveLength(4);
+  expect(rows.every((row) => row.outcome === "rejected" && row.detail.includes("UTF-8"))).toBe(true);
   const fine = await fetch(t.url, { method: "POST", body: '{"s":"ä€𝄞"}', headers: { "Content-Type": "application/json" } });
   expect(fine.status).toBe(200);
   expect((await lastRun(t.id)).trigger.body).toEqual({ s: "ä€𝄞" });

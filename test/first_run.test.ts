@@ -181,7 +181,10 @@ test("a trigger whose plugin is not loaded is named at start, and one created la
   const server = await serve(["--data-dir", dir], { INLET_ADMIN_TOKEN: "first-run-admin-token-0123456789" });
   await waitFor("the start-up warning", () => server.errors().includes(`warning: trigger "acme" (${first.id}) uses plugin "acme-list", which is not loaded`), 5000);
   expect(server.errors()).toContain("start with --plugins-dir DIR holding acme-list.ts");
-  expect((await cli(["triggers", "list", "--data-dir", dir, "--plugins-dir", pluginsDir])).stdout).not.toContain("plugin not loaded");
+  const loaded = await cli(["triggers", "list", "--data-dir", dir, "--plugins-dir", pluginsDir]);
+  expect(loaded.code).toBe(0);
+  expect(loaded.stdout).toContain("app acme-list");
+  expect(loaded.stdout).not.toContain("plugin not loaded");
   expect((await cli(["triggers", "list", "--data-dir", dir])).stdout).toContain("app acme-list (plugin not loaded)");
 
   const later = JSON.parse((await cli(["triggers", "create", "--name", "tofu", "--app", "acme-tofu", ...withPlugins])).stdout);

@@ -121,5 +121,10 @@ test("an API viewer on another origin may load the document: the CORS preflight 
   expect(loaded.status).toBe(200);
   expect(loaded.headers.get("access-control-allow-origin")).toBe("*");
   // Other calls stay behind the token, preflight included.
-  expect((await server.fetch(`${server.url}/api/triggers`, { method: "OPTIONS" })).status).not.toBe(204);
+  const otherPreflight = await server.fetch(`${server.url}/api/triggers`, {
+    method: "OPTIONS",
+    headers: { Origin: "https://viewer.example", "Access-Control-Request-Method": "GET" },
+  });
+  expect(otherPreflight.status).toBe(404);
+  expect(otherPreflight.headers.get("access-control-allow-origin")).toBeNull();
 });

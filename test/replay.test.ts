@@ -201,6 +201,7 @@ describe("from the command line", () => {
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect(bad.stderr).toContain("--source");
     const unknown = await cli(["runs", "replay", "nope", ...dataDir]);
+    expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain("run not found");
   });
 });
