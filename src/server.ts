@@ -18,7 +18,7 @@ import { CheckPool } from "./checks/pool.ts";
 import { pooledChecks } from "./checks/pooled.ts";
 import { checkPoolGauges } from "./http/check_pool_metrics.ts";
 import { IngestPipeline } from "./ingest/pipeline.ts";
-import { MAX_TRIGGER_BODY_BYTES } from "./records/trigger.ts";
+import { MAX_TRIGGER_BODY_BYTES, type TriggerRecord } from "./records/trigger.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
 import { explainBindError } from "./config/bind_error.ts";
@@ -242,12 +242,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     await stopStarted();
     throw error;
   }
-  const warnings = missingPluginWarnings(triggers.list(), (id) => plugins.has(id), config.pluginsDir);
+  const pluginMissing = (list: TriggerRecord[]) => missingPluginWarnings(list, (id) => plugins.has(id), config.pluginsDir);
+  const warnings = pluginMissing(triggers.list()).map((message) => `warning: ${message}`);
   // Triggers already looked at for a missing plugin; later loads warn (in the log) about new ones only.
   const seen = new Set(triggers.list().map((t) => t.id));
   const note = localOnlyNote(baseUrl, config.baseUrl !== undefined);
   if (note) warnings.push(note);
-  let seenRevision = triggers.loadedRevision;
 
   const reload = async () => {
     try {
@@ -258,11 +258,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       logEvent("warn", "trigger refresh failed", { error: String(e) });
       return;
     }
-    if (triggers.loadedRevision === seenRevision) return;
-    seenRevision = triggers.loadedRevision;
     const fresh = triggers.list().filter((t) => !seen.has(t.id));
     for (const t of fresh) seen.add(t.id);
-    for (const line of missingPluginWarnings(fresh, (id) => plugins.has(id), config.pluginsDir)) logEvent("warn", line.replace(/^warning: /, ""));
+    for (const message of pluginMissing(fresh)) logEvent("warn", message);
   };
   // Changes from other processes: announced at once where the store can (PostgreSQL NOTIFY), and
   // the revision is polled every second in any case (the CLI on a SQLite data dir; a missed NOTIFY).

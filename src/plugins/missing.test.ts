@@ -10,7 +10,7 @@ const triggers = [
 test("one warning per app trigger whose plugin is not loaded, naming the trigger, the plugin and the fix", () => {
   const lines = missingPluginWarnings(triggers, (id) => id === "github", undefined);
   expect(lines).toEqual([
-    'warning: trigger "orders" (t1) uses plugin "acme", which is not loaded: its URL answers 500 until it is (start with --plugins-dir DIR holding acme.ts)',
+    'trigger "orders" (t1) uses plugin "acme", which is not loaded: its URL answers 500 until it is (start with --plugins-dir DIR holding acme.ts)',
   ]);
   expect(missingPluginWarnings(triggers, (id) => id === "github", "/etc/inlet/plugins")[0]).toEndWith("(add acme.ts to /etc/inlet/plugins and restart)");
   expect(missingPluginWarnings(triggers, () => true, undefined)).toEqual([]);

@@ -85,11 +85,6 @@ export class TriggerService {
     };
   }
 
-  /** The store revision of the triggers in memory: it changes whenever a load brought changes. */
-  get loadedRevision(): number {
-    return this.revision;
-  }
-
   findByToken(token: string): TriggerRecord | undefined {
     return this.byToken.get(token);
   }
