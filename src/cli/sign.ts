@@ -6,7 +6,7 @@ import { hmac } from "../auth/digest.ts";
 import { UsageError } from "../config/server_config.ts";
 import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import type { TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 
 /** A JWT valid for five minutes: HS256 with the trigger's key, or a public-key algorithm with --key (a PEM private key). */
 async function signJwt(jwt: JwtConfig, secret: string, keyFile: string | undefined): Promise<string> {
@@ -49,7 +49,7 @@ export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugin
     throw new UsageError(`cannot read the body file ${options.bodyFile}: ${(error as Error).message}`);
   }
   let replacedBody = false;
-  let url = `${baseUrl}/webhooks/${trigger.token}${options.query ? (options.query.startsWith("?") ? options.query : `?${options.query}`) : ""}`;
+  let url = `${triggerUrl(baseUrl, trigger.token)}${options.query ? (options.query.startsWith("?") ? options.query : `?${options.query}`) : ""}`;
   const headers: Record<string, string> = { "Content-Type": options.contentType };
   if (trigger.app) {
     const plugin = plugins.get(trigger.app);

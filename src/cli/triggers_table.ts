@@ -1,4 +1,4 @@
-import type { TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 import { formatTable } from "./table.ts";
 
 /**
@@ -13,7 +13,7 @@ export function triggersTable(triggers: TriggerRecord[], baseUrl: string, plugin
     t.app === null ? t.auth.type : `app ${t.app}${pluginLoaded(t.app) ? "" : " (plugin not loaded)"}`,
     t.methods.join(","),
     t.workflow.kind,
-    `${baseUrl}/webhooks/${t.token}`,
+    triggerUrl(baseUrl, t.token),
   ]);
   return formatTable(["NAME", "ID", "AUTH", "METHODS", "WORKFLOW", "URL"], rows);
 }

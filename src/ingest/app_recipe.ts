@@ -3,7 +3,7 @@ import { authenticateAppRequest } from "../plugins/authenticate.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
-import { candidateSecrets, type TriggerRecord } from "../records/trigger.ts";
+import { candidateSecrets, triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 import { firstPassing } from "./first_passing.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Verified } from "./authenticate.ts";
@@ -19,7 +19,7 @@ const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
 export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string): TriggerRecipe {
   const requestOf = (arrival: Arrival, rawBody: Uint8Array): PluginRequest => ({
     method: arrival.method,
-    url: `${baseUrl()}/webhooks/${trigger.token}${arrival.query}`,
+    url: `${triggerUrl(baseUrl(), trigger.token)}${arrival.query}`,
     headers: arrival.headers,
     rawBody,
   });

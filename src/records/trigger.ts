@@ -255,3 +255,6 @@ export const TriggerSchema = Type.Object({
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });
+
+/** A trigger's public URL (CONTRACT §3): `{base_url}/webhooks/<token>`. */
+export const triggerUrl = (baseUrl: string, token: string) => `${baseUrl}/webhooks/${token}`;

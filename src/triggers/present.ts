@@ -1,9 +1,9 @@
 import { curlCommand } from "./curl.ts";
-import type { TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 
 /** The public Trigger shape (CONTRACT §3): stored settings, derived fields, no secret. */
 export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
-  const url = `${baseUrl}/webhooks/${trigger.token}`;
+  const url = triggerUrl(baseUrl, trigger.token);
   const { auth } = trigger;
   const hmacMode = auth.type === "hmac-sha256" || auth.type === "hmac-sha512";
   return {
