@@ -5,7 +5,7 @@ import { adminTokenHashInForce, ensureAdminToken } from "./auth/admin_token.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
 import { usesGeneratedSecret } from "./auth/generic.ts";
 import { BASE_URL_META, KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
-import { publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
+import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -31,7 +31,7 @@ import { RateLimiter } from "./ingest/rate_limit.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
 import { PostgresStore } from "./store/postgres/postgres_store.ts";
-import { SqliteStore } from "./store/sqlite/sqlite_store.ts";
+import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/store.ts";
 import { TriggerService } from "./triggers/service.ts";
 import { panelRoutes } from "./ui/routes.ts";
@@ -75,7 +75,7 @@ export async function openStore(config: ServerConfig): Promise<Store> {
   // INLET_GROUP_COMMIT=0 is a benchmark knob (one transaction per request), not a setting.
   const groupCommit = process.env.INLET_GROUP_COMMIT !== "0";
   if (config.databaseUrl) return PostgresStore.open(config.databaseUrl, { groupCommit });
-  return new SqliteStore(join(config.dataDir, "inlet.db"), { groupCommit });
+  return new SqliteStore(sqlitePathIn(config.dataDir), { groupCommit });
 }
 
 /**
@@ -290,9 +290,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await stopStarted();
     })());
 
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${hostPort(config.host, port)}`,
     baseUrl,
     port,
     adminToken: admin.generated,

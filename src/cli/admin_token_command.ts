@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { sqlitePathIn } from "../store/sqlite/sqlite_store.ts";
 import { resetAdminToken } from "../auth/admin_token.ts";
 import { explainDataDirError } from "../config/data_dir_error.ts";
 import { redactUrl } from "../config/redact_url.ts";
@@ -25,7 +26,7 @@ export async function adminToken(args: string[]): Promise<number> {
     );
   }
   const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : resolve(config.dataDir);
-  if (!config.databaseUrl && !existsSync(join(config.dataDir, "inlet.db"))) {
+  if (!config.databaseUrl && !existsSync(sqlitePathIn(config.dataDir))) {
     throw new UsageError(`${where} has no inlet.db: no admin token to reset there (check --data-dir; the first 'inlet serve' generates and prints one)`);
   }
   let store;

@@ -8,7 +8,7 @@ import { PG_MIGRATIONS } from "../store/postgres/migrations.ts";
 import { redactUrl } from "../config/redact_url.ts";
 import { PostgresStore } from "../store/postgres/postgres_store.ts";
 import { MIGRATIONS } from "../store/sqlite/migrations.ts";
-import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
+import { SqliteStore, sqlitePathIn } from "../store/sqlite/sqlite_store.ts";
 import { openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, type SqliteSource } from "../store/sqlite_source.ts";
 import { SchemaTooNew } from "../store/errors.ts";
 import { parseArgs } from "./args.ts";
@@ -59,7 +59,7 @@ async function migratePostgres(url: string): Promise<{ applied: number[]; versio
 }
 
 function migrateSqlite(dataDir: string): { applied: number[]; version: number; path: string } {
-  const path = resolve(join(dataDir, "inlet.db"));
+  const path = resolve(sqlitePathIn(dataDir));
   // A missing file is a mistyped --data-dir far more often than a wish for a new database.
   if (!existsSync(path)) throw new UsageError(`${resolve(dataDir)} has no inlet.db: nothing to migrate ('inlet serve --data-dir ${dataDir}' creates one)`);
   let store: SqliteStore;

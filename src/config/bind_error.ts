@@ -1,9 +1,9 @@
-import { UsageError, type ServerConfig } from "./server_config.ts";
+import { hostPort, UsageError, type ServerConfig } from "./server_config.ts";
 
 /** A port that cannot be bound, said the way a user can act on. */
 export function explainBindError(error: unknown, config: Pick<ServerConfig, "host" | "port">): unknown {
   const code = (error as { code?: string })?.code;
-  const where = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  const where = hostPort(config.host, config.port);
   if (code === "EADDRINUSE") {
     return new UsageError(`cannot listen on ${where}: the port is in use (another inlet?); stop what listens there or choose another with --port (INLET_PORT; 0 = any free port)`);
   }

@@ -161,8 +161,10 @@ export const trustedProxyRanges = (config: Pick<ServerConfig, "trustedProxies">)
  */
 export function publicBaseUrl(config: Pick<ServerConfig, "baseUrl" | "host">, port: number): string {
   if (config.baseUrl) return config.baseUrl;
-  const host = WILDCARD_HOSTS[config.host] ?? config.host;
-  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return `http://${hostPort(WILDCARD_HOSTS[config.host] ?? config.host, port)}`;
 }
+
+/** `host:port`, an IPv6 host in brackets. */
+export const hostPort = (host: string, port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
 
 const WILDCARD_HOSTS: Record<string, string> = { "0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1", "::0": "::1" };

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { sqlitePathIn } from "./sqlite/sqlite_store.ts";
 import { MIGRATIONS } from "./sqlite/migrations.ts";
 
 /** Why a data dir cannot be copied: the CLI prints the message as it is. */
@@ -52,7 +53,7 @@ export function openSqliteSource(dirArg: string): SqliteSource {
   const dir = resolve(dirArg);
   if (!existsSync(dir)) throw new SourceRefused(`data dir ${dir} does not exist`);
   if (!statSync(dir).isDirectory()) throw new SourceRefused(`data dir ${dir} is not a directory`);
-  const path = join(dir, "inlet.db");
+  const path = sqlitePathIn(dir);
   if (!existsSync(path)) throw new SourceRefused(`${dir} has no inlet.db: not the data dir of an 'inlet serve' (nothing to copy)`);
   // SQLite removes the WAL file when the last connection closes: it is there while a server runs.
   const inUse = existsSync(`${path}-wal`);

@@ -1,6 +1,6 @@
 import { Database, type Statement } from "bun:sqlite";
 import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
 import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
@@ -33,6 +33,9 @@ export interface SqliteStoreOptions {
  * through its own index: expired keys by expiry, Activity by arrival, finished runs by creation
  * time (`INDEXED BY`: never through their status, which would read every finished run).
  */
+/** The embedded store's database file in a data dir. */
+export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
+
 export const SWEEP_SQL = {
   dedupKeys: "DELETE FROM dedup_keys WHERE (trigger_id, key_hash) IN (SELECT trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
   activity: "DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at_ms < ? LIMIT ?)",
