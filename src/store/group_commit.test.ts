@@ -1,13 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { AsyncGroupCommit, GroupCommit } from "./group_commit.ts";
 
+/** For items that write nothing: there is nothing for a savepoint to undo. */
+const savepoint = <T>(work: () => T) => work();
+
 describe("GroupCommit (synchronous stores)", () => {
   test("work submitted in one turn shares one transaction; a failing item fails alone", async () => {
     const transactions: number[] = [];
     const group = new GroupCommit((work) => {
       work();
       transactions.push(0); // committed (a pass that throws is rolled back)
-    });
+    }, { savepoint });
     const results = await Promise.allSettled([
       group.submit(() => 1),
       group.submit(() => {
@@ -67,6 +70,7 @@ describe("GroupCommit (synchronous stores)", () => {
     let fail!: (error: Error) => void;
     const flushes: Array<Promise<void>> = [];
     const group = new GroupCommit((work) => work(), {
+      savepoint,
       durable: () => {
         const p = new Promise<void>((resolve, reject) => ((flushed = resolve), (fail = reject)));
         flushes.push(p);
@@ -97,7 +101,7 @@ describe("GroupCommit (synchronous stores)", () => {
         work();
         transactions.push(counted - before);
       },
-      { durable: () => new Promise<void>((resolve) => flushes.push(resolve)) },
+      { savepoint, durable: () => new Promise<void>((resolve) => flushes.push(resolve)) },
     );
     let counted = 0;
     const item = () => group.submit(() => ++counted);
@@ -122,7 +126,7 @@ describe("GroupCommit (synchronous stores)", () => {
       () => {
         throw new Error("disk full");
       },
-      { failure: (e) => new Error(`mapped: ${(e as Error).message}`) },
+      { savepoint, failure: (e) => new Error(`mapped: ${(e as Error).message}`) },
     );
     const results = await Promise.allSettled([group.submit(() => 1), group.submit(() => 2)]);
     expect(results.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["mapped: disk full", "mapped: disk full"]);

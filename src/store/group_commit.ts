@@ -13,8 +13,11 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Maps a failure of the whole batch to the error each caller sees. */
   failure?: (error: unknown) => Error;
-  /** Runs `work` in a savepoint inside the transaction: undone if it throws (which it rethrows). */
-  savepoint?: <T>(work: () => T) => T;
+  /**
+   * Runs `work` in a savepoint inside the transaction: undone if it throws (which it rethrows).
+   * Required: without it a failing item's partial writes would commit with its neighbours.
+   */
+  savepoint: <T>(work: () => T) => T;
   /**
    * Resolves once what was committed before the call is on disk (see WalSync); callers are
    * answered only then. Absent: the transaction itself is durable when it returns.
@@ -47,11 +50,11 @@ export class GroupCommit {
   constructor(
     /** Runs `work` inside one transaction and commits it; throws if it cannot commit. */
     private readonly transaction: (work: () => void) => void,
-    options: GroupCommitOptions = {},
+    options: GroupCommitOptions,
   ) {
     this.maxBatch = options.maxBatch ?? 64;
     this.failure = options.failure ?? ((e) => (e instanceof Error ? e : new Error(String(e))));
-    this.savepoint = options.savepoint ?? ((work) => work());
+    this.savepoint = options.savepoint;
     this.durable = options.durable ?? null;
   }
 
