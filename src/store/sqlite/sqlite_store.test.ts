@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { fstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
@@ -91,8 +91,11 @@ test("commits flushed by the store itself still checkpoint: the WAL stays bounde
 
 test("an ingest is answered only once the WAL flush after its commit has finished; a failed flush fails it and every write after it", async () => {
   const flushes: Array<{ finish(error?: Error): void }> = [];
-  const flushWal = () => new Promise<void>((resolve, reject) => flushes.push({ finish: (error) => (error ? reject(error) : resolve()) }));
-  const s = new SqliteStore(join(dir, "durable.sqlite"), { flushWal });
+  const flushed = new Set<number>();
+  const flushWal = (fd: number) =>
+    new Promise<void>((resolve, reject) => (flushed.add(fstatSync(fd).ino), flushes.push({ finish: (error) => (error ? reject(error) : resolve()) })));
+  const path = join(dir, "durable.sqlite");
+  const s = new SqliteStore(path, { flushWal });
   const at = new Date().toISOString();
   const ingest = (id: string) =>
     s.commitIngest({
@@ -107,6 +110,9 @@ test("an ingest is answered only once the WAL flush after its commit has finishe
   expect(await s.getRun("r1")).not.toBeNull();
   expect(flushes).toHaveLength(1);
   expect(answered).toBe(false);
+  // The file flushed is the WAL, where the commit's frames are (synchronous = NORMAL leaves them unflushed).
+  expect([...flushed]).toEqual([statSync(`${path}-wal`).ino]);
+  expect(statSync(path).ino).not.toBe(statSync(`${path}-wal`).ino);
   flushes[0].finish();
   await first;
   expect(answered).toBe(true);

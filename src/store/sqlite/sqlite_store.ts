@@ -22,8 +22,8 @@ export interface SqliteStoreOptions {
    * one fsync each, to measure what group commit saves. Never turn it off in production.
    */
   groupCommit?: boolean;
-  /** Flushes the WAL file (tests replace it to hold or fail a flush); default fdatasync. */
-  flushWal?: () => Promise<void>;
+  /** Flushes the WAL file, given its descriptor (tests replace it to hold or fail a flush, or to see which file is flushed); default fdatasync. */
+  flushWal?: (fd: number) => Promise<void>;
   /** Rows the retention sweep deletes per table per transaction (SWEEP_CHUNK; tests make it small); the event loop answers requests between them. */
   sweepChunk?: number;
 }

@@ -1,5 +1,8 @@
 import { fdatasync } from "node:fs";
 
+/** `fdatasync` on libuv's thread pool. */
+const flushFile = (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+
 /**
  * Makes commits durable off the thread that made them. The connection commits with
  * `synchronous = NORMAL` (the WAL frames are written but not flushed at each commit; SQLite
@@ -21,9 +24,9 @@ export class WalSync {
   private broken: Error | null = null;
 
   constructor(
-    fd: number,
-    /** Flushes the file (tests replace it). */
-    private readonly flush: () => Promise<void> = () => new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
+    private readonly fd: number,
+    /** Flushes the file behind `fd` (tests replace it). */
+    private readonly flush: (fd: number) => Promise<void> = flushFile,
   ) {}
 
   /** Why flushing stopped for good, or null while it works. */
@@ -51,7 +54,7 @@ export class WalSync {
 
   private begin(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    const flush = this.flush().catch((error: unknown) => {
+    const flush = this.flush(this.fd).catch((error: unknown) => {
       this.broken ??= error instanceof Error ? error : new Error(String(error));
       throw error;
     });
