@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PARSER_HEADER_BYTES } from "../src/http/edge.ts";
 import { BUN, spawnServer, type ServerProcess } from "./support/process.ts";
+import { rawHttp } from "./support/raw_http.ts";
 
 /**
  * The bad-input corpus (CONTRACT §6.6): requests the HTTP layer used to refuse with a bare status
@@ -37,26 +37,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Sends raw bytes; resolves with what came back before the server closed or `ms` passed. */
-function raw(bytes: string | Uint8Array, ms = 5000): Promise<string> {
-  return new Promise((resolve) => {
-    let text = "";
-    const socket = connect({ host, port }, () => socket.write(bytes));
-    const done = () => {
-      socket.destroy();
-      resolve(text);
-    };
-    socket.on("data", (chunk) => {
-      text += chunk.toString("latin1");
-      const head = text.indexOf("\r\n\r\n");
-      const length = /content-length: (\d+)/i.exec(text)?.[1];
-      if (head !== -1 && length !== undefined && text.length >= head + 4 + Number(length)) done();
-    });
-    socket.on("close", done);
-    socket.on("error", done);
-    setTimeout(done, ms);
-  });
-}
+const raw = (bytes: string | Uint8Array, ms = 5000) => rawHttp({ host, port }, bytes, ms);
 
 /** Parses a raw answer and checks the contract's shape: the status, JSON `{error, request_id}`, `X-Request-Id` equal to it. */
 function expectShape(answer: string, status: number, error: string) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
 import { startTestServer, UUID, type TestServer } from "./support/server.ts";
 
 let server: TestServer;
@@ -8,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const post = (url: string, body: string | ReadableStream | null, headers: Record<string, string> = {}, method = "POST") =>
+const post = (url: string, body: BodyInit | null, headers: Record<string, string> = {}, method = "POST") =>
   server.fetch(url, { method, body, headers: { "Content-Type": "application/json", ...headers } });
 
 async function expectShape(response: Response, status: number, error?: string) {
@@ -73,9 +74,9 @@ describe("immediate acknowledgement", () => {
   });
 });
 
-describe("authentication failures: one identical 401, the real reason only in Activity", () => {
-  const sign = (secret: string, body: string, alg = "sha256", enc: "hex" | "base64" = "hex") => createHmac(alg, secret).update(body).digest(enc);
+const sign = (secret: string, body: string | Uint8Array, alg = "sha256", enc: "hex" | "base64" = "hex") => createHmac(alg, secret).update(body).digest(enc);
 
+describe("authentication failures: one identical 401, the real reason only in Activity", () => {
   test("bearer: missing, wrong, malformed", async () => {
     const t = await server.createTrigger({ name: "b", auth: { type: "bearer" } });
     const bodies: string[] = [];
@@ -132,6 +133,55 @@ describe("authentication failures: one identical 401, the real reason only in Ac
       if (auth.type === "bearer" || auth.type === "header") expect(t.curl).toContain("$INLET_SECRET");
     }
   });
+});
+
+describe("authentication is decided before the body is parsed", () => {
+  // Bodies the parse stage refuses (400) once the request is authenticated.
+  const malformed = [
+    { what: "not JSON", body: "{not json", type: "application/json", error: "invalid JSON body" },
+    { what: "JSON nested deeper than 256", body: "[".repeat(300) + "]".repeat(300), type: "application/json", error: "invalid JSON body" },
+    { what: "JSON that is not UTF-8", body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), type: "application/json", error: "invalid JSON body" },
+    { what: "malformed XML", body: "<order><id>1</order>", type: "application/xml", error: "invalid XML body" },
+  ];
+  type Body = string | Uint8Array<ArrayBuffer>;
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const hs256 = (secret: string) => new SignJWT({ exp: Math.floor(Date.now() / 1000) + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(secret));
+  // One trigger per authentication family: the right credential for a body, and wrong or missing ones.
+  const modes: Array<{ input: Record<string, unknown>; right(secret: string, body: Body): Record<string, string> | Promise<Record<string, string>>; wrong: Record<string, string>[] }> = [
+    { input: { auth: { type: "bearer" } }, right: bearer, wrong: [{}, bearer("wrong")] },
+    { input: { auth: { type: "header", headerName: "X-Webhook-Secret" } }, right: (secret) => ({ "X-Webhook-Secret": secret }), wrong: [{}, { "X-Webhook-Secret": "wrong" }] },
+    { input: { auth: { type: "hmac-sha256" } }, right: (secret, body) => ({ "X-Signature": `sha256=${sign(secret, body)}` }), wrong: [{}, { "X-Signature": `sha256=${"0".repeat(64)}` }, { "X-Signature": "not a signature" }] },
+    { input: { auth: { type: "hmac-sha512", encoding: "base64" } }, right: (secret, body) => ({ "X-Signature": sign(secret, body, "sha512", "base64") }), wrong: [{}, { "X-Signature": sign("wrong", "{}", "sha512", "base64") }] },
+    { input: { auth: { type: "basic" } }, right: (secret) => ({ Authorization: `Basic ${btoa(`inlet:${secret}`)}` }), wrong: [{}, { Authorization: `Basic ${btoa("inlet:wrong")}` }] },
+    { input: { auth: { type: "jwt", jwt: { algorithms: ["HS256"] } } }, right: async (secret) => bearer(await hs256(secret)), wrong: [{}, bearer("not.a.jwt")] },
+    { input: { app: "github" }, right: (secret, body) => ({ "X-Hub-Signature-256": `sha256=${sign(secret, body)}` }), wrong: [{}, { "X-Hub-Signature-256": `sha256=${"0".repeat(64)}` }] },
+  ];
+
+  for (const mode of modes) {
+    const family = (mode.input.app as string | undefined) ?? (mode.input.auth as { type: string }).type;
+    test(`${family}: a wrong or missing credential is the 401 whatever the body; the right one reaches the parser's 400`, async () => {
+      const t = await server.createTrigger({ name: `auth-first-${family}`, ...mode.input });
+      // GitHub's event and delivery headers (generic triggers ignore them); a fresh delivery id each time, so nothing is deduplicated.
+      const send = (body: Body, type: string, headers: Record<string, string>) =>
+        post(t.url, body, { "Content-Type": type, "X-GitHub-Event": "push", "X-GitHub-Delivery": randomUUID(), ...headers });
+      let expected = 0;
+      for (const { what, body, type, error } of malformed) {
+        for (const headers of mode.wrong) {
+          const refused = await send(body, type, headers);
+          expect({ what, headers, status: refused.status }).toEqual({ what, headers, status: 401 });
+          await expectShape(refused, 401, "authentication failed");
+          expected++;
+        }
+        await expectShape(await send(body, type, await mode.right(t.secret, body)), 400, error);
+        expected++;
+      }
+      const rows = await activity(t.id);
+      expect(rows).toHaveLength(expected);
+      expect(rows.filter((r) => r.outcome === "rejected")).toHaveLength(malformed.length);
+      expect(rows.filter((r) => r.outcome === "auth_failed")).toHaveLength(expected - malformed.length);
+      expect((await server.api("GET", `/api/runs?triggerId=${t.id}`)).body).toHaveLength(0);
+    });
+  }
 });
 
 describe("other rejections", () => {
