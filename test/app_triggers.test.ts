@@ -39,6 +39,7 @@ async function deliver(plugin: InletPlugin, trigger: any, secret: string, body: 
   return server.fetch(signed.url ?? trigger.url, { method: "POST", body: signed.rawBody ? new Blob([signed.rawBody as Uint8Array<ArrayBuffer>]) : body, headers: { ...base, ...signed.headers } });
 }
 
+const hmacHex = (secret: string, body: string) => new Bun.CryptoHasher("sha256", secret).update(body).digest("hex");
 const activity = (id: string) => server.activity(id);
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger`)).body as any[];
 
@@ -87,6 +88,25 @@ describe("Stripe: pasted secret, tolerance enforced by the host", () => {
   });
 });
 
+describe("a plugin that declares a tolerance: a delivery without its timestamp is a 401", () => {
+  // Linear signs the body only; the timestamp it declares a tolerance for is the body's webhookTimestamp.
+  test("Linear: signed, but no or a malformed webhookTimestamp", async () => {
+    const t = await server.createTrigger({ name: "linear-ts", app: "linear", appSecret: "lin_wh_secret" });
+    const send = (body: Record<string, unknown>) => {
+      const raw = JSON.stringify({ type: "Issue", action: "create", ...body });
+      return server.fetch(t.url, { method: "POST", body: raw, headers: { "Content-Type": "application/json", "Linear-Signature": hmacHex("lin_wh_secret", raw) } });
+    };
+    expect((await send({ webhookTimestamp: Date.now() })).status).toBe(200);
+    for (const stamp of [{}, { webhookTimestamp: "now" }]) {
+      const r = await send(stamp);
+      expect(r.status).toBe(401);
+      expect(await r.json()).toEqual({ error: "authentication failed", request_id: r.headers.get("x-request-id") });
+      expect((await activity(t.id))[0]).toMatchObject({ outcome: "auth_failed", detail: "linear timestamp missing or malformed" });
+    }
+    expect(await runs(t.id)).toHaveLength(1);
+  });
+});
+
 test("Slack url_verification: answered only when signed, and never a run", async () => {
   const t = await server.createTrigger({ name: "slack", app: "slack", appSecret: "slack_signing_secret" });
   const body = JSON.stringify({ token: "x", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", type: "url_verification" });
@@ -125,7 +145,7 @@ test("Dropbox GET challenge is echoed as text/plain", async () => {
 test("an external --plugins-dir plugin works end to end", async () => {
   const t = await server.createTrigger({ name: "acme", app: "acme", appSecret: "acme-secret" });
   const body = JSON.stringify({ kind: "widget.created", id: 7 });
-  const signature = new Bun.CryptoHasher("sha256", "acme-secret").update(body).digest("hex");
+  const signature = hmacHex("acme-secret", body);
   const send = () => server.fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Acme-Signature": signature, "X-Acme-Delivery": "d-1" } });
   expect((await send()).status).toBe(200);
   expect((await send()).status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { withPinnedClock } from "./support/clock.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Basic and JWT authentication (CONTRACT §6.4) through real HTTP; a local JWKS server whose keys change.
@@ -61,6 +62,36 @@ describe("jwt", () => {
     expect((await post(t.url, `Bearer ${await new SignJWT({ iss: "acme", aud: "inlet", exp: now() + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("guess"))}`)).status).toBe(401);
   });
 
+  /** An HS256 trigger with no clockToleranceSeconds, and a sender of tokens with the given claims. */
+  async function hsTrigger(name: string) {
+    const t = await server.createTrigger({ name, auth: { type: "jwt", jwt: { algorithms: ["HS256"] } } });
+    const key = new TextEncoder().encode(t.secret);
+    return { t, send: async (claims: Record<string, unknown>) => (await post(t.url, `Bearer ${await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(key)}`)).status };
+  }
+
+  test("the clock tolerance defaults to 60 s, for exp and nbf alike", () =>
+    withPinnedClock(async () => {
+      const { t, send } = await hsTrigger("jwt-default-tolerance");
+      expect(t.auth.jwt.clockToleranceSeconds).toBeUndefined();
+      expect(await send({ exp: now() - 59 })).toBe(200);
+      expect(await send({ exp: now() - 61 })).toBe(401);
+      expect(await lastDetail(t.id)).toContain("expired");
+      expect(await send({ exp: now() + 600, nbf: now() + 59 })).toBe(200);
+      expect(await send({ exp: now() + 600, nbf: now() + 61 })).toBe(401);
+      expect(await lastDetail(t.id)).toContain("nbf");
+    }));
+
+  test("iat is honoured: any past issue time passes, one beyond the tolerance in the future or not a number is refused", () =>
+    withPinnedClock(async () => {
+      const { t, send } = await hsTrigger("jwt-iat");
+      expect(await send({ exp: now() + 600, iat: now() - 86_400 })).toBe(200);
+      expect(await send({ exp: now() + 600, iat: now() + 59 })).toBe(200);
+      expect(await send({ exp: now() + 600, iat: now() + 61 })).toBe(401);
+      expect(await lastDetail(t.id)).toContain("iat");
+      expect(await send({ exp: now() + 600, iat: "yesterday" })).toBe(401);
+      expect(await lastDetail(t.id)).toContain("iat");
+    }));
+
   test("RS256 with a PEM public key; algorithm confusion (HS256 signed with the public key) is refused", async () => {
     const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
     const pem = await exportSPKI(publicKey);
@@ -73,39 +104,79 @@ describe("jwt", () => {
     expect(await lastDetail(t.id)).toContain("algorithm not allowed");
   });
 
-  test("a JWKS URL: cached, refetched on an unknown kid at most every 30 s", async () => {
+  /** A local JWKS host whose keys the test adds; counts its fetches. */
+  async function jwksHost(...kids: string[]) {
     const pairs: Array<{ kid: string; privateKey: CryptoKey; jwk: Record<string, unknown> }> = [];
     const addKey = async (kid: string) => {
       const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
       pairs.push({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" } });
     };
-    await addKey("k1");
-    let fetches = 0;
-    const jwks = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch() {
-        fetches++;
-        return Response.json({ keys: pairs.map((p) => p.jwk) });
-      },
-    });
+    for (const kid of kids) await addKey(kid);
+    const host = {
+      fetches: 0,
+      addKey,
+      server: Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        fetch() {
+          host.fetches++;
+          return Response.json({ keys: pairs.map((p) => p.jwk) });
+        },
+      }),
+      /** A token signed by `kid`'s key, or, for a kid the host never held, by the first key. */
+      sign: (kid: string) => new SignJWT({ exp: now() + 60 }).setProtectedHeader({ alg: "ES256", kid }).sign((pairs.find((p) => p.kid === kid) ?? pairs[0]).privateKey),
+      trigger: (name: string) => server.createTrigger({ name, auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${host.server.port}/jwks.json` } } }),
+    };
+    return host;
+  }
+
+  test("a JWKS URL: cached, refetched on an unknown kid at most every 30 s", async () => {
+    const jwks = await jwksHost("k1");
     try {
-      const t = await server.createTrigger({ name: "jwt-jwks", auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${jwks.port}/jwks.json` } } });
-      const sign = (kid: string) => new SignJWT({ exp: now() + 60 }).setProtectedHeader({ alg: "ES256", kid }).sign(pairs.find((p) => p.kid === kid)!.privateKey);
-      expect((await post(t.url, `Bearer ${await sign("k1")}`)).status).toBe(200);
-      expect((await post(t.url, `Bearer ${await sign("k1")}`)).status).toBe(200);
-      expect(fetches).toBe(1);
-      await addKey("k2");
-      const second = await post(t.url, `Bearer ${await sign("k2")}`);
+      const t = await jwks.trigger("jwt-jwks");
+      expect((await post(t.url, `Bearer ${await jwks.sign("k1")}`)).status).toBe(200);
+      expect((await post(t.url, `Bearer ${await jwks.sign("k1")}`)).status).toBe(200);
+      expect(jwks.fetches).toBe(1);
+      await jwks.addKey("k2");
+      const second = await post(t.url, `Bearer ${await jwks.sign("k2")}`);
       // Within 30 s of the last fetch an unknown kid does not refetch: the new key is known once the cooldown ends.
       expect(second.status).toBe(401);
       expect(await lastDetail(t.id)).toContain("unknown kid");
       // Unknown kids never make inlet hammer the JWKS host.
-      const forged = async () => new SignJWT({ exp: now() + 60 }).setProtectedHeader({ alg: "ES256", kid: `nope-${crypto.randomUUID()}` }).sign(pairs[0].privateKey);
-      for (let i = 0; i < 10; i++) expect((await post(t.url, `Bearer ${await forged()}`)).status).toBe(401);
-      expect(fetches).toBe(1);
+      for (let i = 0; i < 10; i++) expect((await post(t.url, `Bearer ${await jwks.sign(`nope-${crypto.randomUUID()}`)}`)).status).toBe(401);
+      expect(jwks.fetches).toBe(1);
     } finally {
-      jwks.stop(true);
+      jwks.server.stop(true);
+    }
+  });
+
+  test("a JWKS URL: a new kid verifies once 30 s have passed since the last fetch; unknown kids refetch at most that often", async () => {
+    const jwks = await jwksHost("k1");
+    try {
+      await withPinnedClock(async (clock) => {
+        const t = await jwks.trigger("jwt-jwks-cooldown");
+        const send = async (kid: string) => (await post(t.url, `Bearer ${await jwks.sign(kid)}`)).status;
+        expect(await send("k1")).toBe(200);
+        await jwks.addKey("k2");
+        clock.advance(29_999);
+        expect(await send("k2")).toBe(401);
+        expect(jwks.fetches).toBe(1);
+        clock.advance(1);
+        expect(await send("k2")).toBe(200);
+        expect(jwks.fetches).toBe(2);
+        expect(await send("k1")).toBe(200);
+        // The refetch restarted the cooldown: an unknown kid now waits 30 s again, then fetches once.
+        clock.advance(29_999);
+        expect(await send("nope-1")).toBe(401);
+        expect(jwks.fetches).toBe(2);
+        clock.advance(1);
+        expect(await send("nope-2")).toBe(401);
+        expect(await send("nope-3")).toBe(401);
+        expect(jwks.fetches).toBe(3);
+        expect(await lastDetail(t.id)).toContain("unknown kid");
+      });
+    } finally {
+      jwks.server.stop(true);
     }
   });
 

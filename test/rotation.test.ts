@@ -2,8 +2,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SignJWT } from "jose";
 import stripe from "../plugins/stripe/index.ts";
 import { pluginContext } from "../src/plugins/context.ts";
+import { withPinnedClock } from "./support/clock.ts";
 import { dropDatabase, newSecretKey, startInstance, stopAll } from "./support/instances.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
 import { cli } from "./support/process.ts";
@@ -21,10 +23,25 @@ async function server(overrides: Parameters<typeof startTestServer>[0] = {}): Pr
   return s;
 }
 
-const bearer = (url: string, token: string) => fetch(url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } });
-const hmac = (url: string, secret: string, body = '{"n":1}') =>
-  fetch(url, { method: "POST", body, headers: { "X-Signature": `sha256=${new Bun.CryptoHasher("sha256", secret).update(body).digest("hex")}`, "Content-Type": "application/json" } });
+const post = (url: string, headers: Record<string, string>, body = "{}") => fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
+const bearer = (url: string, token: string) => post(url, { Authorization: `Bearer ${token}` });
+const hmac = (url: string, secret: string, body = '{"n":1}', alg: "sha256" | "sha512" = "sha256") =>
+  post(url, { "X-Signature": `${alg}=${new Bun.CryptoHasher(alg, secret).update(body).digest("hex")}` }, body);
 const reveal = async (s: TestServer, id: string) => (await s.api("GET", `/api/triggers/${id}/secret`)).body.secret as string;
+
+/** The other generic modes with a generated secret: the trigger's `auth`, and a request that proves `secret` the way a caller does. */
+const modes: Record<string, { auth: Record<string, unknown>; send: (url: string, secret: string) => Promise<Response> }> = {
+  header: { auth: { type: "header", headerName: "X-Webhook-Secret" }, send: (url, secret) => post(url, { "x-webhook-secret": secret }) },
+  "hmac-sha512": { auth: { type: "hmac-sha512" }, send: (url, secret) => hmac(url, secret, '{"n":512}', "sha512") },
+  basic: { auth: { type: "basic", username: "acme" }, send: (url, secret) => post(url, { Authorization: `Basic ${btoa(`acme:${secret}`)}` }) },
+  jwt: {
+    auth: { type: "jwt", jwt: { algorithms: ["HS256"] } },
+    send: async (url, secret) => {
+      const token = await new SignJWT({ exp: Math.floor(Date.now() / 1000) + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(secret));
+      return bearer(url, token);
+    },
+  },
+};
 
 describe("generic modes", () => {
   test("the new secret works at once, the previous one until previousExpiresAt, then only the new one", async () => {
@@ -62,6 +79,28 @@ describe("generic modes", () => {
     expect((await hmac(url, t.secret)).status).toBe(401);
     expect((await hmac(url, rotated.body.secret)).status).toBe(200);
   });
+
+  test.each(Object.keys(modes))("%s: the new secret at once, the previous one until previousExpiresAt and not after it", (mode) =>
+    withPinnedClock(async (clock) => {
+      const { auth, send } = modes[mode];
+      const s = await server();
+      const t = await s.createTrigger({ name: `rotate-${mode}`, auth });
+      const rotated = await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 600 });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).not.toBe(t.secret);
+      expect(rotated.body.previousExpiresAt).toBe(new Date(clock.now() + 600_000).toISOString());
+      expect(await reveal(s, t.id)).toBe(rotated.body.secret);
+      expect((await send(t.url, rotated.body.secret)).status).toBe(200);
+      expect((await send(t.url, t.secret)).status).toBe(200);
+      expect((await send(t.url, `${t.secret}x`)).status).toBe(401);
+      clock.set(Date.parse(rotated.body.previousExpiresAt) - 1);
+      expect((await send(t.url, t.secret)).status).toBe(200);
+      clock.set(Date.parse(rotated.body.previousExpiresAt) + 1);
+      expect((await send(t.url, t.secret)).status).toBe(401);
+      expect((await send(t.url, rotated.body.secret)).status).toBe(200);
+      expect((await s.api("GET", `/api/triggers/${t.id}`)).body.auth.previousSecretExpiresAt).toBeNull();
+    }),
+  );
 
   test("changing the Authentication Type still rotates at once; a trigger without a secret has none to rotate", async () => {
     const s = await server();

@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { AUTH_PASS, authFailure, type AuthResult } from "./auth_result.ts";
 import type { JwtConfig } from "./jwt_rules.ts";
 
@@ -28,19 +28,24 @@ export class JwtVerifier {
     if (header === null) return authFailure("missing Authorization header");
     if (!header.startsWith("Bearer ") || header.length === 7) return authFailure("Authorization header is not 'Bearer <JWT>'");
     const token = header.slice(7);
+    const tolerance = this.jwt.clockToleranceSeconds ?? 60;
     const options = {
       algorithms: this.jwt.algorithms,
       issuer: this.jwt.issuer,
       audience: this.jwt.audience,
-      clockTolerance: this.jwt.clockToleranceSeconds ?? 60,
+      clockTolerance: tolerance,
       currentDate: now,
       requiredClaims: ["exp"],
     };
     try {
-      if (this.jwks) await jwtVerify(token, this.jwks, options);
-      else if (this.publicKey) await jwtVerify(token, this.publicKey, options);
-      else if (secret) await jwtVerify(token, new TextEncoder().encode(secret), options);
+      let payload: JWTPayload;
+      if (this.jwks) ({ payload } = await jwtVerify(token, this.jwks, options));
+      else if (this.publicKey) ({ payload } = await jwtVerify(token, this.publicKey, options));
+      else if (secret) ({ payload } = await jwtVerify(token, new TextEncoder().encode(secret), options));
       else return authFailure("the trigger has no key to verify JWTs with");
+      // jose checks `iat` against the clock only with a maximum token age, which the contract does not set.
+      const ahead = (payload.iat ?? 0) - now.getTime() / 1000;
+      if (ahead > tolerance) return authFailure(`JWT claim check failed: "iat" is ${Math.round(ahead)} s in the future (tolerance ${tolerance} s)`);
       return AUTH_PASS;
     } catch (error) {
       return authFailure(`JWT ${describe(error)}`);

@@ -20,10 +20,11 @@ export async function authenticateAppRequest(plugin: InletPlugin, req: PluginReq
     return { ok: false, reason: `${plugin.id} verification threw: ${(error as Error)?.message ?? String(error)}` };
   }
   if (!verified) return { ok: false, reason: `${plugin.id} signature missing or invalid` };
-  if (plugin.timestamp && plugin.toleranceSeconds !== undefined) {
+  // A declared tolerance needs a timestamp (the registry refuses a plugin with one but not the other): none is a 401.
+  if (plugin.toleranceSeconds !== undefined) {
     let ts: number | null;
     try {
-      ts = plugin.timestamp(req, ctx);
+      ts = plugin.timestamp?.(req, ctx) ?? null;
     } catch {
       ts = null;
     }

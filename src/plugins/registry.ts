@@ -36,6 +36,9 @@ export function pluginProblems(candidate: unknown): string[] {
   if (p.timestamp && (typeof p.toleranceSeconds !== "number" || !(p.toleranceSeconds > 0))) {
     problems.push("toleranceSeconds must be a positive number when timestamp() is given");
   }
+  if (p.toleranceSeconds !== undefined && p.timestamp === undefined) {
+    problems.push("timestamp(req, ctx) must be given with toleranceSeconds: without it every delivery's timestamp is missing, so each would be refused");
+  }
   for (const field of ["toleranceSeconds", "dedupWindowSeconds", "contentDedupWindowSeconds"] as const) {
     const v = p[field];
     if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v <= 0)) problems.push(`${field} must be a positive number`);

@@ -103,7 +103,7 @@ export interface InletPlugin {
   verify(req: PluginRequest, ctx: PluginContext): Awaitable<boolean>;
   /** The signed timestamp in unix seconds, or `null` when the request has none. */
   timestamp?(req: PluginRequest, ctx: PluginContext): number | null;
-  /** With `timestamp()`: the host answers 401 when it is further than this from now, either way, or missing. */
+  /** Needs `timestamp()` (a plugin without it is not loaded): the host answers 401 when the timestamp is further than this from now, either way, or missing. */
   toleranceSeconds?: number;
   /** The provider's delivery id (same across its retries), or `null`. */
   deliveryId?(req: PluginRequest, ctx: PluginContext): string | null;
