@@ -3,11 +3,18 @@ import { api, openNewTrigger, saveNew, signIn, uniqueName } from "./support.ts";
 
 test("the Alerts region edits a trigger's rules; a Firing badge shows on the list and the trigger while one fires", async ({ page }) => {
   const quiet = await api("POST", "/api/triggers", { name: uniqueName("quiet"), alerts: [{ kind: "silence", seconds: 1 }] });
-  await expect.poll(async () => (await api("GET", "/api/alerts")).find((a: { triggerId: string }) => a.triggerId === quiet.id)?.state, { timeout: 15_000 }).toBe("firing");
+  // A rule that is evaluated and fine: no badge ("while one of its rules fires").
+  const calm = await api("POST", "/api/triggers", { name: uniqueName("calm"), alerts: [{ kind: "silence", seconds: 3600 }] });
+  const stateOf = async (id: string) => (await api("GET", "/api/alerts")).find((a: { triggerId: string }) => a.triggerId === id)?.state;
+  await expect.poll(() => stateOf(quiet.id), { timeout: 15_000 }).toBe("firing");
+  await expect.poll(() => stateOf(calm.id), { timeout: 15_000 }).toBe("ok");
 
   await signIn(page);
   const row = page.getByRole("row").filter({ hasText: quiet.name });
   await expect(row.getByText("Firing", { exact: true })).toBeVisible();
+  // The list is drawn in one pass, the badges with it.
+  await expect(page.getByRole("row").filter({ hasText: calm.name })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: calm.name }).getByText("Firing", { exact: true })).toHaveCount(0);
   await row.getByRole("link", { name: quiet.name }).click();
   await expect(page.getByRole("heading", { level: 1 }).getByText("Firing", { exact: true })).toBeVisible();
   const alerts = page.getByRole("group", { name: "Alerts" });

@@ -57,3 +57,17 @@ export async function copyButtonFor(field: Locator): Promise<Locator> {
   const labelId = await field.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.id ?? "");
   return field.page().getByRole("button", { name: "Copy", exact: true }).and(field.page().locator(`[aria-describedby~="${labelId}"]`));
 }
+
+/** The stored trigger with this name, as the API reads it back. */
+export async function triggerNamed(name: string): Promise<any> {
+  return (await api("GET", "/api/triggers")).find((t: { name: string }) => t.name === name);
+}
+
+/** Signs in, opens a new Webhook trigger and names it; returns the name. */
+export async function startNewTrigger(page: Page, prefix: string): Promise<string> {
+  await signIn(page);
+  await openNewTrigger(page);
+  const name = uniqueName(prefix);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  return name;
+}

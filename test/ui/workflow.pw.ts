@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, openNewTrigger, postWebhook, saveNew, signIn, uniqueName } from "./support.ts";
+import { api, openNewTrigger, postWebhook, saveNew, signIn, startNewTrigger, triggerNamed, uniqueName } from "./support.ts";
 
 test("the Workflow region sets what a run does and how the caller is answered", async ({ page }) => {
   await signIn(page);
@@ -8,6 +8,7 @@ test("the Workflow region sets what a run does and how the caller is answered", 
   await page.getByLabel("Name", { exact: true }).fill(name);
   const region = page.getByRole("group", { name: "Workflow" });
   await expect(region.getByLabel("Kind").getByRole("option")).toHaveText(["none", "http", "command", "script"]);
+  await expect(region.getByLabel("Response mode").getByRole("option")).toHaveText(["Immediate", "Workflow"]);
   // Workflow response mode needs a workflow that answers: not offered for kind none.
   await expect(region.getByLabel("Response mode").getByRole("option", { name: "Workflow" })).toBeDisabled();
 
@@ -50,4 +51,41 @@ test("workflow fields are checked in the browser, each message tied to its field
   await expect(region.getByLabel("Target URL")).toHaveCount(0);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(region.getByLabel("Command")).toHaveAccessibleErrorMessage(/program to run/);
+});
+
+test("the Ordering key: set in the Workflow region, checked, saved, shown again on reload, and cleared", async ({ page }) => {
+  const name = await startNewTrigger(page, "ordering");
+  const region = page.getByRole("group", { name: "Workflow" });
+  const key = region.getByLabel("Ordering key");
+  // Kind none runs nothing, so there is nothing to order.
+  await expect(key).toHaveCount(0);
+  await region.getByLabel("Kind").selectOption("script");
+  await expect(key).toBeVisible();
+  await expect(key).toHaveAccessibleDescription(/JSONPath query on the \(redacted\) body/);
+
+  const save = page.getByRole("button", { name: "Save" });
+  await key.fill("customer.id");
+  await save.click();
+  await expect(key).toHaveAccessibleErrorMessage("A JSONPath query starts with $, for example $.customer.id.");
+  await expect(key).toBeFocused();
+  // What only the server's RFC 9535 parser catches lands on the field too, saying where.
+  await key.fill("$.customer[");
+  await save.click();
+  await expect(key).toHaveAccessibleErrorMessage(/found end of input at position 11/);
+  await expect(page).toHaveURL(/#\/new/);
+
+  await key.fill("$.customer.id");
+  await saveNew(page);
+  expect((await triggerNamed(name)).workflow).toMatchObject({ kind: "script", orderingKey: "$.customer.id" });
+  await page.reload();
+  const reopened = page.getByRole("group", { name: "Workflow" }).getByLabel("Ordering key");
+  await expect(reopened).toHaveValue("$.customer.id");
+
+  // Emptied and saved, the trigger's runs are no longer ordered.
+  await reopened.fill("");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+  expect((await triggerNamed(name)).workflow.orderingKey).toBeUndefined();
+  await page.reload();
+  await expect(page.getByRole("group", { name: "Workflow" }).getByLabel("Ordering key")).toHaveValue("");
 });

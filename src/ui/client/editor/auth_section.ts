@@ -66,18 +66,28 @@ export function authSection(trigger: Trigger | null): AuthSection {
   const algorithmField = field(
     "JWT algorithm",
     h("select", { name: "jwtAlgorithm" }, options([["HS256", "HS256"], ["RS256", "RS256"], ["ES256", "ES256"], ["EdDSA", "EdDSA"]], savedJwt?.algorithms[0] ?? "HS256")),
-    "Only this algorithm is accepted (alg: none and algorithm confusion are refused).",
+    "",
   );
+  // Several algorithms can be set through the API only: kept while the first of them stays chosen.
+  const savedAlgorithms: string[] = savedJwt?.algorithms ?? [];
+  const algorithms = () => (savedAlgorithms[0] === algorithmField.control.value ? savedAlgorithms : [algorithmField.control.value]);
   const publicKeyField = field("Public key (PEM)", h("textarea", { name: "jwtPublicKey", rows: 4, class: "mono", spellcheck: "false", placeholder: "-----BEGIN PUBLIC KEY-----" }, savedJwt?.publicKey ?? ""), "The signer's public key, or leave it empty and give a JWKS URL.");
   const jwksField = field("JWKS URL", h("input", { type: "url", name: "jwksUrl", value: savedJwt?.jwksUrl ?? "", autocomplete: "off", class: "mono" }), "Fetched and cached; an unknown kid refetches it at most every 30 s.");
   const issuerField = field("Issuer", h("input", { type: "text", name: "jwtIssuer", value: savedJwt?.issuer ?? "", autocomplete: "off" }), "Optional: the iss claim tokens must carry.");
   const audienceField = field("Audience", h("input", { type: "text", name: "jwtAudience", value: savedJwt?.audience ?? "", autocomplete: "off" }), "Optional: the aud claim tokens must carry.");
+  const toleranceField = field(
+    "Clock tolerance (seconds)",
+    h("input", { type: "text", inputmode: "numeric", name: "jwtClockTolerance", value: savedJwt?.clockToleranceSeconds === undefined ? "" : String(savedJwt.clockToleranceSeconds), placeholder: "60", class: "short" }),
+    "How far exp, nbf and iat may be off: 0 to 3600; empty for the default (60).",
+  );
+  const toleranceText = () => toleranceField.control.value.trim();
+  const toleranceProblem = () => (toleranceText() === "" || /^\d{1,4}$/.test(toleranceText()) && Number(toleranceText()) <= 3600 ? null : "Enter a whole number of seconds from 0 to 3600.");
   const listeners: Array<() => void> = [];
   const headerSlot = conditional(headerField.wrap);
   const signatureSlot = conditional(signatureField.wrap);
   const encodingSlot = conditional(encodingField.wrap);
   const usernameSlot = conditional(usernameField.wrap);
-  const jwtSlots = [algorithmField, publicKeyField, jwksField, issuerField, audienceField].map((f) => ({ f, slot: conditional(f.wrap) }));
+  const jwtSlots = [algorithmField, publicKeyField, jwksField, issuerField, audienceField, toleranceField].map((f) => ({ f, slot: conditional(f.wrap) }));
   const rest = h("div", { class: "stack" }, methodsField.wrap, headerSlot.anchor, signatureSlot.anchor, encodingSlot.anchor, usernameSlot.anchor, ...jwtSlots.map((j) => j.slot.anchor));
   const asymmetric = () => algorithmField.control.value !== "HS256";
 
@@ -90,6 +100,7 @@ export function authSection(trigger: Trigger | null): AuthSection {
 
   function update() {
     typeField.hint.textContent = AUTH_HINTS[type()];
+    algorithmField.hint.textContent = `${algorithms().length > 1 ? `Accepted: ${algorithms().join(", ")}` : "Only this algorithm is accepted"} (alg: none and algorithm confusion are refused).`;
     // The seed: HMAC is not selectable when the trigger accepts only GET. Disabled in the DOM.
     for (const option of typeField.control.options) option.disabled = getOnly() && isHmac(option.value);
     methodsField.hint.textContent = getOnly() ? "GET-only: HMAC types are unavailable, since a GET request has no body to sign." : "";
@@ -99,7 +110,7 @@ export function authSection(trigger: Trigger | null): AuthSection {
     signatureSlot.set(isHmac(type()));
     encodingSlot.set(isHmac(type()));
     usernameSlot.set(type() === "basic");
-    for (const { f, slot } of jwtSlots) slot.set(type() === "jwt" && (f === algorithmField || f === issuerField || f === audienceField || asymmetric()));
+    for (const { f, slot } of jwtSlots) slot.set(type() === "jwt" && (f === algorithmField || f === issuerField || f === audienceField || f === toleranceField || asymmetric()));
     for (const listener of listeners) listener();
   }
 
@@ -127,11 +138,12 @@ export function authSection(trigger: Trigger | null): AuthSection {
       if (type() === "jwt") {
         const optional = (value: string) => (value.trim() === "" ? undefined : value.trim());
         auth.jwt = {
-          algorithms: [algorithmField.control.value],
+          algorithms: algorithms(),
           ...(asymmetric() && optional(publicKeyField.control.value) ? { publicKey: publicKeyField.control.value.trim() } : {}),
           ...(asymmetric() && optional(jwksField.control.value) ? { jwksUrl: jwksField.control.value.trim() } : {}),
           ...(optional(issuerField.control.value) ? { issuer: issuerField.control.value.trim() } : {}),
           ...(optional(audienceField.control.value) ? { audience: audienceField.control.value.trim() } : {}),
+          ...(toleranceText() === "" ? {} : { clockToleranceSeconds: Number(toleranceText()) }),
         };
       }
       return { methods: methodsField.control.value.split(","), auth };
@@ -146,9 +158,12 @@ export function authSection(trigger: Trigger | null): AuthSection {
         f.setError(problem);
         if (problem) first ??= f.control;
       }
+      const tolerance = type() === "jwt" ? toleranceProblem() : null;
+      toleranceField.setError(tolerance);
+      if (tolerance) first ??= toleranceField.control;
       return first;
     },
-    fields: [typeField, methodsField, headerField, signatureField, encodingField, usernameField, algorithmField, publicKeyField, jwksField, issuerField, audienceField],
+    fields: [typeField, methodsField, headerField, signatureField, encodingField, usernameField, algorithmField, publicKeyField, jwksField, issuerField, audienceField, toleranceField],
     fieldFor(path) {
       if (path === "/methods") return methodsField;
       if (path.startsWith("/auth/headerName")) return headerField;
@@ -159,6 +174,7 @@ export function authSection(trigger: Trigger | null): AuthSection {
       if (path.startsWith("/auth/jwt/jwksUrl")) return jwksField;
       if (path.startsWith("/auth/jwt/issuer")) return issuerField;
       if (path.startsWith("/auth/jwt/audience")) return audienceField;
+      if (path.startsWith("/auth/jwt/clockToleranceSeconds")) return toleranceField;
       if (path.startsWith("/auth/jwt")) return algorithmField;
       if (path.startsWith("/auth")) return typeField;
       return null;

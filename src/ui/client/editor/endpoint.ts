@@ -19,7 +19,10 @@ function curlHint(t: Trigger): string {
   switch (t.auth.type) {
     case "bearer":
     case "header":
+    case "basic":
       return "Reads the secret from $INLET_SECRET: run export INLET_SECRET='<the secret>' first.";
+    case "jwt":
+      return "Reads a signed JWT (with exp) from $INLET_JWT: run export INLET_JWT='<a token>' first.";
     case "hmac-sha256":
     case "hmac-sha512":
       return "Carries a valid signature of its sample body: it runs as is.";
