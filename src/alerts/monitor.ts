@@ -84,9 +84,15 @@ export class AlertMonitor {
         wanted.add(id);
         const value = await this.o.store.measureAlert(trigger.id, rule, now, trigger.createdAt);
         const state: AlertState = value >= thresholdOf(rule) ? "firing" : "ok";
-        firing.set(id, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" });
+        // One series per {trigger, kind}: two rules of one kind are one gauge, 1 while either fires.
+        const series = `${trigger.id}/${rule.kind}`;
+        firing.set(series, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" || firing.get(series)?.firing === true });
         const current = known.get(id);
-        if (current?.state === state) continue;
+        if (current?.state === state) {
+          // `GET /api/alerts` shows the measure now; a conditional write that keeps the state and since.
+          if (current.value !== value) await this.o.store.transitionAlert({ ...current, value }, state, null);
+          continue;
+        }
         const next: AlertRecord = { id, triggerId: trigger.id, kind: rule.kind, state, since: now.toISOString(), value, threshold: thresholdOf(rule), notifiedAt: null };
         // The first evaluation of a rule that is fine says nothing; every later change is notified.
         const notify = this.o.url && (current !== undefined || state === "firing");

@@ -98,7 +98,10 @@ export interface Store {
   /**
    * Moves an alert from `from` (null: not recorded yet) to `next.state`, and queues its
    * notification, in one transaction; false when the alert was not in `from` any more (another
-   * instance moved it first): each transition is recorded, and notified, exactly once.
+   * instance moved it first): each transition is recorded, and notified, exactly once. The
+   * alert's notifications not yet delivered are dropped with it: superseded (SPEC: retried until
+   * delivered or the alert changes again). With `from` equal to the state and no notification it
+   * only updates the measure shown by `GET /api/alerts`.
    */
   transitionAlert(next: AlertRecord, from: AlertState | null, notification: { id: string; payload: string } | null): Promise<boolean>;
   /** Removes alerts whose trigger or rule is gone (and their undelivered notifications). */

@@ -357,7 +357,11 @@ export class PostgresStore implements Store {
             ? await tx`INSERT INTO alerts (id, trigger_id, kind, state, since, value, threshold) VALUES (${next.id}, ${next.triggerId}, ${next.kind}, ${next.state}, ${next.since}, ${next.value}, ${next.threshold}) ON CONFLICT (id) DO NOTHING`
             : await tx`UPDATE alerts SET state = ${next.state}, since = ${next.since}, value = ${next.value}, threshold = ${next.threshold} WHERE id = ${next.id} AND state = ${from}`;
         if (moved.count === 0) return false;
-        if (notification) await tx`INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (${notification.id}, ${next.id}, ${notification.payload}, 0)`;
+        if (notification) {
+          // An earlier transition's notification not yet delivered is superseded (see the SQLite store).
+          await tx`DELETE FROM alert_outbox WHERE alert_id = ${next.id} AND delivered_at IS NULL`;
+          await tx`INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (${notification.id}, ${next.id}, ${notification.payload}, 0)`;
+        }
         return true;
       }),
     );

@@ -435,7 +435,11 @@ export class SqliteStore implements Store {
               ).changes
             : this.db.run("UPDATE alerts SET state = ?, since = ?, value = ?, threshold = ? WHERE id = ? AND state = ?", [next.state, next.since, next.value, next.threshold, next.id, from]).changes;
         if (moved === 0) return false;
-        if (notification) this.db.run("INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (?, ?, ?, 0)", [notification.id, next.id, notification.payload]);
+        if (notification) {
+          // An earlier transition's notification not yet delivered is superseded: sent after this one, it would leave the destination with the wrong state.
+          this.db.run("DELETE FROM alert_outbox WHERE alert_id = ? AND delivered_at IS NULL", [next.id]);
+          this.db.run("INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (?, ?, ?, 0)", [notification.id, next.id, notification.payload]);
+        }
         return true;
       })(),
     );
