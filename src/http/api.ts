@@ -12,7 +12,7 @@ import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
 import { rotateInputOf } from "../triggers/rotate_input.ts";
 import type { ExpressionCheck } from "../checks/api_check.ts";
 import { jsonResponse } from "../ingest/respond.ts";
-import { pageOf, readJson, readOptionalJson } from "./api_input.ts";
+import { pageAfter, pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
 
 
@@ -63,9 +63,11 @@ export function apiRoutes(deps: ApiDeps) {
     )
     .onBeforeHandle(({ request }) => {
       const header = request.headers.get("authorization") ?? "";
-      if (!header.startsWith("Bearer ") || !adminTokenMatches(header.slice(7), deps.adminTokenHash())) {
+      // The scheme name is case-insensitive (RFC 9110 §11.1): `bearer <token>` is the same credential.
+      const bearer = /^bearer +/i.exec(header);
+      if (!bearer || !adminTokenMatches(header.slice(bearer[0].length), deps.adminTokenHash())) {
         // The body is the contract's; the header says how to get back in (RFC 6750 error_description).
-        const challenge = header.startsWith("Bearer ") ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
+        const challenge = bearer ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
         return json(401, { error: "unauthorized" }, { "WWW-Authenticate": `Bearer realm="inlet"${challenge}` });
       }
     })
@@ -79,9 +81,12 @@ export function apiRoutes(deps: ApiDeps) {
       },
       { parse: "none" },
     )
-    .get("/triggers", async () => {
+    .get("/triggers", async ({ query }) => {
+      const page = pageOf(query);
       await triggers.refresh();
-      return json(200, triggers.list().map((t) => presentTrigger(t, deps.baseUrl())));
+      // Without `limit`, every trigger: the panel's list shows them all on one screen.
+      const shown = pageAfter(triggers.list(), page.before, query.limit === undefined ? undefined : page.limit, "trigger");
+      return json(200, shown.map((t) => presentTrigger(t, deps.baseUrl())));
     })
     .get("/triggers/:id", async ({ params }) => {
       await triggers.refresh();

@@ -1,3 +1,4 @@
+import { UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 
 /** Reads a JSON request body for the management API; a body that does not parse is a 400. */
@@ -30,4 +31,14 @@ export function pageOf(query: Record<string, string | undefined>): { limit: numb
   if (query.before !== undefined && query.before === "") details.push({ path: "/before", message: "must be the id of the last item of the previous page" });
   if (details.length) throw new ValidationError(details);
   return { limit, ...(query.before ? { before: query.before } : {}) };
+}
+
+/** A page of a list already in memory, newest first: the items after the one whose id is `before`, at most `limit` (none: all). */
+export function pageAfter<T extends { id: string }>(items: T[], before: string | undefined, limit: number | undefined, what: string): T[] {
+  let start = 0;
+  if (before !== undefined) {
+    start = items.findIndex((item) => item.id === before) + 1;
+    if (start === 0) throw new UnknownCursor(`before: no ${what} with id ${JSON.stringify(before)}`);
+  }
+  return items.slice(start, limit === undefined ? undefined : start + limit);
 }
