@@ -216,6 +216,9 @@ describe("PATCH: every field on its own, nested objects merged", () => {
     [{ redaction: { patterns: ["card", "^ssn$"] } }, "redaction", { enabled: true, patterns: ["card", "^ssn$"] }],
     [{ response: { timeoutMs: 7000 } }, "response", { mode: "workflow", timeoutMs: 7000 }],
     [{ workflow: { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.id" } }, "workflow", { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.id" }],
+    // Without kind, a workflow's fields change the current one (null removes one): §6's orderingKey alone.
+    [{ workflow: { orderingKey: "$.customer.id" } }, "workflow", { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.customer.id" }],
+    [{ workflow: { timeoutMs: 2000, orderingKey: null } }, "workflow", { kind: "http", url: "http://127.0.0.1:9/hook", timeoutMs: 2000 }],
     [{ schema: { document: { type: "object", required: ["id"] } } }, "schema", { enabled: true, document: { type: "object", required: ["id"] } }],
     [{ schema: { enabled: false } }, "schema", { enabled: false, document: { type: "object", required: ["id"] } }],
     [{ maxBodyBytes: 4096 }, "maxBodyBytes", 4096],
@@ -246,6 +249,7 @@ describe("PATCH: every field on its own, nested objects merged", () => {
       expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, { [field]: null }), `/${field}`);
     }
     expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, { auth: { type: null } }), "/auth/type");
+    expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, { name: "   " }), "/name");
     expect((await server.api("PATCH", `/api/triggers/${t.id}`, { app: null })).body.app).toBeNull();
     expect((await server.api("PATCH", `/api/triggers/${t.id}`, { maxBodyBytes: null })).body.maxBodyBytes).toBeNull();
   });

@@ -56,6 +56,22 @@ test("a dedup window defaults to 3600 when first enabled, and a patch keeps what
   expect(patched.name).toBe("o");
 });
 
+test("a patch's workflow without kind changes the current one's fields (null removes one); with kind it replaces it", () => {
+  const created = normalizeTrigger({ name: "w", workflow: { kind: "http", url: "https://example.com/hook", timeoutMs: 5000 } }, context);
+  const keyed = normalizeTrigger({ workflow: { orderingKey: "$.customer.id" } }, context, created);
+  expect(keyed.workflow).toEqual({ kind: "http", url: "https://example.com/hook", timeoutMs: 5000, orderingKey: "$.customer.id" });
+  expect(normalizeTrigger({ workflow: { orderingKey: null } }, context, keyed).workflow).toEqual(created.workflow);
+  expect(normalizeTrigger({ workflow: { kind: "http", url: "https://example.com/other" } }, context, keyed).workflow).toEqual({ kind: "http", url: "https://example.com/other" });
+  // The merged workflow is checked like any other.
+  expect(details({ workflow: { orderingKey: "customer.id" } }, created)).toEqual([{ path: "/workflow/orderingKey", message: "a query starts with $" }]);
+  expect(details({ workflow: { url: null } }, created).map((d) => d.path)).toContain("/workflow/url");
+});
+
+test("a name of spaces only is refused", () => {
+  expect(details({ name: "   " })).toEqual([{ path: "/name", message: expect.stringContaining("blank") }]);
+  expect(details({ name: " " }, normalizeTrigger({ name: "n" }, context))).toEqual([{ path: "/name", message: expect.stringContaining("blank") }]);
+});
+
 test("each rule names its path with a message that helps", () => {
   expect(details({ name: "g", methods: ["GET"], auth: { type: "hmac-sha256" } })).toEqual([{ path: "/auth/type", message: expect.stringContaining("use bearer or header") }]);
   expect(details({ name: "a", app: "nope" })).toEqual([{ path: "/app", message: 'no plugin "nope" is loaded (loaded: github)' }]);

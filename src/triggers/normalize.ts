@@ -107,6 +107,22 @@ function mergeDedup(prev: DedupConfig | undefined, patch: Partial<DedupConfig> |
 }
 
 /**
+ * A PATCH's `workflow` without `kind` changes fields of the current workflow (`null` removes
+ * one), so `{"workflow":{"orderingKey":"$.customer.id"}}` needs nothing else; with `kind` it
+ * replaces the workflow whole, which is how a field is dropped by sending the workflow without it.
+ */
+function withWorkflowChanges(patch: Record<string, unknown>, current: WorkflowConfig): Record<string, unknown> {
+  const changes = patch.workflow;
+  if (changes === null || typeof changes !== "object" || Array.isArray(changes) || "kind" in changes) return patch;
+  const merged: Record<string, unknown> = { ...current };
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === null) delete merged[field];
+    else merged[field] = value;
+  }
+  return { ...patch, workflow: merged };
+}
+
+/**
  * Applies defaults to a create body (or a patch on top of the current settings) and checks every
  * rule of CONTRACT §3. Throws {@link ValidationError} listing each problem with its path.
  */
@@ -114,8 +130,9 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new ValidationError([{ path: "", message: "the body must be a JSON object" }]);
   }
-  schemaCheck(input, current !== undefined);
-  const body = input as TriggerInput & TriggerPatch;
+  const patched = current ? withWorkflowChanges(input as Record<string, unknown>, current.workflow) : input;
+  schemaCheck(patched, current !== undefined);
+  const body = patched as TriggerInput & TriggerPatch;
   const app = body.app !== undefined ? body.app : (current?.app ?? null);
   const settings: TriggerSettings = {
     name: body.name ?? current!.name,
@@ -143,6 +160,7 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
 
 function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext): ValidationDetail[] {
   const out: ValidationDetail[] = [];
+  if (s.name.trim() === "") out.push({ path: "/name", message: "must not be blank: a name people can tell the trigger by" });
   const hmac = s.auth.type === "hmac-sha256" || s.auth.type === "hmac-sha512";
   if (hmac && s.methods.length === 1 && s.methods[0] === "GET") {
     out.push({ path: "/auth/type", message: "HMAC types need a body to sign: not available when the trigger accepts only GET (use bearer or header)" });
