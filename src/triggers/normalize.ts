@@ -1,6 +1,8 @@
+import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { jwtRuleErrors } from "../auth/jwt_rules.ts";
 import { parseCidr } from "../net/cidr.ts";
+import { AlertRuleSchema } from "../records/alert.ts";
 import {
   TriggerInputSchema,
   TriggerPatchSchema,
@@ -21,7 +23,14 @@ import { schemaErrors, ValidationError, type ValidationDetail } from "./validati
 
 const inputCheck = TypeCompiler.Compile(TriggerInputSchema);
 const patchCheck = TypeCompiler.Compile(TriggerPatchSchema);
-const workflowVariants = WorkflowSchema.anyOf.map((schema) => ({ kind: schema.properties.kind.const as string, check: TypeCompiler.Compile(schema) }));
+interface Variant {
+  kind: string;
+  check: { Check(value: unknown): boolean };
+}
+const variantsOf = (union: { anyOf: Array<{ properties: { kind: { const: unknown } } } & TSchema> }): Variant[] =>
+  union.anyOf.map((schema) => ({ kind: schema.properties.kind.const as string, check: TypeCompiler.Compile(schema) }));
+const workflowVariants = variantsOf(WorkflowSchema);
+const alertVariants = variantsOf(AlertRuleSchema);
 
 export const DEFAULT_WINDOW_SECONDS = 3600;
 export const DEFAULT_SIGNATURE_HEADER = "X-Signature";
@@ -59,20 +68,25 @@ export type TriggerSettings = Omit<TriggerConfig, "id" | "token" | "createdAt" |
 function schemaCheck(value: unknown, patch: boolean): void {
   const check = patch ? patchCheck : inputCheck;
   if (check.Check(value)) return;
-  const details = methodsAsOne(schemaErrors(check as never, value));
-  // For the workflow, report against the variant its `kind` names instead of "expected union".
-  const workflow = (value as { workflow?: { kind?: unknown } } | null)?.workflow;
-  if (workflow && typeof workflow === "object") {
-    const variant = workflowVariants.find((v) => v.kind === workflow.kind);
-    const rest = details.filter((d) => !d.path.startsWith("/workflow"));
-    if (!variant) {
-      if (details.length !== rest.length) rest.push({ path: "/workflow/kind", message: `must be one of ${workflowVariants.map((v) => JSON.stringify(v.kind)).join(", ")}` });
-    } else if (!variant.check.Check(workflow)) {
-      for (const d of schemaErrors(variant.check as never, workflow)) rest.push({ path: `/workflow${d.path}`, message: d.message });
-    }
-    throw new ValidationError(rest.length ? rest : details);
-  }
+  let details = methodsAsOne(schemaErrors(check as never, value));
+  const { workflow, alerts } = (value ?? {}) as { workflow?: unknown; alerts?: unknown };
+  details = byVariant(details, "/workflow", workflow, workflowVariants);
+  if (Array.isArray(alerts)) alerts.forEach((rule, i) => (details = byVariant(details, `/alerts/${i}`, rule, alertVariants)));
   throw new ValidationError(details);
+}
+
+/**
+ * A union told apart by `kind` (a workflow, an alert rule) fails as "expected union value" at
+ * its own path; this reports it against the variant its `kind` names instead (or says which
+ * kinds there are), so each problem has its field's path.
+ */
+function byVariant(details: ValidationDetail[], path: string, value: unknown, variants: Variant[]): ValidationDetail[] {
+  const inside = (d: ValidationDetail) => d.path === path || d.path.startsWith(`${path}/`);
+  if (!details.some(inside) || value === null || typeof value !== "object" || Array.isArray(value)) return details;
+  const rest = details.filter((d) => !inside(d));
+  const variant = variants.find((v) => v.kind === (value as { kind?: unknown }).kind);
+  if (!variant) return [...rest, { path: `${path}/kind`, message: `must be one of ${variants.map((v) => JSON.stringify(v.kind)).join(", ")}` }];
+  return [...rest, ...schemaErrors(variant.check as never, value).map((d) => ({ path: `${path}${d.path}`, message: d.message }))];
 }
 
 /** Problems with `methods` are one problem: which lists are allowed. */
