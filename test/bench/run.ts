@@ -3,7 +3,8 @@
  * ratios hold on a noisy machine. Server pinned to core 1, wrk to core 0 (research/baseline.md).
  *
  * Cases: the bare baseline; the floor of the storage design (test/bench/store_floor_server.ts: the
- * bare handler committing what an accepted request commits, through inlet's SQLite store); inlet
+ * bare handler committing what an accepted request commits, through inlet's SQLite store) and of
+ * any durable design (test/bench/log_floor_server.ts: an fsync'd append of the body); inlet
  * acknowledging durably with group commit and, in the same round,
  * with one transaction per request (a second server started with the benchmark knob
  * INLET_GROUP_COMMIT=0); HMAC auth; then, once, end to end: a workflow-response-mode trigger
@@ -43,6 +44,8 @@ const BARE_64K = "bare Bun.serve, 64 KB (baseline)";
 const FULL_1K = "inlet 1 KB, hmac + header-value dedup + filter + 10 patterns";
 // What inlet's storage design costs alone: bare Bun.serve committing what FULL_1K commits (test/bench/store_floor_server.ts).
 const STORE_FLOOR = "floor: bare Bun.serve + inlet's SQLite store (dedup key, run, Activity row)";
+// What a 200 that means "on disk" costs at the least, whatever the store: an fsync'd append (test/bench/log_floor_server.ts).
+const LOG_FLOOR = "floor: bare Bun.serve + an fsync'd append of the body (no store)";
 const FULL_64K = "inlet 64 KB, hmac + header-value dedup + filter + 10 patterns";
 const PG_ONE = "postgres one instance";
 const PG_TWO = "postgres two instances";
@@ -135,6 +138,7 @@ async function main() {
   const floorDir = mkdtempSync(join(tmpdir(), "inlet-bench-floor-"));
   cleanups.push(() => rmSync(floorDir, { recursive: true, force: true }));
   const floor = await startPinned([process.execPath, "run", "test/bench/store_floor_server.ts"], { DATA_DIR: floorDir }, /floor listening on (http:\/\/\S+)/);
+  const logFloor = await startPinned([process.execPath, "run", "test/bench/log_floor_server.ts"], { DATA_DIR: floorDir }, /log floor listening on (http:\/\/\S+)/);
   const json = { "Content-Type": "application/json" };
   const none = await api(inlet.url, "/api/triggers", { name: "bench-none" });
   const noneSolo = await api(solo.url, "/api/triggers", { name: "bench-none-solo" });
@@ -188,6 +192,7 @@ async function main() {
     { name: BARE_64K, baseline: BARE_64K, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body64k, headers: json }) },
     { name: FULL_1K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body1k, headers: fullHeaders(body1k) }) },
     { name: STORE_FLOOR, pid: floor.proc.pid, target: async () => ({ url: `${floor.url}/`, body: body1k, headers: fullHeaders(body1k) }) },
+    { name: LOG_FLOOR, pid: logFloor.proc.pid, target: async () => ({ url: `${logFloor.url}/`, body: body1k, headers: json }) },
     { name: FULL_64K, baseline: BARE_64K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }), after: settleDisk },
     { name: "inlet, auth none", pid: inlet.proc.pid, target: async () => ({ url: none.url, body: body1k, headers: json }) },
     { name: "inlet, auth none, one commit per request", pid: solo.proc.pid, target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
@@ -243,6 +248,7 @@ async function main() {
   }
   bare.proc.kill();
   floor.proc.kill();
+  logFloor.proc.kill();
   solo.proc.kill("SIGTERM");
   await solo.proc.exited;
   // Counted once the instances have stopped (each drains its pending commits first).
