@@ -130,3 +130,130 @@ describe("per-trigger body limits", () => {
     expect((await server.api("PATCH", `/api/triggers/${big.id}`, { maxBodyBytes: 104_857_601 })).body.details[0].path).toBe("/maxBodyBytes");
   });
 });
+
+/** Posts `body` and returns the 422's details after checking the answer's shape. */
+const schemaDetails = async (url: string, body: string, headers: Record<string, string> = {}) => {
+  const r = await post(url, body, headers);
+  expect(r.status).toBe(422);
+  const answer = await r.json();
+  expect(answer).toMatchObject({ error: "schema validation failed", request_id: r.headers.get("x-request-id") });
+  expect(Object.keys(answer).sort()).toEqual(["details", "error", "request_id"]);
+  return answer.details as { path: string; message: string }[];
+};
+
+describe("JSON Schema details and order", () => {
+  test("paths are JSON Pointers (escaped keys, array indexes, the whole body is \"\"); at most 20 details", async () => {
+    const t = await server.createTrigger({
+      name: "pointers",
+      schema: { enabled: true, document: { type: "object", required: ["x/y"], properties: { "a/b": { type: "string" }, "m~n": { type: "string" }, items: { type: "array", items: { properties: { price: { type: "number" } } } } } } },
+    });
+    const details = await schemaDetails(t.url, JSON.stringify({ "a/b": 1, "m~n": 2, items: [{ price: 1 }, { price: "1" }] }));
+    expect(details.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "/a~1b", message: "must be string" },
+      { path: "/items/1/price", message: "must be number" },
+      { path: "/m~0n", message: "must be string" },
+      { path: "/x~1y", message: "is required" },
+    ]);
+    expect(await schemaDetails(t.url, "[]")).toEqual([{ path: "", message: "must be object" }]);
+    expect((await server.activity(t.id))[0].detail).toBe("schema: the body must be object");
+
+    const list = await server.createTrigger({ name: "twenty", schema: { enabled: true, document: { type: "array", items: { type: "string" } } } });
+    const many = await schemaDetails(list.url, JSON.stringify(Array.from({ length: 50 }, (_, i) => i)));
+    expect(many.map((d) => d.path)).toEqual(Array.from({ length: 20 }, (_, i) => `/${i}`));
+    expect(await runsOf(list.id)).toHaveLength(0);
+    expect((await server.activity(list.id)).map((r) => r.outcome)).toEqual(["rejected"]);
+  });
+
+  test("authentication comes before the schema, the schema before the filter; XML bodies are checked as parsed", async () => {
+    const t = await server.createTrigger({
+      name: "schema-between",
+      auth: { type: "bearer" },
+      schema: { enabled: true, document: orderSchema },
+      filter: { enabled: true, mode: "exclude", expression: '$.type == "test"' },
+    });
+    const nonConformingTest = JSON.stringify({ id: "x", type: "test" });
+    expect((await post(t.url, nonConformingTest, { Authorization: "Bearer wrong" })).status).toBe(401);
+    expect((await post(t.url, nonConformingTest, { Authorization: `Bearer ${t.secret}` })).status).toBe(422);
+    expect((await server.activity(t.id)).map((r) => r.outcome)).toEqual(["rejected", "auth_failed"]);
+
+    const xml = await server.createTrigger({
+      name: "schema-xml",
+      schema: { enabled: true, document: { required: ["order"], properties: { order: { type: "object", required: ["@_id"], properties: { "@_id": { pattern: "^[0-9]+$" } } } } } },
+    });
+    const asXml = { "Content-Type": "text/xml" };
+    expect((await post(xml.url, '<order id="7"><total>1</total></order>', asXml)).status).toBe(200);
+    expect(await schemaDetails(xml.url, '<order id="x7"/>', asXml)).toEqual([{ path: "/order/@_id", message: 'must match pattern "^[0-9]+$"' }]);
+    expect(await schemaDetails(xml.url, "<order/>", asXml)).toEqual([{ path: "/order", message: "must be object" }]);
+  });
+
+  test("an invalid document is refused on change too, and the trigger keeps its schema", async () => {
+    const t = await server.createTrigger({ name: "keeps", schema: { enabled: true, document: orderSchema } });
+    const invalid: [unknown, string][] = [
+      [{ type: "strin" }, "/schema/document/type"],
+      [{ minimum: "0" }, "/schema/document/minimum"],
+      [{ patternProperties: { "[": {} } }, "/schema/document/patternProperties"],
+      [{ required: "id" }, "/schema/document/required"],
+      ["{}", "/schema/document"],
+    ];
+    for (const [document, path] of invalid) {
+      const r = await server.api("PATCH", `/api/triggers/${t.id}`, { schema: { enabled: true, document } });
+      expect([r.status, r.body.details?.[0]?.path]).toEqual([400, path]);
+    }
+    expect((await server.api("GET", `/api/triggers/${t.id}`)).body.schema).toEqual({ enabled: true, document: orderSchema });
+  });
+
+  test("catastrophic patternProperties and propertyNames patterns are bounded too, and cost only their own request", async () => {
+    const evil = "^(a+)+$";
+    const calm = await server.createTrigger({ name: "calm", schema: { enabled: true, document: orderSchema } });
+    for (const document of [{ patternProperties: { [evil]: { type: "string" } } }, { propertyNames: { pattern: evil } }]) {
+      const t = await server.createTrigger({ name: "evil-keys", schema: { enabled: true, document } });
+      const r = await post(t.url, JSON.stringify({ ["a".repeat(40) + "!"]: 1 }));
+      expect([r.status, (await r.json()).error]).toEqual([500, "pre-execution check failed"]);
+      expect((await post(calm.url, JSON.stringify({ id: "ord_9", amount: 1 }))).status).toBe(200);
+    }
+  });
+});
+
+describe("per-trigger body limit bounds", () => {
+  test("1 and 104857600 are accepted, anything else is 400; the limit counts bytes, with a rejected row", async () => {
+    for (const maxBodyBytes of [0, -1, 1.5, "10", 104_857_601, true]) {
+      const r = await server.api("POST", "/api/triggers", { name: "bound", maxBodyBytes });
+      expect([maxBodyBytes, r.status, r.body.details?.[0]?.path]).toEqual([maxBodyBytes, 400, "/maxBodyBytes"]);
+    }
+    expect((await server.createTrigger({ name: "max", maxBodyBytes: 104_857_600 })).maxBodyBytes).toBe(104_857_600);
+    const one = await server.createTrigger({ name: "one", maxBodyBytes: 1 });
+    expect((await post(one.url, "1")).status).toBe(200);
+    const over = await post(one.url, "é");
+    expect(over.status).toBe(413);
+    expect(over.headers.get("x-request-id")).toMatch(UUID);
+    expect((await server.activity(one.id)).map((r) => r.outcome)).toEqual(["rejected", "run"]);
+  });
+});
+
+describe("XML content types and hostile XML", () => {
+  test("text/xml and application/*+xml (any case, with parameters) are parsed; look-alikes are text; expression keys read attributes", async () => {
+    const t = await server.createTrigger({ name: "xml-types", dedup: { strategy: "expression", expression: '$.e["@_id"]' } });
+    const types = ["text/xml; charset=utf-8", "application/atom+xml", "Application/SOAP+XML; charset=UTF-8", "APPLICATION/XML"];
+    for (const [i, type] of types.entries()) expect((await post(t.url, `<e id="${i}"><v>${i}</v></e>`, { "Content-Type": type })).status).toBe(200);
+    // The same id again: deduplicated by the expression on the attribute.
+    expect((await post(t.url, '<e id="0"><v>other</v></e>', { "Content-Type": "application/xml" })).status).toBe(200);
+    expect((await post(t.url, "<e/>", { "Content-Type": "application/xml-dtd" })).status).toBe(200);
+    const bodies = (await runsOf(t.id)).map((r) => r.trigger.body).reverse();
+    expect(bodies).toEqual([...types.map((_, i) => ({ e: { "@_id": String(i), v: String(i) } })), "<e/>"]);
+    expect((await server.activity(t.id)).map((r) => r.outcome)).toContain("deduplicated");
+  });
+
+  test("documents that are not well-formed are 400 invalid XML body; entity tricks are refused or inert", async () => {
+    const t = await server.createTrigger({ name: "xml-hostile" });
+    const xml = (body: BodyInit) => post(t.url, body, { "Content-Type": "application/xml" });
+    const malformed = ["", "not xml", "<a/><b/>", "<a></a><b></b>", "<a/>trailing text", "<a/>text<!-- c -->", '<a x="1" x="2"/>', "<a>&</a>", '<!DOCTYPE a [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><a/>'];
+    for (const body of [...malformed, Uint8Array.from([0x3c, 0x61, 0x3e, 0xe9, 0x3c, 0x2f, 0x61, 0x3e])]) {
+      const r = await xml(body);
+      expect([body, r.status, await r.json()]).toEqual([body, 400, { error: "invalid XML body", request_id: r.headers.get("x-request-id") }]);
+    }
+    // A DOCTYPE that declares no entity is harmless: an undeclared reference stays literal text.
+    expect((await xml('<!DOCTYPE a SYSTEM "file:///etc/passwd"><!-- c --><a>&xxe;</a><!-- after --><?pi x?>')).status).toBe(200);
+    expect((await runsOf(t.id))[0].trigger.body).toEqual({ a: "&xxe;" });
+    expect((await server.activity(t.id)).filter((r) => r.outcome === "rejected")).toHaveLength(malformed.length + 1);
+  });
+});

@@ -17,7 +17,7 @@ export async function checkSchema(checks: PreparedChecks, arrival: Arrival, body
   if (details.length === 0) return null;
   const { trigger, requestId } = arrival;
   const first = details[0];
-  const reason = `schema: ${details.length === 1 ? "" : `${details.length} problems, first `}${first.path} ${first.message}`;
+  const reason = `schema: ${details.length === 1 ? "" : `${details.length} problems, first `}${first.path || "the body"} ${first.message}`;
   const duplicate = await recordRejected(deps, arrival, claim, reason);
   if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
   return Ending.committed("rejected", failureWithDetails(422, ERRORS.schema, requestId, details));

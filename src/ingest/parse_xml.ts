@@ -63,9 +63,24 @@ export function parseXml(bytes: Uint8Array): unknown {
   } catch (error) {
     throw new InvalidXml(`XML could not be parsed: ${(error as Error).message}`);
   }
+  // The validator misses a second root (or text) after a self-closing root: `<a/><b/>`, `<a/>text`.
+  const roots = Object.keys(parsed as object);
+  if (roots.length !== 1 || Array.isArray((parsed as Record<string, unknown>)[roots[0]]) || !withoutTrailingMisc(text).endsWith(">")) {
+    throw new InvalidXml("XML is not well-formed: a document has exactly one root element and nothing but comments after it");
+  }
   const crowded = firstCrowded(parsed);
   if (crowded) throw new InvalidXml(`an XML element has ${crowded} attributes; at most ${MAX_XML_ATTRIBUTES} are accepted`);
   return parsed;
+}
+
+/** The text without the whitespace, comments and processing instructions that may end a document. */
+function withoutTrailingMisc(text: string): string {
+  let end = text.trimEnd();
+  for (;;) {
+    const start = end.endsWith("-->") ? end.lastIndexOf("<!--") : end.endsWith("?>") ? end.lastIndexOf("<?") : -1;
+    if (start === -1) return end;
+    end = end.slice(0, start).trimEnd();
+  }
 }
 
 /** The attribute count of the first element with too many, or 0. Iterative: nesting is already bounded. */

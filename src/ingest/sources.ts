@@ -22,6 +22,8 @@ export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null)
     parsed.set(allow, ranges);
   }
   if (caller && inAnyRange(caller, ranges)) return null;
-  const who = caller ? formatAddress(caller) : "an unknown address";
-  return Ending.stop("rejected", `source address ${who} is not in the trigger's allowed sources`, failure(403, ERRORS.forbidden, arrival.requestId));
+  const why = caller
+    ? `source address ${formatAddress(caller)} is not in the trigger's allowed sources`
+    : "source address unknown (no peer address, or an X-Forwarded-For entry that is not an IP address): the trigger allows only listed sources";
+  return Ending.stop("rejected", why, failure(403, ERRORS.forbidden, arrival.requestId));
 }

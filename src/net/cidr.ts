@@ -72,8 +72,11 @@ export function parseCidr(text: string): { ok: true; range: IpRange } | { ok: fa
   if (!bytes) return { ok: false, reason: `${JSON.stringify(address)} is not an IPv4 or IPv6 address` };
   const max = bytes.length * 8;
   if (prefixText === undefined) return { ok: true, range: { bytes, prefix: max } };
-  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > max) return { ok: false, reason: `the prefix length of ${JSON.stringify(text)} must be 0 to ${max}` };
-  return { ok: true, range: { bytes, prefix: Number(prefixText) } };
+  // An IPv4-mapped range (`::ffff:192.0.2.0/120`) is written with an IPv6 prefix: 96 to 128.
+  const mapped = bytes.length === 4 && address.includes(":") ? 96 : 0;
+  const prefix = Number(prefixText) - mapped;
+  if (!/^\d{1,3}$/.test(prefixText) || prefix < 0 || prefix > max) return { ok: false, reason: `the prefix length of ${JSON.stringify(text)} must be ${mapped} to ${max + mapped}` };
+  return { ok: true, range: { bytes, prefix } };
 }
 
 /** Whether `address` (bytes from parseAddress) lies in `range`. */

@@ -10,13 +10,23 @@ export function clientAddress(peer: string | null, forwardedFor: string | null, 
   const peerBytes = peer === null ? null : parseAddress(peer);
   if (!peerBytes || trusted.length === 0 || !inAnyRange(peerBytes, trusted) || !forwardedFor) return peerBytes;
   const hops = forwardedFor.split(",").map((s) => s.trim()).filter(Boolean);
+  let farthest = peerBytes;
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = parseAddress(hops[i]);
+    const hop = hopAddress(hops[i]);
     // A hop that is not an address cannot be trusted to name the client: stop at it.
     if (!hop) return null;
     if (!inAnyRange(hop, trusted)) return hop;
+    farthest = hop;
   }
-  return peerBytes;
+  // Every hop is a trusted proxy: the farthest one is the client (as nginx's real_ip_recursive and
+  // Express's `trust proxy` decide), not the proxy that happened to connect.
+  return farthest;
+}
+
+/** An X-Forwarded-For entry's address; some proxies add the port (`203.0.113.9:4711`, `[2001:db8::1]:4711`). */
+function hopAddress(entry: string): Uint8Array | null {
+  const withPort = /^(\d+\.\d+\.\d+\.\d+):\d{1,5}$/.exec(entry) ?? /^\[([^\]]+)\]:\d{1,5}$/.exec(entry);
+  return parseAddress(withPort ? withPort[1] : entry);
 }
 
 /** An address as people write it (for Activity). */

@@ -79,7 +79,8 @@ function detailsOf(errors: ErrorObject[] | null | undefined): SchemaDetail[] {
     const missing = error.keyword === "required" ? (error.params as { missingProperty?: string }).missingProperty : undefined;
     const path = missing === undefined ? error.instancePath : `${error.instancePath}/${missing.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     const message = missing === undefined ? (error.message ?? error.keyword) : "is required";
-    if (!out.some((d) => d.path === path && d.message === message)) out.push({ path: path || "/", message });
+    // JSON Pointer (RFC 6901): the whole body is "", as in every other `details`; "/" would name a key "".
+    if (!out.some((d) => d.path === path && d.message === message)) out.push({ path, message });
     if (out.length === MAX_DETAILS) break;
   }
   return out;
