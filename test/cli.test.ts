@@ -42,6 +42,49 @@ test("errors are one line on stderr with a non-zero exit", async () => {
   }
 });
 
+test("an unknown command, flag or id, a missing or extra argument: nothing on stdout, exit 2, the reason on one stderr line", async () => {
+  const refusals: Array<[string[], string]> = [
+    [["triggers", "show", ...flags], "inlet: triggers show needs a trigger id"],
+    [["triggers", "delete", ...flags], "inlet: triggers delete needs a trigger id"],
+    [["triggers", "delete", "nope", ...flags], "inlet: no trigger with id nope"],
+    [["runs", "show", ...flags], "inlet: runs show needs a run id"],
+    [["runs", "show", "nope", ...flags], "inlet: no run with id nope"],
+    // A mistyped trigger id would otherwise list nothing, like a trigger without runs.
+    [["runs", "list", "--trigger", "nope", ...flags], "inlet: no trigger with id nope"],
+    [["sign", ...flags], "inlet: sign needs a trigger id"],
+    [["sign", "nope", ...flags], "inlet: sign needs --body FILE"],
+    [["sign", "nope", "--body", "-", ...flags], "inlet: no trigger with id nope"],
+    [["plugins", "frobnicate", ...flags], "inlet: unknown command 'plugins frobnicate'"],
+    [["triggers", "list", "--bogus", ...flags], "inlet: unknown flag --bogus"],
+    [["runs", "list", ...flags, "--limit"], "inlet: --limit needs a value"],
+    [["serve", "--port"], "inlet: --port needs a value"],
+    [["serve", "8080"], "inlet: unexpected argument 8080"],
+    // Extra words are refused, not ignored: `triggers list orders` is not a filter.
+    [["triggers", "list", "orders", ...flags], "inlet: unexpected argument orders"],
+    [["triggers", "show", "a", "b", ...flags], "inlet: unexpected argument b"],
+    [["runs", "list", "failed", ...flags], "inlet: unexpected argument failed"],
+    [["plugins", "list", "github", ...flags], "inlet: unexpected argument github"],
+    [["triggers", "create", "--name", "x", "--input", join(dataDir, "missing.json"), ...flags], `inlet: cannot read ${join(dataDir, "missing.json")}`],
+    [["version", "--json"], "inlet: unexpected argument --json"],
+    [["help", "--all"], "inlet: unknown flag --all"],
+    [["help", "bogus"], "inlet: unknown command 'bogus'"],
+  ];
+  for (const [args, reason] of refusals) {
+    const r = await cli(args);
+    expect({ args, code: r.code, stdout: r.stdout, lines: r.stderr.trim().split("\n").length }).toEqual({ args, code: 2, stdout: "", lines: 1 });
+    expect(r.stderr).toStartWith(reason);
+  }
+});
+
+test("help COMMAND prints that command's usage, as COMMAND --help does", async () => {
+  for (const command of ["triggers", "runs", "sign", "serve"]) {
+    const r = await cli(["help", command]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe((await cli([command, "--help"])).stdout);
+    expect(r.stdout).toContain(`inlet ${command}`);
+  }
+});
+
 test("triggers create, list, show --reveal, sign, runs, delete — against a running server's data dir", async () => {
   const created = await cli(["triggers", "create", "--name", "deploys", "--auth", "hmac-sha256", ...flags]);
   expect(created.code).toBe(0);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli } from "./support/process.ts";
@@ -32,6 +32,55 @@ test("a data dir that cannot be used names its absolute path and the fix", async
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain(`data dir ${file}`);
     expect(r.stderr).toContain("--data-dir");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a bad INLET_SECRET_KEY or INLET_ADMIN_TOKEN: one line saying what it must be, never the value, nothing created", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-test-env-"));
+  try {
+    const dataDir = join(dir, "data");
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ INLET_SECRET_KEY: "NOT*base64*TOPSECRET" }, "INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it is not base64"],
+      [{ INLET_SECRET_KEY: Buffer.from("TOPSECRET-16-byt").toString("base64") }, "INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it decodes to 16 bytes"],
+      [{ INLET_ADMIN_TOKEN: "TOPSECRET" }, "INLET_ADMIN_TOKEN: must be at least 16 characters (got 9 characters, not shown)"],
+    ];
+    for (const [env, reason] of cases) {
+      for (const args of [["serve", "--port", "0"], ["triggers", "list"]]) {
+        const r = await cli([...args, "--data-dir", dataDir], env);
+        expect(r.code).not.toBe(0);
+        expect(r.stdout).toBe("");
+        expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining(reason)]);
+        expect(r.stderr).not.toContain("TOPSECRET");
+        expect(r.stderr).not.toContain(Object.values(env)[0]);
+        expect(existsSync(dataDir)).toBe(false);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a data dir holding something else than inlet's files: every command names the file and what to do", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-test-datadir-"));
+  try {
+    const notDb = join(dir, "not-a-database");
+    mkdirSync(notDb);
+    writeFileSync(join(notDb, "inlet.db"), "these are somebody's notes, not SQLite\n".repeat(200));
+    const keyDir = join(dir, "key-is-a-dir");
+    mkdirSync(join(keyDir, "secret.key"), { recursive: true });
+    const cases: Array<[string, string]> = [
+      [notDb, `data dir ${notDb}: ${join(notDb, "inlet.db")} is not an inlet database`],
+      [keyDir, `data dir ${keyDir}: its inlet.db or secret.key is a directory, not a file`],
+    ];
+    for (const [dataDir, reason] of cases) {
+      for (const args of [["serve", "--port", "0"], ["triggers", "list"], ["runs", "list"]]) {
+        const r = await cli([...args, "--data-dir", dataDir]);
+        expect(r.code).not.toBe(0);
+        expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining(reason)]);
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

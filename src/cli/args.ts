@@ -48,6 +48,14 @@ export function parseArgs(args: string[], known: Record<string, "value" | "flag"
 }
 
 /**
+ * Refuses words past the `count` a command takes: `inlet triggers list orders` is not a filter,
+ * and `inlet runs show A B` shows no B. `command` names its usage.
+ */
+export function atMost(positional: string[], count: number, command: string): void {
+  if (positional.length > count) throw new UsageError(`unexpected argument ${positional[count]} (see 'inlet ${command} --help')`);
+}
+
+/**
  * A command group's arguments with its subcommand first, so that server flags may come before
  * it (`inlet triggers --data-dir /srv/inlet list`). Unchanged when no subcommand word is found.
  */

@@ -21,6 +21,15 @@ export async function runCli(argv: string[]): Promise<number> {
 /** Commands with subcommands: alone, they print their part of the help. */
 const GROUPS = new Set(["triggers", "runs", "plugins", "admin-token"]);
 
+/** `inlet help COMMAND`: that command's usage, as `inlet COMMAND --help` prints it. */
+function helpOn([topic, ...more]: string[]): number {
+  if (topic.startsWith("-")) throw new UsageError(`unknown flag ${topic} (see 'inlet help')`);
+  if (!HELP.includes(`  inlet ${topic} `) && !HELP.includes(`  inlet ${topic}\n`)) throw new UsageError(`unknown command '${topic}' (see 'inlet help')`);
+  if (more.length) throw new UsageError(`unexpected argument ${more[0]} (inlet help COMMAND)`);
+  print(helpFor(topic));
+  return 0;
+}
+
 async function dispatch(argv: string[]): Promise<number> {
   const [command, ...given] = argv;
   const group = GROUPS.has(command ?? "");
@@ -53,12 +62,14 @@ async function dispatch(argv: string[]): Promise<number> {
         return await migrate(args, print);
       case "version":
       case "--version":
+        if (args.length) throw new UsageError(`unexpected argument ${args[0]} ('inlet version' takes none)`);
         print(`inlet ${VERSION}`);
         return 0;
       case "help":
       case "--help":
       case "-h":
       case undefined:
+        if (args.length) return helpOn(args);
         print(HELP);
         if (command !== undefined) return 0;
         process.stderr.write("inlet: no command given (the commands are above)\n");

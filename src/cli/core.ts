@@ -28,7 +28,12 @@ export async function baseUrlOf(core: Core): Promise<string> {
 
 /** A JSON document from a file, or from stdin with `-`. */
 export function readInput(path: string): unknown {
-  const text = path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path === "-" ? 0 : path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${path === "-" ? "stdin" : path}: ${(error as Error).message}`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -34,7 +34,7 @@ Usage:
   inlet admin-token reset [flags]            print a new admin token (once) and store its hash; the old one
                                              stops working on running servers within a second
   inlet version
-  inlet help
+  inlet help [COMMAND]                       this help, or one command's (as inlet COMMAND --help)
 
 Flags (each with an environment twin):
 ${OPTIONS.map((o) => `  ${(o.flag || "(env only)").padEnd(18)} ${o.env.padEnd(22)} ${o.help}${o.fallback !== undefined ? ` [default ${o.fallback}]` : ""}`).join("\n")}

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
-import { parseArgs } from "./args.ts";
+import { atMost, parseArgs } from "./args.ts";
 import { withCore } from "./core.ts";
 import { print } from "./output.ts";
 
@@ -12,6 +12,7 @@ export async function plugins(args: string[]): Promise<number> {
   if (sub === "new") {
     const { options, positional, serverArgs } = parseArgs(rest, { dir: "value" });
     if (!positional[0]) throw new UsageError("plugins new needs an id: inlet plugins new acme [--dir DIR]");
+    atMost(positional, 1, "plugins");
     // Outside any checkout by default: a plugin written into one would join its test run.
     const dir = String(options.dir ?? loadServerConfig(serverArgs).pluginsDir ?? join(homedir(), "inlet-plugins"));
     try {
@@ -24,7 +25,7 @@ export async function plugins(args: string[]): Promise<number> {
   }
   if (sub !== "list") throw new UsageError(`unknown command 'plugins ${sub ?? ""}' (list, new)`);
   const { positional, serverArgs } = parseArgs(rest, {});
-  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}`);
+  atMost(positional, 0, "plugins");
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     print(core.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: p.secret, source: p.source })));

@@ -1,5 +1,5 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
-import { parseArgs } from "./args.ts";
+import { atMost, parseArgs } from "./args.ts";
 import { withCore } from "./core.ts";
 import { print } from "./output.ts";
 import { replayRunCommand } from "./replay_command.ts";
@@ -8,9 +8,13 @@ import { replayRunCommand } from "./replay_command.ts";
 export async function runs(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { options, positional, serverArgs } = parseArgs(rest, { trigger: "value", limit: "value", before: "value", "include-trigger": "flag" });
+  const takes = ({ list: 0, show: 1, replay: 1 } as Record<string, number>)[sub];
+  if (takes !== undefined) atMost(positional, takes, "runs");
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     if (sub === "list") {
+      // A mistyped id would list nothing and look like a trigger without runs.
+      if (options.trigger && !core.triggers.get(String(options.trigger))) throw new UsageError(`no trigger with id ${options.trigger}`);
       const limit = options.limit ? Number(options.limit) : 50;
       if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500 (got ${options.limit})`);
       print(

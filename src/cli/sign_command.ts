@@ -1,5 +1,5 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
-import { parseArgs } from "./args.ts";
+import { atMost, parseArgs } from "./args.ts";
 import { baseUrlOf, withCore } from "./core.ts";
 import { print } from "./output.ts";
 import { signedCurl } from "./sign.ts";
@@ -9,6 +9,7 @@ export async function sign(args: string[]): Promise<number> {
   const { options, positional, serverArgs } = parseArgs(args, { body: "value", "content-type": "value", key: "value", query: "value" });
   const config = loadServerConfig(serverArgs);
   if (!positional[0]) throw new UsageError("sign needs a trigger id: inlet sign TRIGGER_ID --body FILE");
+  atMost(positional, 1, "sign");
   if (!options.body) throw new UsageError("sign needs --body FILE (the exact bytes to send; - for stdin)");
   return withCore(config, async (core) => {
     const trigger = core.triggers.get(positional[0]);

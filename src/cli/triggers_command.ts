@@ -1,6 +1,6 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { presentTrigger } from "../triggers/present.ts";
-import { parseArgs } from "./args.ts";
+import { atMost, parseArgs } from "./args.ts";
 import { baseUrlOf, readInput, withCore } from "./core.ts";
 import { print } from "./output.ts";
 import { replayTriggerCommand } from "./replay_command.ts";
@@ -30,6 +30,8 @@ export async function triggers(args: string[]): Promise<number> {
     "skip-filter": "flag",
     overlap: "value",
   });
+  const takes = ({ list: 0, create: 0, show: 1, delete: 1, rotate: 1, replay: 1 } as Record<string, number>)[sub];
+  if (takes !== undefined) atMost(positional, takes, "triggers");
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
     switch (sub) {

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { thrown } from "../../test/support/values.ts";
 import { isGiven, loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
 
 test("defaults of CONTRACT §1", () => {
@@ -7,6 +8,8 @@ test("defaults of CONTRACT §1", () => {
   expect(c.baseUrl).toBeUndefined();
   expect(publicBaseUrl(c, 8080)).toBe("http://127.0.0.1:8080");
 });
+
+const KEY = Buffer.alloc(32, 7).toString("base64");
 
 test("every flag has an env twin, and flags win over the environment", () => {
   const env = {
@@ -17,7 +20,7 @@ test("every flag has an env twin, and flags win over the environment", () => {
     INLET_PLUGINS_DIR: "/etc/inlet/plugins",
     INLET_DATABASE_URL: "postgres://u:p@db/inlet",
     INLET_ADMIN_TOKEN: "admin-token-0123456789",
-    INLET_SECRET_KEY: "a2V5",
+    INLET_SECRET_KEY: KEY,
   };
   const fromEnv = loadServerConfig([], env);
   expect(fromEnv).toMatchObject({
@@ -28,7 +31,7 @@ test("every flag has an env twin, and flags win over the environment", () => {
     pluginsDir: "/etc/inlet/plugins",
     databaseUrl: "postgres://u:p@db/inlet",
     adminToken: "admin-token-0123456789",
-    secretKey: "a2V5",
+    secretKey: KEY,
   });
   const flags = loadServerConfig(["--port", "0", "--host=::1", "--data-dir", "./d", "--base-url", "http://x:1"], env);
   expect(flags).toMatchObject({ port: 0, host: "::1", dataDir: "./d", baseUrl: "http://x:1" });
@@ -50,4 +53,14 @@ test("isGiven: a setting from a flag or its environment twin, not one left to it
   expect(isGiven(loadServerConfig(["--port", "8080"], {}), "port")).toBe(true);
   expect(isGiven(loadServerConfig([], { INLET_HOST: "127.0.0.1" }), "host")).toBe(true);
   expect(isGiven(loadServerConfig([], { INLET_HOST: "" }), "host")).toBe(false);
+});
+
+test("INLET_SECRET_KEY: base64 of 32 bytes in either alphabet, padded or not, kept in the key file's spelling; anything else named, never shown", () => {
+  for (const given of [KEY, KEY.replace(/=$/, ""), ` ${Buffer.alloc(32, 7).toString("base64url")}\n`]) expect(loadServerConfig([], { INLET_SECRET_KEY: given }).secretKey).toBe(KEY);
+  const refused = (INLET_SECRET_KEY: string) => (thrown(() => loadServerConfig([], { INLET_SECRET_KEY })) as Error).message;
+  expect(refused("pa$$word-pa$$word")).toStartWith("INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it is not base64");
+  expect(refused(Buffer.alloc(16).toString("base64"))).toStartWith("INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it decodes to 16 bytes");
+  expect(refused("A")).toContain("is not base64");
+  expect(refused(KEY + "+_")).toContain("is not base64");
+  expect(refused("pa$$word-pa$$word")).not.toContain("pa$$word");
 });

@@ -1,4 +1,5 @@
 import { parseCidr, rangesOf } from "../net/cidr.ts";
+import { decodeSecretKey } from "./secret_key.ts";
 import { isStandardWebhookSecret } from "./standard_webhook_secret.ts";
 import { redactUrl } from "./redact_url.ts";
 import { Type, type Static } from "@sinclair/typebox";
@@ -72,6 +73,14 @@ export const OPTIONS: Option[] = [
   { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },
 ];
 
+/** What a value that fails the schema must be, where TypeBox's own words would not help. */
+const MESSAGES: Partial<Record<keyof ServerConfig, string>> = {
+  databaseUrl: "must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE",
+  baseUrl: "must be an http:// or https:// URL",
+  alertUrl: "must be an http:// or https:// URL",
+  adminToken: "must be at least 16 characters",
+};
+
 /** A usage error: the CLI prints its message on one line and exits non-zero. */
 export class UsageError extends Error {
   override name = "UsageError";
@@ -103,7 +112,7 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const option = OPTIONS.find((o) => o.flag && o.flag === flag);
-    if (!option) throw new UsageError(`unknown flag ${flag} (see 'inlet help')`);
+    if (!option) throw new UsageError(`${flag.startsWith("-") ? "unknown flag" : "unexpected argument"} ${flag} (see 'inlet help')`);
     let raw: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
     if (raw === undefined) {
       if (option.kind === "boolean" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) raw = "true";
@@ -126,10 +135,16 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const first = check.Errors(values).First()!;
     const option = OPTIONS.find((o) => `/${o.key}` === first.path);
     const name = option ? option.flag || option.env : first.path;
-    // URLs may carry a password: what was given is shown without it.
+    // URLs may carry a password: what was given is shown without it; a credential not at all.
     const given = typeof first.value === "string" && /url/i.test(option?.key ?? "") ? redactUrl(first.value) : first.value;
-    const message = option?.key === "databaseUrl" ? "must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE" : first.message;
-    throw new UsageError(`${name}: ${message} (got ${JSON.stringify(given)})`);
+    const got = option?.envOnly ? `${String(first.value).length} characters, not shown` : JSON.stringify(given);
+    throw new UsageError(`${name}: ${(option && MESSAGES[option.key]) ?? first.message} (got ${got})`);
+  }
+  if (typeof values.secretKey === "string") {
+    const decoded = decodeSecretKey(values.secretKey);
+    if ("problem" in decoded) throw new UsageError(`INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it ${decoded.problem} (to start afresh: openssl rand -base64 32)`);
+    // The one spelling the key file uses, whichever alphabet or padding was given.
+    values.secretKey = decoded.key.toString("base64");
   }
   if (typeof values.alertSecret === "string" && !isStandardWebhookSecret(values.alertSecret)) {
     throw new UsageError("--alert-secret: must be a Standard Webhooks secret, whsec_ followed by base64 of at least 16 random bytes");
