@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -167,4 +167,127 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL database"
     expectOrdered(target.arrivals, "P", [1, 2, 3, 4, 5, 6]);
     expectOrdered(target.arrivals, "Q", [11, 12, 13, 14, 15, 16]);
   }, 120_000);
+});
+
+/**
+ * A receiver that holds each delivery until the test releases it by its body's `label`, and can
+ * refuse a label's first attempt (503 with a Retry-After): what is in flight is observed, not timed.
+ */
+function gatedReceiver() {
+  const seen: string[] = [];
+  const gates = new Map<string, () => void>();
+  const refuseOnce = new Map<string, string>();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const { label } = (await request.json()).body as { label: string };
+      seen.push(label);
+      const retryAfter = refuseOnce.get(label);
+      if (retryAfter !== undefined) {
+        refuseOnce.delete(label);
+        return new Response("{}", { status: 503, headers: { "Retry-After": retryAfter } });
+      }
+      await new Promise<void>((resolve) => gates.set(label, resolve));
+      return new Response("{}");
+    },
+  });
+  return {
+    seen,
+    refuseOnce,
+    url: `http://127.0.0.1:${server.port}/hook`,
+    arrived: (label: string, times = 1) => waitFor(`${label} at the receiver (${times})`, () => seen.filter((l) => l === label).length >= times),
+    release: (...labels: string[]) => labels.forEach((label) => gates.get(label)?.()),
+    stop: () => server.stop(true),
+  };
+}
+
+describe("one instance, observed with gates", () => {
+  const target = gatedReceiver();
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    // Slots to spare: a run that waits, waits for its key, not for a slot.
+    server = await startTestServer({}, ["--run-concurrency", "8"]);
+  });
+  afterAll(async () => {
+    await server.close();
+    target.stop();
+  });
+  const orderedTrigger = (name: string, extra: Record<string, unknown> = {}, orderingKey = "$.customer") =>
+    server.createTrigger({ name, ...extra, workflow: { kind: "http", url: target.url, retry: { maxAttempts: 3 }, orderingKey } });
+  /** The live run (not a replay) whose body carries `label`. */
+  const runOf = async (triggerId: string, label: string) =>
+    ((await server.api("GET", `/api/runs?triggerId=${triggerId}&include=trigger`)).body as any[]).find((r) => r.trigger.body.label === label && !r.replayOf);
+  const statusesOf = (triggerId: string, labels: string[]) => Promise.all(labels.map(async (label) => (await runOf(triggerId, label)).status));
+
+  test("a run waits while an earlier run of its key runs or is retried, then they go in acceptance order; other keys and runs with no key go on", async () => {
+    const t = await orderedTrigger("gated-order");
+    target.refuseOnce.set("A1", "1");
+    for (const [customer, label] of [["A", "A1"], ["A", "A2"], ["A", "A3"], ["B", "B1"], [undefined, "N1"], [undefined, "N2"]]) {
+      expect((await post(t.url, { customer, label })).status).toBe(200);
+    }
+    // B1, and N1 with N2 (no node selected: not ordered, not even with each other), are in flight together.
+    for (const label of ["A1", "B1", "N1", "N2"]) await target.arrived(label);
+    expect(await statusesOf(t.id, ["A1", "A2", "A3"])).toEqual(["running", "queued", "queued"]);
+    // A1 is retried: its key stays held through the retry.
+    await target.arrived("A1", 2);
+    expect(await statusesOf(t.id, ["A1", "A2", "A3"])).toEqual(["running", "queued", "queued"]);
+    target.release("A1");
+    await target.arrived("A2");
+    expect(await statusesOf(t.id, ["A1", "A2", "A3"])).toEqual(["succeeded", "running", "queued"]);
+    target.release("A2");
+    await target.arrived("A3");
+    expect(target.seen.filter((l) => l.startsWith("A"))).toEqual(["A1", "A1", "A2", "A3"]);
+    target.release("A3", "B1", "N1", "N2");
+    await waitFor("every run succeeded", async () => (await statusesOf(t.id, ["A3", "B1", "N1", "N2"])).every((s) => s === "succeeded"));
+    expect((await runOf(t.id, "A1")).attempts).toBe(2);
+  });
+
+  test("the key is read from the body after redaction", async () => {
+    const t = await orderedTrigger("gated-redacted", { redaction: { enabled: true, patterns: ["^email$"] } }, "$.email");
+    for (const body of [{ email: "a@example.com", label: "E1" }, { email: "b@example.com", label: "E2" }, { label: "E3" }]) await post(t.url, body);
+    // Both addresses read "[REDACTED]": one key. E3 has none: not ordered.
+    for (const label of ["E1", "E3"]) await target.arrived(label);
+    expect(await statusesOf(t.id, ["E1", "E2"])).toEqual(["running", "queued"]);
+    target.release("E1", "E3");
+    await target.arrived("E2");
+    target.release("E2");
+  });
+
+  test("workflow response mode: a caller's run waits for its key too", async () => {
+    const t = await orderedTrigger("gated-workflow-mode", { response: { mode: "workflow", timeoutMs: 10_000 } });
+    const first = post(t.url, { customer: "W", label: "W1" });
+    await target.arrived("W1");
+    const second = post(t.url, { customer: "W", label: "W2" });
+    // A caller without a key is answered meanwhile: the queue is not stuck, W2 waits for W1.
+    const unordered = post(t.url, { label: "W0" });
+    await target.arrived("W0");
+    expect(await statusesOf(t.id, ["W1", "W2"])).toEqual(["running", "queued"]);
+    target.release("W0");
+    expect((await unordered).status).toBe(200);
+    target.release("W1");
+    expect((await first).status).toBe(200);
+    await target.arrived("W2");
+    target.release("W2");
+    expect((await second).status).toBe(200);
+  });
+
+  test("a replay takes its turn on its key behind the live runs accepted before it", async () => {
+    const t = await orderedTrigger("gated-replay");
+    await post(t.url, { customer: "R", label: "R1" });
+    await target.arrived("R1");
+    target.release("R1");
+    const original = await waitFor("R1 succeeded", async () => ((await runOf(t.id, "R1")).status === "succeeded" ? runOf(t.id, "R1") : null));
+    await post(t.url, { customer: "R", label: "R2" });
+    await target.arrived("R2");
+    const replay = await server.api("POST", `/api/runs/${original.id}/replay`);
+    expect(replay.status).toBe(201);
+    await post(t.url, { label: "R0" });
+    await target.arrived("R0");
+    expect((await server.api("GET", `/api/runs/${replay.body.id}`)).body.status).toBe("queued");
+    target.release("R2", "R0");
+    await target.arrived("R1", 2);
+    target.release("R1");
+    await waitFor("the replay succeeded", async () => (await server.api("GET", `/api/runs/${replay.body.id}`)).body.status === "succeeded");
+  });
 });

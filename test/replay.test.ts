@@ -205,3 +205,203 @@ describe("from the command line", () => {
     expect(unknown.stderr).toContain("run not found");
   });
 });
+
+describe("replay: what each promise of CONTRACT §6.1 pins", () => {
+  const bulk = (triggerId: string, body: unknown) => api("POST", `/api/triggers/${triggerId}/replay`, body);
+
+  test("a Filtered request that becomes a run: its kept request (redacted on arrival, no credentials), dedup not applied again, one Activity row `run` naming the row", async () => {
+    status = 200;
+    const t = await server.createTrigger({
+      name: "replay-kept",
+      auth: { type: "bearer" },
+      dedup: { strategy: "payload-hash" },
+      filter: { enabled: true, mode: "exclude", expression: "$.test == true" },
+      redaction: { enabled: true, patterns: ["^card$"] },
+    });
+    const auth = { Authorization: `Bearer ${t.secret}` };
+    await post(t.url, { test: true, card: "4242" }, auth);
+    const [row] = await server.activity(t.id);
+    expect(row.outcome).toBe("filtered");
+    // No filter and no redaction any more; the same body again is a duplicate of the filtered one.
+    await api("PATCH", `/api/triggers/${t.id}`, { filter: { enabled: false }, redaction: { enabled: false } });
+    await post(t.url, { test: true, card: "4242" }, auth);
+    expect((await server.activity(t.id))[0].outcome).toBe("deduplicated");
+
+    const replayed = await api("POST", `/api/triggers/${t.id}/activity/${row.id}/replay`);
+    expect(replayed.status).toBe(201);
+    // What was redacted when it arrived stays redacted: the kept request is the redacted $trigger.
+    expect(replayed.body).toMatchObject({ replayOf: row.id, requestId: row.requestId, trigger: { requestId: row.requestId, body: { test: true, card: "[REDACTED]" } } });
+    expect(Object.keys(replayed.body.trigger.headers).map((h) => h.toLowerCase())).not.toContain("authorization");
+    const rows = await server.activity(t.id);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatchObject({ outcome: "run", runId: replayed.body.id, requestId: row.requestId, detail: `replay of ${row.id}` });
+  });
+
+  test("only a Filtered row is replayable: a run, deduplicated or rejected row is 409 saying what it was; another trigger's row is 404", async () => {
+    const t = await server.createTrigger({
+      name: "replay-rows",
+      dedup: { strategy: "payload-hash" },
+      schema: { enabled: true, document: { type: "object", required: ["id"] } },
+    });
+    const other = await server.createTrigger({ name: "replay-rows-other", filter: { enabled: true, mode: "exclude", expression: "$.id == 1" } });
+    await post(t.url, { id: 1 });
+    await post(t.url, { id: 1 });
+    expect((await post(t.url, { no: "id" })).status).toBe(422);
+    await post(other.url, { id: 1 });
+    const rows = await server.activity(t.id);
+    expect(rows.map((r) => r.outcome)).toEqual(["rejected", "deduplicated", "run"]);
+    for (const row of rows) {
+      const refused = await api("POST", `/api/triggers/${t.id}/activity/${row.id}/replay`, { filter: "skip" });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toContain(`this one was ${row.outcome}`);
+    }
+    const [filtered] = await server.activity(other.id);
+    expect(await api("POST", `/api/triggers/${t.id}/activity/${filtered.id}/replay`)).toEqual({ status: 404, body: { error: "Activity row not found" } });
+    expect((await runsOf(t.id)).length).toBe(1);
+  });
+
+  test("workflow response mode: a replay takes its turn in the queue (run concurrency), it does not start at once", async () => {
+    // A target that fails, then holds every delivery until the test lets them go.
+    let mode: "fail" | "hold" | "pass" = "fail";
+    const held: Array<() => void> = [];
+    const gated = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch() {
+        if (mode === "fail") return new Response("{}", { status: 500 });
+        if (mode === "hold") await new Promise<void>((resolve) => held.push(resolve));
+        return new Response("{}");
+      },
+    });
+    const small = await startTestServer({}, ["--run-concurrency", "1"]);
+    try {
+      const t = await small.createTrigger({ name: "replay-workflow-mode", response: { mode: "workflow", timeoutMs: 5000 }, workflow: { kind: "http", url: `http://127.0.0.1:${gated.port}/`, retry: { maxAttempts: 1 } } });
+      // In workflow response mode the caller gets the target's own status.
+      for (const n of [1, 2]) expect((await post(t.url, { n })).status).toBe(500);
+      mode = "hold";
+      const replay = await small.api("POST", `/api/triggers/${t.id}/replay`, { status: ["failed"] });
+      expect(replay.body).toMatchObject({ matched: 2, replayed: 2 });
+      await eventually(() => held.length === 1);
+      const statusOf = async (id: string) => (await small.api("GET", `/api/runs/${id}`)).body.status;
+      expect((await Promise.all(replay.body.runIds.map(statusOf))).sort()).toEqual(["queued", "running"]);
+      mode = "pass";
+      held.splice(0).forEach((release) => release());
+      await eventually(async () => (await Promise.all(replay.body.runIds.map(statusOf))).every((s) => s === "succeeded"));
+    } finally {
+      await small.close();
+      gated.stop(true);
+    }
+  });
+
+  test("without `status` the failed runs are replayed, never a succeeded one by accident; each keeps its request id and leaves its Activity row", async () => {
+    const t = await server.createTrigger({ name: "replay-default", workflow: { kind: "http", url: targetUrl("/default"), retry: { maxAttempts: 1 } } });
+    status = 200;
+    await post(t.url, { ok: true });
+    await eventually(async () => (await runsOf(t.id))[0].status === "succeeded");
+    status = 500;
+    await post(t.url, { ok: false });
+    const failed = await eventually(async () => (await runsOf(t.id)).find((r) => r.status === "failed"));
+
+    expect((await bulk(t.id, { dryRun: true })).body).toEqual({ matched: 1, replayed: 0, runIds: [] });
+    expect((await bulk(t.id, { status: ["failed", "succeeded"], dryRun: true })).body.matched).toBe(2);
+    const replay = await bulk(t.id, {});
+    expect(replay.body).toMatchObject({ matched: 1, replayed: 1 });
+    const run = (await api("GET", `/api/runs/${replay.body.runIds[0]}`)).body;
+    expect(run).toMatchObject({ replayOf: failed.id, requestId: failed.requestId });
+    expect((await server.activity(t.id))[0]).toMatchObject({ outcome: "run", runId: run.id, requestId: failed.requestId, detail: `replay of ${failed.id}` });
+    const none = await bulk(t.id, { status: [] });
+    expect(none.status).toBe(400);
+    expect(none.body.details[0].path).toBe("/status");
+  });
+
+  test("a request is replayed once per call, however many runs or Filtered rows earlier replays left of it", async () => {
+    status = 500;
+    const t = await server.createTrigger({
+      name: "replay-once",
+      filter: { enabled: true, mode: "exclude", expression: "$.skip == true" },
+      workflow: { kind: "http", url: targetUrl("/once"), retry: { maxAttempts: 1 } },
+    });
+    await post(t.url, { skip: true });
+    await post(t.url, { skip: false });
+    const row = (await server.activity(t.id)).find((r) => r.outcome === "filtered");
+    const [run] = await runsOf(t.id);
+    expect((await settled(run.id)).status).toBe("failed");
+    // Replayed by hand while the filter and the target still refuse: a second Filtered row and a second failed run.
+    expect((await api("POST", `/api/triggers/${t.id}/activity/${row.id}/replay`)).body).toEqual({ outcome: "filtered" });
+    expect((await settled((await api("POST", `/api/runs/${run.id}/replay`)).body.id)).status).toBe("failed");
+
+    expect((await bulk(t.id, { status: ["failed"], dryRun: true })).body.matched).toBe(1);
+    expect((await bulk(t.id, { source: "filtered", dryRun: true })).body.matched).toBe(1);
+    status = 200;
+    await api("PATCH", `/api/triggers/${t.id}`, { filter: { enabled: false } });
+    const runs = await bulk(t.id, { status: ["failed"] });
+    expect(runs.body).toMatchObject({ matched: 1, replayed: 1 });
+    expect((await settled(runs.body.runIds[0])).replayOf).toBe(run.id);
+    const requests = await bulk(t.id, { source: "filtered" });
+    expect(requests.body).toMatchObject({ matched: 1, replayed: 1 });
+    expect((await api("GET", `/api/runs/${requests.body.runIds[0]}`)).body.replayOf).toBe(row.id);
+  });
+
+  test("`limit` is 1000 unless given; every bad field is named in `details`", async () => {
+    const t = await server.createTrigger({ name: "replay-limits" });
+    for (let i = 0; i < 1001; i += 50) await Promise.all(Array.from({ length: Math.min(50, 1001 - i) }, (_, j) => post(t.url, { i: i + j })));
+    const all = await bulk(t.id, { status: ["succeeded"] });
+    expect(all.body).toMatchObject({ matched: 1001, replayed: 1000 });
+    expect(all.body.runIds).toHaveLength(1000);
+    expect((await bulk(t.id, { status: ["succeeded"], limit: 100_000, dryRun: true })).status).toBe(200);
+
+    const bad = await bulk(t.id, { status: ["broken"], limit: 100_001, dryRun: "yes", until: "1", extra: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual(["/dryRun", "/extra", "/limit", "/status/0", "/until"]);
+    for (const when of ["2026-02-30T00:00:00Z", "2026/01/02", "Jan 5 2026", "yesterday"]) expect((await bulk(t.id, { since: when })).body.details).toEqual([{ path: "/since", message: expect.stringContaining("ISO-8601") }]);
+    for (const when of ["2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.678+02:00"]) expect((await bulk(t.id, { since: when, dryRun: true })).status).toBe(200);
+    const backwards = await bulk(t.id, { since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" });
+    expect(backwards.body.details).toEqual([{ path: "/until", message: "must not be before since" }]);
+    expect((await bulk(t.id, { status: "failed", limit: 1.5 })).body.details.map((d: { path: string }) => d.path).sort()).toEqual(["/limit", "/status"]);
+    expect((await bulk(t.id, [])).body.details.map((d: { path: string }) => d.path)).toEqual([""]);
+    expect((await bulk(t.id, "{not json")).status).toBe(400);
+  }, 30_000);
+});
+
+describe("inlet triggers replay, flag by flag", () => {
+  test("--source filtered with --since/--until (both inclusive), --status lists; a bad flag or an unknown trigger fails on one line", async () => {
+    const t = await server.createTrigger({ name: "replay-cli-flags", filter: { enabled: true, mode: "exclude", expression: "$.skip == true" } });
+    // A few ms apart: the window below is drawn between their arrival times (ms resolution).
+    for (const n of [1, 2, 3]) {
+      await post(t.url, { skip: true, n });
+      await Bun.sleep(3);
+    }
+    const rows = (await server.activity(t.id)).reverse();
+    await api("PATCH", `/api/triggers/${t.id}`, { filter: { enabled: false } });
+    const replay = (...args: string[]) => cli(["triggers", "replay", ...args, "--data-dir", server.dataDir]);
+
+    const window = await replay(t.id, "--source", "filtered", "--since", rows[1].at, "--until", rows[2].at);
+    expect(window.code).toBe(0);
+    const result = JSON.parse(window.stdout);
+    expect(result).toMatchObject({ matched: 2, replayed: 2 });
+    const runs = await Promise.all(result.runIds.map(async (id: string) => (await api("GET", `/api/runs/${id}`)).body));
+    expect(runs.map((r) => [r.replayOf, r.trigger.body.n])).toEqual([
+      [rows[1].id, 2],
+      [rows[2].id, 3],
+    ]);
+    const dry = await replay(t.id, "--status", "failed,succeeded", "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({ matched: 2, replayed: 0, runIds: [] });
+
+    for (const [args, says] of [
+      [["--since", "yesterday"], "inlet: --since: must be an ISO-8601 date-time"],
+      [["--status", "bogus"], "inlet: --status: must be one of"],
+      [["--source", "filtered", "--status", "failed"], "inlet: --status: filters runs by their status"],
+      [["--skip-filter"], "inlet: --skip-filter: applies to filtered requests"],
+    ]) {
+      const bad = await replay(t.id, ...args);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe("");
+      expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+      expect(bad.stderr).toStartWith(says as string);
+    }
+    const unknown = await replay("nope", "--dry-run");
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toBe("inlet: trigger not found\n");
+  }, 30_000);
+});

@@ -16,7 +16,8 @@ Usage:
                                              a new secret; the previous one verifies for SECONDS more
   inlet triggers replay ID [--status failed[,succeeded…]] [--source runs|filtered] [--since ISO]
                         [--until ISO] [--limit N] [--skip-filter] [--dry-run] [flags]
-                                             replay a trigger's runs or filtered requests, oldest first
+                                             replay a trigger's runs (failed ones unless --status says)
+                                             or filtered requests, oldest first, each request once
   inlet runs list [--trigger ID] [--limit N] [--before ID] [--include-trigger] [flags]
   inlet runs show ID [flags]
   inlet runs replay ID [flags]               a new run with the same $trigger, by the current workflow

@@ -22,6 +22,13 @@ function replayOn(core: Core, config: ServerConfig): Replay {
   return new Replay({ store: core.store, triggers: core.triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) });
 }
 
+/** The flag a body field's problem is about: `/status/0` is `--status`, `/dryRun` is `--dry-run`. */
+const FLAGS: Record<string, string> = { dryRun: "dry-run", filter: "skip-filter" };
+const flagOf = (path: string) => {
+  const field = path.split("/")[1] ?? "";
+  return `--${FLAGS[field] ?? field}`;
+};
+
 function settled(result: ReplayResult): unknown {
   if (result.kind === "refused") throw new UsageError(result.error);
   return result.kind === "filtered" ? { outcome: "filtered" } : result.run;
@@ -48,7 +55,7 @@ export async function replayTriggerCommand(core: Core, config: ServerConfig, tri
   try {
     input = bulkReplayOf(body);
   } catch (error) {
-    if (error instanceof ValidationError) throw new UsageError(error.details.map((d) => `--${d.path.slice(1).replace("dryRun", "dry-run")}: ${d.message}`).join("; "));
+    if (error instanceof ValidationError) throw new UsageError(error.details.map((d) => `${flagOf(d.path)}: ${d.message}`).join("; "));
     throw error;
   }
   const result = await replayOn(core, config).bulk(triggerId, input);

@@ -141,7 +141,15 @@ export function apiRoutes(deps: ApiDeps) {
       },
       { parse: "none" },
     )
-    .post("/runs/:id/replay", async ({ params }) => replayAnswer(await deps.replay.run(params.id)), { parse: "none" })
+    .post(
+      "/runs/:id/replay",
+      async ({ params }) => {
+        // By the trigger's current workflow: one changed by another instance counts too.
+        await triggers.refresh();
+        return replayAnswer(await deps.replay.run(params.id));
+      },
+      { parse: "none" },
+    )
     .post(
       "/triggers/:id/activity/:activityId/replay",
       async ({ params, request }) => {

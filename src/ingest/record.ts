@@ -53,8 +53,9 @@ export async function recordRun(
 ): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
   const { trigger, now } = delivery;
   const immediate = trigger.workflow.kind === "none";
-  // An ordered run waits for its key in the queue: it is never committed already leased.
-  const lease = immediate || orderingKey ? null : (deps.runLease?.(trigger) ?? null);
+  // An ordered run waits for its key in the queue, and a replay (nobody waits for its answer) takes
+  // its turn there like every replay (CONTRACT §6.1): neither is committed already leased.
+  const lease = immediate || orderingKey || delivery.replayOf ? null : (deps.runLease?.(trigger) ?? null);
   const createdAt = now.toISOString();
   const payload = triggerPayload(delivery, body);
   const run: RunRecord & { trigger: unknown } = {

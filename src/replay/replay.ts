@@ -8,7 +8,7 @@ import type { BulkReplay } from "./replay_input.ts";
 
 /** What replay needs of the server: the stored requests, the triggers, and the pipeline's entry after deduplication. */
 export interface ReplayDeps {
-  store: Pick<Store, "getRun" | "getActivity" | "countReplayable" | "listReplayable">;
+  store: Pick<Store, "getRun" | "getActivity" | "listReplayable">;
   triggers: { get(id: string): TriggerRecord | undefined };
   deliver(delivery: Delivery, options: { filter: "apply" | "skip" }): Promise<Ending>;
   now?(): Date;
@@ -62,7 +62,11 @@ export class Replay {
     return this.replay(trigger, row.request as StoredPayload, activityId, filter);
   }
 
-  /** Every matching run or filtered request of a trigger, oldest first, up to `limit`; `dryRun` only counts. */
+  /**
+   * Every matching run or filtered request of a trigger, oldest first, up to `limit`; `dryRun`
+   * only counts. A request counts once: earlier replays of it left more runs or Filtered rows
+   * under its request id, and it is replayed once per call, as its oldest match.
+   */
   async bulk(triggerId: string, input: BulkReplay): Promise<{ matched: number; replayed: number; runIds: string[] } | ReplayResult> {
     const trigger = this.deps.triggers.get(triggerId);
     if (!trigger) return refused(404, "trigger not found");
@@ -75,21 +79,22 @@ export class Replay {
       ...(input.sinceMs === undefined ? {} : { sinceMs: input.sinceMs }),
       untilMs: Math.min(input.untilMs ?? startMs, startMs),
     };
-    const matched = await this.deps.store.countReplayable(query);
-    if (input.dryRun) return { matched, replayed: 0, runIds: [] };
-    const runIds: string[] = [];
-    let after = 0;
-    let remaining = Math.min(matched, input.limit);
     const filter = input.source === "runs" ? "skip" : input.filter;
-    while (remaining > 0) {
-      const page = await this.deps.store.listReplayable(query, after, Math.min(PAGE, remaining));
+    const seen = new Set<string>();
+    const runIds: string[] = [];
+    let matched = 0;
+    for (let after = 0; ; ) {
+      const page = await this.deps.store.listReplayable(query, after, PAGE);
       if (page.length === 0) break;
+      after = page[page.length - 1].seq;
+      const requests = page.filter((c) => firstOfItsRequest(seen, c.trigger as StoredPayload));
+      const due = input.dryRun ? [] : requests.slice(0, Math.max(0, input.limit - matched));
+      matched += requests.length;
+      if (due.length === 0) continue;
       // One page at a time, committed together by the store's grouped commit; between pages the
       // event loop serves live requests, so a large replay never holds the request thread.
-      const results = await Promise.all(page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c.id, filter, startMs)));
+      const results = await Promise.all(due.map((c) => this.replay(trigger, c.trigger as StoredPayload, c.id, filter, startMs)));
       for (const result of results) if (result.kind === "run") runIds.push(result.run.id);
-      after = page[page.length - 1].seq;
-      remaining -= page.length;
       await new Promise((resolve) => setImmediate(resolve));
     }
     return { matched, replayed: runIds.length, runIds };
@@ -122,6 +127,14 @@ export class Replay {
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
+}
+
+/** True the first time a request id is seen (a payload without one is its own request). */
+function firstOfItsRequest(seen: Set<string>, payload: StoredPayload): boolean {
+  if (!payload.requestId) return true;
+  if (seen.has(payload.requestId)) return false;
+  seen.add(payload.requestId);
+  return true;
 }
 
 function refused(status: 404 | 409 | 500, error: string): ReplayResult {

@@ -15,7 +15,13 @@ export const ReplayRequestSchema = Type.Object({ filter: Type.Optional(FilterCho
 export const BulkReplaySchema = Type.Object(
   {
     source: Type.Optional(Type.Union([Type.Literal("runs"), Type.Literal("filtered")])),
-    status: Type.Optional(Type.Array(Type.Union([Type.Literal("queued"), Type.Literal("running"), Type.Literal("succeeded"), Type.Literal("failed")]), { maxItems: 4 })),
+    status: Type.Optional(
+      Type.Array(Type.Union([Type.Literal("queued"), Type.Literal("running"), Type.Literal("succeeded"), Type.Literal("failed")]), {
+        minItems: 1,
+        maxItems: 4,
+        description: 'runs in any of these states; default ["failed"]',
+      }),
+    ),
     since: Type.Optional(Type.String({ description: "ISO-8601 date-time" })),
     until: Type.Optional(Type.String({ description: "ISO-8601 date-time" })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BULK_REPLAY })),
@@ -49,18 +55,29 @@ export function replayRequestOf(input: unknown): { filter: "apply" | "skip" } {
   return { filter: value.filter ?? "apply" };
 }
 
+/** An ISO-8601 date, or date-time with an optional offset: `Date.parse` alone takes "1" or "Jan 5 2026", and rolls 2026-02-30 over to March. */
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
 const timeOf = (text: unknown, path: string, details: Array<{ path: string; message: string }>) => {
   if (typeof text !== "string") return undefined;
-  const ms = Date.parse(text);
+  const parts = ISO_8601.exec(text);
+  const [year, month, day] = (parts ?? []).slice(1).map(Number);
+  const ms = parts && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && month <= 12 ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(ms)) details.push({ path, message: `must be an ISO-8601 date-time, for example 2026-01-31T00:00:00Z (got ${JSON.stringify(text)})` });
   return ms;
 };
 
-/** Checks a bulk replay body and fills in its defaults (source runs, limit 1000, filter apply). */
+/**
+ * Checks a bulk replay body and fills in its defaults (source runs, status failed, limit 1000,
+ * filter apply). Without `status` only failed runs are replayed: replaying succeeded or in-flight
+ * runs re-executes their workflow, which a caller asks for by name.
+ */
 export function bulkReplayOf(input: unknown): BulkReplay {
-  const value = (input ?? {}) as BulkReplayInput;
+  const given = input ?? {};
   // Every problem at once: the schema's, then the dates' and the fields' that go together.
-  const details: Array<{ path: string; message: string }> = bulkCheck.Check(value) ? [] : schemaErrors(bulkCheck, value);
+  const details: Array<{ path: string; message: string }> = bulkCheck.Check(given) ? [] : schemaErrors(bulkCheck, given);
+  // Not an object (an array has a `filter` method): the schema's one detail says so.
+  const value = (typeof given === "object" && !Array.isArray(given) ? given : {}) as BulkReplayInput;
   const source = value.source ?? "runs";
   if (source === "filtered" && Array.isArray(value.status) && value.status.length) details.push({ path: "/status", message: 'filters runs by their status: leave it out with source "filtered"' });
   if (source === "runs" && value.filter !== undefined) details.push({ path: "/filter", message: 'applies to filtered requests: use it with source "filtered"' });
@@ -70,7 +87,7 @@ export function bulkReplayOf(input: unknown): BulkReplay {
   if (details.length) throw new ValidationError(details);
   return {
     source,
-    status: value.status ?? [],
+    status: value.status ?? (source === "runs" ? ["failed"] : []),
     limit: value.limit ?? DEFAULT_BULK_LIMIT,
     dryRun: value.dryRun ?? false,
     filter: value.filter ?? "apply",

@@ -18,15 +18,15 @@ const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord =>
 
 const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
 
-async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow" } = {}) {
+async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number } = {}) {
   const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
   const t = trigger(options.mode);
-  const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: 50 });
+  const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: options.pollMs ?? 50 });
   /**
    * Commits a run the way the pipeline does, and tells the queue: queued, or, for a workflow
    * response mode trigger, already leased to this queue (`leaseFor`).
    */
-  const commit = async (tell = true, payload: unknown = { n: 1 }, as: TriggerRecord = t): Promise<RunRecord> => {
+  const commit = async (tell = true, payload: unknown = { n: 1 }, as: TriggerRecord = t, extra: Partial<RunRecord> = {}): Promise<RunRecord> => {
     const now = new Date();
     const lease = queue.leaseFor(as);
     const run = {
@@ -40,6 +40,7 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
       error: null,
       createdAt: now.toISOString(),
       finishedAt: null,
+      ...extra,
     };
     await store.commitIngest({ dedup: null, run, lease, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
     if (tell) queue.onCommitted(as, run);
@@ -198,5 +199,36 @@ test("graceful stop: running runs finish within the drain time; the rest go back
   expect(performance.now() - started).toBeLessThan(2000);
   expect((await store.getRun(quick.id))?.status).toBe("succeeded");
   expect((await store.getRun(slow.id))?.status).toBe("queued");
+  await store.close();
+});
+
+test("ordered runs: the next run of a key starts as soon as the run before it ends, not at the next poll", async () => {
+  const gates = new Map<string, PromiseWithResolvers<void>>();
+  const started: string[] = [];
+  const { queue, commit, store } = await setup(
+    async (_t, run) => {
+      const label = (run.trigger as { label: string }).label;
+      started.push(label);
+      const gate = Promise.withResolvers<void>();
+      gates.set(label, gate);
+      await gate.promise;
+      return ok(run);
+    },
+    { pollMs: 3_600_000 },
+  );
+  await queue.start();
+  const first = await commit(true, { label: "k1" }, undefined, { orderingKey: '"k"' });
+  await until(() => started.includes("k1"));
+  const second = await commit(true, { label: "k2" }, undefined, { orderingKey: '"k"' });
+  await commit(true, { label: "free" });
+  await until(() => started.includes("free"));
+  expect(started).toEqual(["k1", "free"]);
+  expect((await store.getRun(second.id))?.status).toBe("queued");
+  gates.get("k1")!.resolve();
+  await until(() => started.includes("k2"));
+  expect((await store.getRun(first.id))?.status).toBe("succeeded");
+  gates.get("k2")!.resolve();
+  gates.get("free")!.resolve();
+  await queue.stop(1000);
   await store.close();
 });
