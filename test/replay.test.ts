@@ -150,8 +150,9 @@ describe("bulk replay", () => {
     expect(replay.body).toMatchObject({ matched: 5, replayed: 2 });
     const replayedOf = await Promise.all(replay.body.runIds.map(async (id: string) => (await settled(id)).replayOf));
     expect(replayedOf).toEqual([failed[0].id, failed[1].id]);
-    // Replays are never selected again by a later bulk replay of the same window's status.
-    expect((await api("POST", `/api/triggers/${t.id}/replay`, { status: ["failed"], dryRun: true })).body.matched).toBe(5);
+    // A later call takes each request's latest attempt: the two replayed ones succeeded, so three failed requests are left.
+    expect((await api("POST", `/api/triggers/${t.id}/replay`, { status: ["failed"], dryRun: true })).body.matched).toBe(3);
+    expect((await api("POST", `/api/triggers/${t.id}/replay`, { status: ["succeeded"], dryRun: true })).body.matched).toBe(2);
   });
 
   test("filtered requests in bulk, through the current filter", async () => {
@@ -328,7 +329,8 @@ describe("replay: what each promise of CONTRACT §6.1 pins", () => {
     expect((await settled(run.id)).status).toBe("failed");
     // Replayed by hand while the filter and the target still refuse: a second Filtered row and a second failed run.
     expect((await api("POST", `/api/triggers/${t.id}/activity/${row.id}/replay`)).body).toEqual({ outcome: "filtered" });
-    expect((await settled((await api("POST", `/api/runs/${run.id}/replay`)).body.id)).status).toBe("failed");
+    const byHand = await settled((await api("POST", `/api/runs/${run.id}/replay`)).body.id);
+    expect(byHand.status).toBe("failed");
 
     expect((await bulk(t.id, { status: ["failed"], dryRun: true })).body.matched).toBe(1);
     expect((await bulk(t.id, { source: "filtered", dryRun: true })).body.matched).toBe(1);
@@ -336,7 +338,8 @@ describe("replay: what each promise of CONTRACT §6.1 pins", () => {
     await api("PATCH", `/api/triggers/${t.id}`, { filter: { enabled: false } });
     const runs = await bulk(t.id, { status: ["failed"] });
     expect(runs.body).toMatchObject({ matched: 1, replayed: 1 });
-    expect((await settled(runs.body.runIds[0])).replayOf).toBe(run.id);
+    // Its latest attempt is the one replayed: the run that replayed it by hand.
+    expect((await settled(runs.body.runIds[0])).replayOf).toBe(byHand.id);
     const requests = await bulk(t.id, { source: "filtered" });
     expect(requests.body).toMatchObject({ matched: 1, replayed: 1 });
     expect((await api("GET", `/api/runs/${requests.body.runIds[0]}`)).body.replayOf).toBe(row.id);

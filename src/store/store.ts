@@ -110,9 +110,7 @@ export interface Store {
   claimAlertNotifications(owner: string, limit: number, now: Date, leaseMs: number): Promise<AlertNotification[]>;
   /** Marks a notification delivered (and its alert notified), or schedules its next attempt. */
   settleAlertNotification(id: string, alertId: string, outcome: { deliveredAt: string } | { nextMs: number }): Promise<void>;
-  /** How many runs or filtered requests a bulk replay matches. */
-  countReplayable(query: ReplayQuery): Promise<number>;
-  /** The next `limit` of them after `afterSeq`, oldest first (a bulk replay pages through these). */
+  /** The next `limit` runs or filtered requests a bulk replay matches after `afterSeq`, oldest first (it pages through these). */
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]>;
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]>;
   getRun(id: string): Promise<RunRecord | null>;

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { TriggerConfig } from "../../src/records/trigger.ts";
 import type { ActivityRecord } from "../../src/records/activity.ts";
 import type { RunRecord } from "../../src/records/run.ts";
+import type { ReplayQuery } from "../../src/records/ingest.ts";
 import type { Store, StoredTrigger } from "../../src/store/store.ts";
 
 /** The behaviour every Store must have; run against SQLite (and PostgreSQL where available). */
@@ -312,17 +313,24 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       expect(await store.getActivity(filtered.id)).toMatchObject({ outcome: "filtered", request: { body: { f: 1 } } });
       expect(await store.getActivity("nope")).toBeNull();
       const failed = { triggerId: "t-rep", source: "runs" as const, statuses: ["failed" as const] };
-      expect(await store.countReplayable(failed)).toBe(3);
+      const all = async (query: ReplayQuery) => (await store.listReplayable(query, 0, 100)).map((c) => c.id);
       const page1 = await store.listReplayable(failed, 0, 2);
       expect(page1.map((c) => c.id)).toEqual([ids[0], ids[2]]);
       expect(page1[1].trigger).toEqual({ body: { i: 2 } });
       expect((await store.listReplayable(failed, page1[1].seq, 2)).map((c) => c.id)).toEqual([ids[4]]);
       const window = { triggerId: "t-rep", source: "runs" as const, sinceMs: base + 1000, untilMs: base + 3000 };
-      expect(await store.countReplayable(window)).toBe(3);
+      expect(await all(window)).toEqual([ids[1], ids[2], ids[3]]);
       const byFilter = { triggerId: "t-rep", source: "filtered" as const };
-      expect(await store.countReplayable(byFilter)).toBe(1);
       expect(await store.listReplayable(byFilter, 0, 10)).toEqual([{ seq: expect.any(Number), id: filtered.id, trigger: { body: { f: 1 } } }]);
-      expect(await store.countReplayable({ ...byFilter, sinceMs: base + 2600 })).toBe(0);
+      expect(await all({ ...byFilter, sinceMs: base + 2600 })).toEqual([]);
+
+      // Once a run replays a run or a filtered request, the replay is its latest attempt: the one selected from then on.
+      const later = new Date(base + 10_000);
+      const again = { ...run("t-rep", later), status: "failed" as const, replayOf: ids[0], trigger: { body: { i: 0 } } };
+      const fromFilter = { ...run("t-rep", later), status: "succeeded" as const, replayOf: filtered.id, trigger: { body: { f: 1 } } };
+      for (const r of [again, fromFilter]) await store.commitIngest({ dedup: null, run: r, activity: activity("t-rep", later, "run", r.id) });
+      expect(await all(failed)).toEqual([ids[2], ids[4], again.id]);
+      expect(await all(byFilter)).toEqual([]);
       await store.close();
     });
 

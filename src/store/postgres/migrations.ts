@@ -92,4 +92,11 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX runs_by_trigger_status ON runs (trigger_id, status);
     `,
   },
+  {
+    version: 7,
+    name: "bulk replay takes each request's latest attempt: runs indexed by what they replay (replays only)",
+    sql: `
+      CREATE INDEX runs_by_replay_of ON runs (replay_of) WHERE replay_of IS NOT NULL;
+    `,
+  },
 ];

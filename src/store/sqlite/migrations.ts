@@ -102,4 +102,11 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       DROP INDEX runs_by_status;
     `,
   },
+  {
+    version: 9,
+    name: "bulk replay takes each request's latest attempt: runs indexed by what they replay (replays only)",
+    sql: `
+      CREATE INDEX runs_by_replay_of ON runs (replay_of) WHERE replay_of IS NOT NULL;
+    `,
+  },
 ];
