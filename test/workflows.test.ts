@@ -183,3 +183,104 @@ describe("immediate mode runs", () => {
     expect(run).toMatchObject({ attempts: 1, error: "the target answered 400" });
   });
 });
+
+describe("what each workflow kind is given, and how runs move through their states", () => {
+  test("http, command and script get the same $trigger as the run stores: redacted, without the credential headers", async () => {
+    let targetHeaders = new Headers();
+    answer = (request) => {
+      targetHeaders = request.headers;
+      return Response.json(received.at(-1)!.body);
+    };
+    const kinds: Array<Record<string, unknown>> = [
+      { kind: "http", url: targetUrl, headers: { "X-Downstream": "key-1" } },
+      { kind: "command", argv: ["cat"] },
+      { kind: "script", source: "export default ($trigger) => ({ body: $trigger })" },
+    ];
+    for (const workflow of kinds) {
+      const t = await server.createTrigger({ name: `given-${workflow.kind}`, auth: { type: "bearer" }, redaction: { enabled: true, patterns: ["^email$"] }, ...workflowMode(workflow) });
+      const response = await fetch(`${t.url}?email=query-pii%40example.org&page=2`, {
+        method: "POST",
+        body: JSON.stringify({ email: "body-pii@example.org", order: { id: 7 } }),
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.secret}`, "X-Custom": "kept" },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toStartWith("application/json");
+      const given = await response.json();
+      const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+      expect(given).toEqual(run.trigger);
+      expect(given).toMatchObject({ body: { email: "[REDACTED]", order: { id: 7 } }, query: { email: "[REDACTED]", page: "2" }, method: "POST", requestId: run.requestId, triggerId: t.id, app: null });
+      expect(given.headers["x-custom"]).toBe("kept");
+      expect(Object.keys(given.headers)).not.toContain("authorization");
+      expect(JSON.stringify(given)).not.toMatch(/pii@example|Bearer/);
+    }
+    expect(targetHeaders.get("x-downstream")).toBe("key-1");
+    expect(targetHeaders.get("content-type")).toBe("application/json");
+    expect(targetHeaders.get("user-agent")).toStartWith("inlet/");
+  });
+
+  test("queued while the run concurrency is used up, running while it executes, then succeeded; never more than --run-concurrency at once", async () => {
+    const gate = Promise.withResolvers<void>();
+    let inFlight = 0;
+    let peak = 0;
+    answer = async () => {
+      peak = Math.max(peak, ++inFlight);
+      await gate.promise;
+      inFlight--;
+      return new Response("done");
+    };
+    const t = await server.createTrigger({ name: "saturated", workflow: { kind: "http", url: targetUrl } });
+    for (let i = 0; i < 6; i++) expect((await post(t.url, { i })).status).toBe(200);
+    await eventually(() => inFlight === 4);
+    const during = await runsOf(t.id);
+    expect(during.map((r) => r.status).sort()).toEqual(["queued", "queued", "running", "running", "running", "running"]);
+    for (const run of during) expect(run).toMatchObject({ finishedAt: null, error: null });
+    gate.resolve();
+    const after = await eventually(async () => {
+      const runs = await runsOf(t.id);
+      return runs.every((r) => r.status === "succeeded") && runs;
+    }, 10_000);
+    expect(peak).toBe(4);
+    for (const run of after) {
+      expect(run).toMatchObject({ attempts: 1, error: null, result: { status: 200, body: "done" } });
+      expect(Date.parse(run.finishedAt)).toBeGreaterThanOrEqual(Date.parse(run.createdAt));
+    }
+  });
+
+  test("between retries a run is running with the attempts made so far; it ends with every attempt in its result", async () => {
+    const secondAttempt = Promise.withResolvers<void>();
+    const reached = Promise.withResolvers<void>();
+    let calls = 0;
+    answer = async () => {
+      if (++calls === 1) return new Response("busy", { status: 503, headers: { "Retry-After": "0" } });
+      reached.resolve();
+      await secondAttempt.promise;
+      return new Response("ok");
+    };
+    const t = await server.createTrigger({ name: "mid-retry", workflow: { kind: "http", url: targetUrl, retry: { maxAttempts: 3 } } });
+    await post(t.url, {});
+    await reached.promise;
+    const between = await eventually(async () => (await runsOf(t.id)).find((r) => r.attempts === 1));
+    expect(between).toMatchObject({ status: "running", finishedAt: null, error: null, result: { attempts: [{ status: 503, retryInMs: 0 }] } });
+    secondAttempt.resolve();
+    const run = await eventually(async () => (await runsOf(t.id)).find((r) => r.status === "succeeded"));
+    expect(run).toMatchObject({ attempts: 2, error: null, result: { status: 200, body: "ok" } });
+    expect(run.result.attempts.map((a: any) => a.status)).toEqual([503, 200]);
+  });
+
+  test("workflow response mode: a target that answers is relayed as it answered (a 4xx at once, a 5xx after its retries); only an unreachable one is 502", async () => {
+    let calls = 0;
+    answer = () => (++calls, new Response("maintenance", { status: 503, headers: { "Content-Type": "text/plain", "Retry-After": "0" } }));
+    const busy = await server.createTrigger({ name: "target-503", ...workflowMode({ kind: "http", url: targetUrl, retry: { maxAttempts: 2 } }) });
+    const relayed = await post(busy.url, {});
+    expect([relayed.status, relayed.headers.get("content-type"), await relayed.text(), calls]).toEqual([503, "text/plain", "maintenance", 2]);
+    expect((await runsOf(busy.id))[0]).toMatchObject({ status: "failed", attempts: 2, error: "the target answered 503 (attempt 2 of 2)" });
+
+    answer = () => Response.json({ error: "unknown field" }, { status: 422 });
+    const strict = await server.createTrigger({ name: "target-422", ...workflowMode({ kind: "http", url: targetUrl }) });
+    const refused = await post(strict.url, {});
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get("x-request-id")).toMatch(UUID);
+    expect(await refused.json()).toEqual({ error: "unknown field" });
+    expect((await runsOf(strict.id))[0]).toMatchObject({ status: "failed", attempts: 1, error: "the target answered 422" });
+  });
+});

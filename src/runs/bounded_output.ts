@@ -10,6 +10,9 @@ export interface BoundedText {
 /** Default bound of each captured stream (stdout, stderr, a response body) in a stored result. */
 export const OUTPUT_LIMIT_BYTES = 64 * 1024;
 
+/** The largest workflow answer (an http target's body, a command's stdout) relayed in workflow response mode. */
+export const ANSWER_LIMIT_BYTES = 1024 * 1024;
+
 /**
  * Reads `stream` to its end (or until `signal` aborts), keeping the first `limit` bytes. It keeps
  * reading past the limit so a writer is never blocked on a full pipe.

@@ -82,6 +82,7 @@ test("inlet's own settings (admin token, secret key) are not in the command's en
     expect(env).not.toContain("do-not-leak");
     expect(env).toContain(`INLET_RUN_ID=${run.id}`);
     expect(env).toContain("INLET_REQUEST_ID=req-1");
+    expect(env).toContain("INLET_TRIGGER_ID=t1");
   } finally {
     delete process.env.INLET_ADMIN_TOKEN;
   }
@@ -95,7 +96,7 @@ test("a non-zero exit fails the run, with exit code and stderr recorded", async 
 
 test("a program that does not exist fails the run", async () => {
   const outcome = await runner({ kind: "command", argv: [join(dir, "missing-program")] }, run, ctx());
-  expect(outcome.status).toBe("failed");
+  expect(outcome).toMatchObject({ status: "failed", answer: null, failureStatus: 500 });
   expect(outcome.error).toContain("could not start");
 });
 
@@ -141,4 +142,19 @@ test("stopping the server kills the command and gives the run back", async () =>
   await Bun.sleep(100);
   controller.abort();
   await expect(running).rejects.toBeInstanceOf(RunAborted);
+});
+
+test("a command killed by a signal fails the run, naming the signal", async () => {
+  const outcome = await runner({ kind: "command", argv: ["sh", "-c", "echo started; kill -9 $$"] }, run, ctx());
+  expect(outcome).toMatchObject({ status: "failed", error: "killed by SIGKILL", answer: null, failureStatus: 500 });
+  expect(outcome.result).toMatchObject({ exitCode: null, signal: "SIGKILL", timedOut: false, stdout: "started\n" });
+});
+
+test("the answer is the whole stdout (a JSON document over 64 KiB stays JSON); the run keeps 64 KiB of it", async () => {
+  const outcome = await runner({ kind: "command", argv: ["sh", "-c", "printf '{\"data\":\"'; head -c 100000 /dev/zero | tr '\\0' a; printf '\"}'"] }, run, ctx());
+  expect(outcome.status).toBe("succeeded");
+  expect(outcome.answer?.headers["Content-Type"]).toBe("application/json");
+  expect(JSON.parse(decode(outcome.answer?.body)).data).toHaveLength(100_000);
+  expect(outcome.result).toMatchObject({ stdoutBytes: 100_011, stdoutTruncated: true });
+  expect((outcome.result as any).stdout).toEndWith("\n[truncated: 34475 more bytes]");
 });

@@ -1,5 +1,5 @@
 import type { FileSink } from "bun";
-import { OUTPUT_LIMIT_BYTES, readBounded } from "./bounded_output.ts";
+import { ANSWER_LIMIT_BYTES, boundBytes, OUTPUT_LIMIT_BYTES, readBounded } from "./bounded_output.ts";
 import { RunAborted, type Runner, type RunOutcome, type WorkflowAnswer } from "./types.ts";
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
@@ -23,7 +23,8 @@ function baseEnv(): Record<string, string | undefined> {
 /**
  * Runs `argv` without a shell, `$trigger` as JSON on stdin, the run id in `INLET_RUN_ID`. The
  * command gets its own process group (setsid), so its timeout kills everything it started, not
- * only the first process. stdout and stderr are kept up to 64 KiB each.
+ * only the first process. The run's result keeps stdout and stderr up to 64 KiB each; the answer
+ * (workflow response mode) is stdout up to 1 MiB, as an http target's body is.
  *
  * Per run the server pays for the spawn itself and for the three descriptors (test/bench figures
  * in the README): `$trigger` is written to a pipe once, natively (see `feed`); the environment
@@ -62,7 +63,8 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
     context.signal.addEventListener("abort", killGroup, { once: true });
     const pipesClosed = new AbortController();
     let drained = false;
-    const output = Promise.all([readBounded(proc.stdout, limit, pipesClosed.signal), readBounded(proc.stderr, limit, pipesClosed.signal)]).then((both) => {
+    // stdout is the answer in workflow response mode: read as much of it as an answer may be.
+    const output = Promise.all([readBounded(proc.stdout, Math.max(limit, ANSWER_LIMIT_BYTES), pipesClosed.signal), readBounded(proc.stderr, limit, pipesClosed.signal)]).then((both) => {
       drained = true;
       return both;
     });
@@ -73,7 +75,8 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
     // Something it started in the background may hold the pipes open: stop reading after a moment
     // (no timer at all in the usual case, where both pipes closed with the command).
     const grace = drained ? undefined : setTimeout(() => pipesClosed.abort(), PIPE_GRACE_MS);
-    const [out, err] = await output;
+    const [whole, err] = await output;
+    const out = boundBytes(whole.raw, limit, whole.bytes);
     clearTimeout(grace);
     if (context.signal.aborted) throw new RunAborted();
 
@@ -98,7 +101,7 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
     if (signal || exitCode !== 0) {
       return { status: "failed", attempts: 1, error: signal ? `killed by ${signal}` : `exited with code ${exitCode}`, result, answer: null, failureStatus: 500 };
     }
-    return { status: "succeeded", attempts: 1, error: null, result, answer: stdoutAnswer(out.text, out.raw, out.truncated) };
+    return { status: "succeeded", attempts: 1, error: null, result, answer: stdoutAnswer(whole.text, whole.raw, whole.truncated) };
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import type { ClaimedRun } from "../records/run.ts";
-import { httpRunner } from "./http_runner.ts";
+import { DEFAULT_HTTP_MAX_ATTEMPTS, DEFAULT_HTTP_TIMEOUT_MS, httpRunner } from "./http_runner.ts";
 import { RunAborted, type RunContext, type WorkflowOf } from "./types.ts";
 
 /** A target whose answers are scripted per test: `plan` maps the n-th request (1-based) to a Response. */
@@ -154,4 +154,39 @@ test("the stored body is bounded (64 KiB); the relayed answer is the whole body"
   expect(result).toMatchObject({ bodyBytes: 100_000, bodyTruncated: true });
   expect(result.body).toBe("z".repeat(65_536) + "\n[truncated: 34464 more bytes]");
   expect((outcome.answer?.body as Uint8Array).byteLength).toBe(100_000);
+});
+
+test("defaults: 5 attempts, exponential backoff with full jitter between them (ceiling doubles per attempt, capped)", async () => {
+  reset(() => new Response("down", { status: 500 }));
+  // random 0.5: each wait is half its ceiling, 20 → 40 → 70 (capped) → 70.
+  const halfJitter = httpRunner({ backoff: { baseMs: 20, maxMs: 70, maxRetryAfterMs: 300 }, random: () => 0.5 });
+  const outcome = await halfJitter(workflow(), run, context().ctx);
+  expect(seen).toHaveLength(DEFAULT_HTTP_MAX_ATTEMPTS);
+  expect(outcome).toMatchObject({ status: "failed", attempts: 5, error: "the target answered 500 (attempt 5 of 5)" });
+  expect((outcome.result as any).attempts.map((a: any) => a.retryInMs)).toEqual([10, 20, 35, 35, undefined]);
+  expect([DEFAULT_HTTP_MAX_ATTEMPTS, DEFAULT_HTTP_TIMEOUT_MS]).toEqual([5, 10_000]);
+});
+
+test("no 4xx other than 408 and 429 is retried", async () => {
+  for (const status of [401, 403, 404, 409, 410, 422]) {
+    reset(() => new Response("no", { status }));
+    const outcome = await runner(workflow(), run, context().ctx);
+    expect(seen).toHaveLength(1);
+    expect(outcome).toMatchObject({ status: "failed", attempts: 1, error: `the target answered ${status}` });
+  }
+});
+
+test("a run resumed after a restart goes on from the attempts it already made: one retry budget, every attempt in its result", async () => {
+  reset(() => new Response("down", { status: 503 }));
+  const earlier = [{ at: "2026-01-01T00:00:00.000Z", durationMs: 3, status: 503, retryInMs: 10 }, { at: "2026-01-01T00:00:01.000Z", durationMs: 3, status: 503, retryInMs: 20 }];
+  const resumed: ClaimedRun = { ...run, attempts: 2, result: { url, status: 503, attempts: earlier } };
+  const outcome = await runner(workflow({ retry: { maxAttempts: 3 } }), resumed, context().ctx);
+  expect(seen).toHaveLength(1);
+  expect(outcome).toMatchObject({ status: "failed", attempts: 3, error: "the target answered 503 (attempt 3 of 3)" });
+  expect((outcome.result as any).attempts.map((a: any) => a.status)).toEqual([503, 503, 503]);
+  // Its budget already spent (the limit was lowered since): still delivered once more, at least once.
+  reset(() => new Response("ok"));
+  const spent = await runner(workflow({ retry: { maxAttempts: 1 } }), resumed, context().ctx);
+  expect(seen).toHaveLength(1);
+  expect(spent).toMatchObject({ status: "succeeded", attempts: 3 });
 });

@@ -1,12 +1,10 @@
 import { VERSION } from "../version.ts";
 import { DEFAULT_BACKOFF, isRetryableStatus, jitteredDelay, retryAfterMs, sleep, type BackoffPolicy } from "./backoff.ts";
-import { boundBytes, OUTPUT_LIMIT_BYTES, readBounded } from "./bounded_output.ts";
+import { ANSWER_LIMIT_BYTES, boundBytes, OUTPUT_LIMIT_BYTES, readBounded } from "./bounded_output.ts";
 import { RunAborted, type Runner, type RunOutcome } from "./types.ts";
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 export const DEFAULT_HTTP_MAX_ATTEMPTS = 5;
-/** The largest target answer relayed in workflow response mode; the stored copy keeps 64 KiB. */
-const ANSWER_LIMIT_BYTES = 1024 * 1024;
 
 /** One delivery attempt, as recorded in the run's result. */
 export interface HttpAttempt {
@@ -43,9 +41,12 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
       "X-Inlet-Run-Id": run.id,
       "Idempotency-Key": run.id,
     };
-    const attempts: HttpAttempt[] = [];
+    // A run resumed after a restart (or a stop between retries) goes on from the attempts it
+    // recorded: one retry budget per run, and its result lists every delivery. At least one more.
+    const earlier = (run.result as { attempts?: unknown } | null)?.attempts;
+    const attempts: HttpAttempt[] = Array.isArray(earlier) ? [...(earlier as HttpAttempt[])] : [];
     const resultOf = (extra: Record<string, unknown>) => ({ url: workflow.url, ...extra, attempts });
-    for (let n = 1; ; n++) {
+    for (let n = run.attempts + 1; ; n++) {
       const started = performance.now();
       const attempt: HttpAttempt = { at: new Date().toISOString(), durationMs: 0 };
       attempts.push(attempt);

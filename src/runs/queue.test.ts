@@ -18,10 +18,10 @@ const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord =>
 
 const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
 
-async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number } = {}) {
+async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number; directLimit?: number } = {}) {
   const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
   const t = trigger(options.mode);
-  const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: options.pollMs ?? 50 });
+  const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: options.pollMs ?? 50, directLimit: options.directLimit });
   /**
    * Commits a run the way the pipeline does, and tells the queue: queued, or, for a workflow
    * response mode trigger, already leased to this queue (`leaseFor`).
@@ -146,6 +146,33 @@ test("workflow response mode: the run starts at once even when the queue is satu
   await store.close();
 });
 
+test("workflow response mode starts at most directLimit runs at once; past it a caller's run waits in the queue, and is still awaited", async () => {
+  const gate = Promise.withResolvers<void>();
+  let running = 0;
+  let most = 0;
+  const { queue, commit, store } = await setup(
+    async (_t, run) => {
+      most = Math.max(most, ++running);
+      await gate.promise;
+      running--;
+      return ok(run);
+    },
+    { concurrency: 1, mode: "workflow", directLimit: 2 },
+  );
+  await queue.start();
+  const runs = [await commit(), await commit(), await commit(), await commit()];
+  expect(runs.map((r) => r.status)).toEqual(["running", "running", "queued", "queued"]);
+  await until(() => running === 3); // two at once, and one queued run in the queue's one slot
+  gate.resolve();
+  const outcomes = await Promise.all(runs.map((r) => queue.waitFor(r.id, 5000)));
+  expect(outcomes.map((o) => o?.answer?.body)).toEqual(runs.map((r) => r.id));
+  expect(most).toBe(3);
+  // Once they ended, the next caller starts at once again.
+  expect((await commit()).status).toBe("running");
+  await queue.stop(1000);
+  await store.close();
+});
+
 test("waitFor times out with null while the run goes on and is recorded", async () => {
   const { queue, commit, store, trigger: t } = await setup(async (_t, run) => {
     await Bun.sleep(300);
@@ -230,5 +257,31 @@ test("ordered runs: the next run of a key starts as soon as the run before it en
   gates.get("k2")!.resolve();
   gates.get("free")!.resolve();
   await queue.stop(1000);
+  await store.close();
+});
+
+test("a run given back when the server stops mid-retry is resumed by the next start with the attempts and result it recorded", async () => {
+  const seen: ClaimedRun[] = [];
+  const execute: ExecuteRun = async (_t, run, context) => {
+    seen.push(run);
+    if (seen.length > 1) return ok(run);
+    context.recordAttempt(1, { attempts: [{ status: 503 }] });
+    return new Promise<RunOutcome>((_, reject) => context.signal.addEventListener("abort", () => reject(new RunAborted())));
+  };
+  const { queue, commit, store, trigger: t } = await setup(execute);
+  await queue.start();
+  const run = await commit();
+  await until(async () => (await store.getRun(run.id))?.attempts === 1);
+  await queue.stop(0);
+  expect(await store.getRun(run.id)).toMatchObject({ status: "queued", attempts: 1, result: { attempts: [{ status: 503 }] } });
+  const next = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: 1, pollMs: 50 });
+  await next.start();
+  await until(async () => (await store.getRun(run.id))?.status === "succeeded");
+  expect(seen.map((r) => [r.id, r.attempts])).toEqual([
+    [run.id, 0],
+    [run.id, 1],
+  ]);
+  expect(seen[1].result).toEqual({ attempts: [{ status: 503 }] });
+  await next.stop(1000);
   await store.close();
 });

@@ -13,6 +13,13 @@ export interface RunQueueOptions {
   execute: ExecuteRun;
   /** Runs executing at once (workflow response mode runs start at once and are not counted). */
   concurrency: number;
+  /**
+   * Workflow response mode runs started at once, at most (default 8 × concurrency, at least 64):
+   * past it, a caller's run waits in the queue like any other, so a flood of callers cannot start
+   * an unbounded number of commands or requests. Well above what the run concurrency allows, so
+   * a slow run of one caller does not hold the others.
+   */
+  directLimit?: number;
   /** How often the store is asked for runs nobody picked up (after a restart, or while saturated). */
   pollMs?: number;
   /** How long a claim holds without renewal (renewed every third of it while the run executes). */
@@ -37,6 +44,9 @@ export class RunQueue {
   readonly owner: string;
   private readonly store: Store;
   private readonly concurrency: number;
+  private readonly directLimit: number;
+  /** Workflow response mode runs executing now, started at once (not counted in `active`). */
+  private direct = 0;
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly now: () => Date;
@@ -56,6 +66,7 @@ export class RunQueue {
   constructor(private readonly options: RunQueueOptions) {
     this.store = options.store;
     this.concurrency = Math.max(1, options.concurrency);
+    this.directLimit = Math.max(1, options.directLimit ?? Math.max(64, this.concurrency * 8));
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.now = options.now ?? (() => new Date());
@@ -85,7 +96,7 @@ export class RunQueue {
    * response mode trigger waits on this instance. Null for other runs, and once stopping.
    */
   leaseFor(trigger: TriggerRecord): RunLease | null {
-    if (trigger.response.mode !== "workflow" || this.stopping) return null;
+    if (trigger.response.mode !== "workflow" || this.stopping || this.direct >= this.directLimit) return null;
     return { owner: this.owner, untilMs: this.now().getTime() + this.leaseMs };
   }
 
@@ -167,6 +178,7 @@ export class RunQueue {
 
   private release(counted: boolean): void {
     if (counted) this.active--;
+    else this.direct--;
     if (this.backlog) this.poll();
   }
 
@@ -222,6 +234,7 @@ export class RunQueue {
       this.tasks.add(task);
       return;
     }
+    if (!counted) this.direct++;
     const controller = new AbortController();
     this.running.set(run.id, controller);
     const context: RunContext = {

@@ -121,3 +121,8 @@ test("stopping the server kills a running script and gives the run back", async 
   controller.abort();
   await expect(running).rejects.toBeInstanceOf(RunAborted);
 });
+
+test("without timeoutMs a script has 1000 ms", async () => {
+  const outcome = await runner({ kind: "script", source: "export default () => { while (true) {} }" }, run, ctx());
+  expect(outcome).toMatchObject({ status: "failed", error: "the script ran past its 1000 ms deadline", failureStatus: 500 });
+});
