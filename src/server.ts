@@ -23,7 +23,7 @@ import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
 import { explainBindError } from "./config/bind_error.ts";
 import { missingPluginWarnings } from "./plugins/missing.ts";
-import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
+import { boundedBody, EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
 import { clientAddress } from "./net/client_address.ts";
 import { AlertMonitor } from "./alerts/monitor.ts";
 import { Replay } from "./replay/replay.ts";
@@ -153,6 +153,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     onRunCommitted: (trigger, run) => queue.onCommitted(trigger, run),
     runLease: (trigger) => queue.leaseFor(trigger),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
+    log: logEvent,
   });
   await queue.start();
   const alerts = new AlertMonitor({
@@ -196,6 +197,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log.close();
     await store.close();
   };
+  /** The most any route but a trigger's reads: what Bun's own bound used to be (the largest body a trigger may allow). */
+  const routeBodyBytes = Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES);
   /** Every request, from the socket or in process: the edge's refusals, webhook calls straight to the pipeline, the rest through the router. */
   const frontDoor = (request: Request): Response | Promise<Response> => {
     const refused = refuseOversized(request);
@@ -207,15 +210,19 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     const routed = routable(request);
     if (routed !== request) received.set(routed, request);
     const token = webhookToken(routed.url);
-    return token !== null ? ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error)) : app.handle(routed);
+    if (token !== null) return ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error));
+    return boundedBody(routed, routeBodyBytes)
+      .then((bounded) => (bounded instanceof Response ? bounded : app.handle(bounded)))
+      .catch((error) => errorResponse("UNKNOWN", error));
   };
   const listen = () =>
     Bun.serve({
       hostname: config.host,
       port: config.port,
-      // The pipeline enforces each trigger's limit itself while streaming (413); Bun's own bound
-      // only has to let the largest allowed body (a trigger's maxBodyBytes, up to 100 MiB) through.
-      maxRequestBodySize: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES) + 1,
+      // No bound of Bun's own: it would answer a larger declared body with a bare 413 before any
+      // inlet code runs (CONTRACT §6.6). The pipeline enforces each trigger's limit while streaming,
+      // and the front door bounds the other routes' bodies (`routeBodyBytes`).
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
       // connections whose body was refused unread.
       ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),

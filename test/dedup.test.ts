@@ -101,3 +101,22 @@ test("the window is fixed from the first sighting; expired keys are swept", asyn
   const swept = await server.core.store.sweep(new Date(), new Date(0));
   expect(swept.dedupKeys).toBeGreaterThanOrEqual(1);
 });
+
+test("header-value: an empty value is no key, like an absent header (it would collapse every such request)", async () => {
+  const t = await server.createTrigger({ name: "hv-empty", dedup: { strategy: "header-value", headerName: "Idempotency-Key" } });
+  await send(t.url, '{"n":1}', { "Idempotency-Key": "" });
+  await send(t.url, '{"n":2}', { "Idempotency-Key": "" });
+  expect(await outcomes(t.id)).toEqual(["run", "run"]);
+});
+
+test("expression: several nodes are the array of their values; an object key is its value whatever the key order", async () => {
+  const many = await server.createTrigger({ name: "expr-many", dedup: { strategy: "expression", expression: "$.items[*].id" } });
+  await send(many.url, '{"items":[{"id":1},{"id":2}],"at":1}');
+  await send(many.url, '{"items":[{"id":1,"qty":5},{"id":2}],"at":2}');
+  await send(many.url, '{"items":[{"id":2},{"id":1}]}');
+  expect(await outcomes(many.id)).toEqual(["run", "deduplicated", "run"]);
+  const object = await server.createTrigger({ name: "expr-object", dedup: { strategy: "expression", expression: "$.key" } });
+  await send(object.url, '{"key":{"a":1,"b":[1,2]}}');
+  await send(object.url, '{"key":{"b":[1,2],"a":1},"other":true}');
+  expect(await outcomes(object.id)).toEqual(["deduplicated", "run"]);
+});

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const url = new URL(server.url);
   host = url.hostname;
   port = Number(url.port);
-  const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" }, body: '{"name":"edge"}' })).json();
+  const created = await createTrigger({ name: "edge" });
   token = created.token;
   triggerId = created.id;
 });
@@ -48,8 +48,12 @@ function expectShape(answer: string, status: number, error: string) {
   expect(JSON.parse(body)).toEqual({ error, request_id: id });
 }
 
-const activity = async () =>
-  (await (await fetch(`${server.url}/api/triggers/${triggerId}/activity?limit=500`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as Array<{ outcome: string; detail: string | null; requestId: string }>;
+const admin = { Authorization: `Bearer ${ADMIN}` };
+const activity = async (id = triggerId) =>
+  (await (await fetch(`${server.url}/api/triggers/${id}/activity?limit=500`, { headers: admin })).json()) as Array<{ outcome: string; detail: string | null; requestId: string }>;
+const createTrigger = async (input: Record<string, unknown>) =>
+  (await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers: { ...admin, "Content-Type": "application/json" }, body: JSON.stringify(input) })).json()) as { id: string; token: string };
+const requestIdOf = (answer: string) => /x-request-id: (\S+)/i.exec(answer)![1];
 
 test("a body declared larger than Bun's default limit gets the contract's 413", async () => {
   expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nContent-Length: 52428800\r\n\r\n{}`), 413, "payload too large");
@@ -62,9 +66,8 @@ test("large header values, long tokens and long URLs: 431 and 414 in the contrac
 });
 
 test("a 431 or 414 to a known token leaves one rejected Activity row under the answer's request id", async () => {
-  const idOf = (answer: string) => /x-request-id: (\S+)/i.exec(answer)![1];
-  const tooLarge = idOf(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`));
-  const tooLong = idOf(await raw(`POST /webhooks/${token}?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`));
+  const tooLarge = requestIdOf(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`));
+  const tooLong = requestIdOf(await raw(`POST /webhooks/${token}?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`));
   const rowsFor = async (requestId: string) => (await activity()).filter((r) => r.requestId === requestId);
   let rows = await rowsFor(tooLong);
   for (let i = 0; i < 50 && rows.length === 0; i++) {
@@ -80,11 +83,45 @@ test("an empty token and unknown paths are 404 with a request id", async () => {
   expectShape(await raw(`GET /nothing/here HTTP/1.1\r\nHost: edge\r\n\r\n`), 404, "not found");
 });
 
+test("a body declared larger than any limit, Bun's own included, gets the contract's 413, to a trigger or to any other route", async () => {
+  const huge = 5 * 1024 * 1024 * 1024;
+  expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nContent-Length: ${huge}\r\n\r\n{}`), 413, "payload too large");
+  expectShape(await raw(`POST /api/triggers HTTP/1.1\r\nHost: edge\r\nAuthorization: Bearer ${ADMIN}\r\nContent-Length: ${huge}\r\n\r\n{}`), 413, "payload too large");
+});
+
+test("a chunked body past the trigger's limit gets the contract's 413 and a rejected row", async () => {
+  const small = await createTrigger({ name: "edge-small", maxBodyBytes: 64 });
+  const answer = await raw(`POST /webhooks/${small.token} HTTP/1.1\r\nHost: edge\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n${"a".repeat(128)}\r\n0\r\n\r\n`);
+  expectShape(answer, 413, "payload too large");
+  const rows = await activity(small.id);
+  expect(rows.map((r) => [r.outcome, r.requestId])).toEqual([["rejected", requestIdOf(answer)]]);
+});
+
+test("/webhooks without a token, with an empty one or one segment too many: 404 in the contract's shape", async () => {
+  for (const path of ["/webhooks", "/webhooks/", "/webhooks//", `/webhooks/${token}/extra`, "/webhooks/%2F"]) {
+    expectShape(await raw(`POST ${path} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`), 404, "not found");
+  }
+});
+
+test("a percent-encoded token and one trailing slash reach the trigger: one Activity row each, under the answer's id", async () => {
+  const t = await createTrigger({ name: "edge-paths" });
+  const encoded = [...t.token].map((c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join("");
+  const ids: string[] = [];
+  for (const path of [`/webhooks/${encoded}`, `/webhooks/${t.token}/`, `/webhooks/${t.token}/?a=1`]) {
+    const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: edge\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    expect(answer).toStartWith("HTTP/1.1 200");
+    ids.push(requestIdOf(answer));
+  }
+  expect((await activity(t.id)).map((r) => [r.outcome, r.requestId])).toEqual(ids.reverse().map((id) => ["run", id]));
+});
+
 test("the Host header plays no part in routing", async () => {
   expect(await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`)).toContain("HTTP/1.1 200");
-  const answer = await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
-  expect(answer).toContain("HTTP/1.1 200");
-  expect(answer).toContain('"received":true');
+  for (const host of ["x", "a b", "[::1", "bad_host:99999"]) {
+    const answer = await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    expect(answer).toContain("HTTP/1.1 200");
+    expect(answer).toContain('"received":true');
+  }
 });
 
 test("a client cut by the idle timeout mid-body leaves a rejected row naming why, and no empty error is logged", async () => {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac, randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { SignJWT } from "jose";
+import { withPinnedClock } from "./support/clock.ts";
 import { startTestServer, UUID, type TestServer } from "./support/server.ts";
 
 let server: TestServer;
@@ -272,5 +275,118 @@ describe("rate limit and storage", () => {
     const ready = await s.fetch(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
     await s.close();
+  });
+});
+
+describe("CONTRACT §2 row by row: request ids, headers and Activity", () => {
+  test("every outcome's request_id equals X-Request-Id, is fresh, and is the id its Activity row (and run) carries", async () => {
+    const t = await server.createTrigger({
+      name: "ids",
+      auth: { type: "bearer" },
+      dedup: { strategy: "payload-hash" },
+      filter: { enabled: true, mode: "include", expression: "$.keep == true" },
+    });
+    const auth = { Authorization: `Bearer ${t.secret}` };
+    const expected: Record<string, string> = {};
+    const accepted = await post(t.url, '{"keep":true}', auth);
+    expected[await expectShape(accepted, 200)] = "run";
+    const duplicate = await post(t.url, '{"keep":true}', auth);
+    expect(duplicate.headers.get("x-service-deduplicated")).toBeNull();
+    expected[await expectShape(duplicate, 200)] = "deduplicated";
+    expected[await expectShape(await post(t.url, '{"keep":false}', auth), 200)] = "filtered";
+    expected[await expectShape(await post(t.url, '{"keep":true}', { Authorization: "Bearer wrong" }), 401, "authentication failed")] = "auth_failed";
+    expected[await expectShape(await post(t.url, null, auth, "GET"), 405, "method not allowed")] = "rejected";
+    expected[await expectShape(await post(t.url, "{nope", auth), 400, "invalid JSON body")] = "rejected";
+    expected[await expectShape(await post(t.url, "x".repeat(64 * 1024 + 1), auth), 413, "payload too large")] = "rejected";
+    expect(Object.keys(expected)).toHaveLength(7);
+    const rows = await activity(t.id);
+    expect(Object.fromEntries(rows.map((r) => [r.requestId, r.outcome]))).toEqual(expected);
+    const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}`)).body;
+    expect(expected[run.requestId]).toBe("run");
+    expect(rows.find((r) => r.outcome === "run").runId).toBe(run.id);
+  });
+
+  test("workflow response mode: filtered is the plain ack, its retry adds X-Service-Deduplicated, refusals are as in immediate mode, X-Request-Id is inlet's", async () => {
+    const t = await server.createTrigger({
+      name: "workflow-rows",
+      dedup: { strategy: "payload-hash" },
+      filter: { enabled: true, mode: "include", expression: "$.keep == true" },
+      response: { mode: "workflow", timeoutMs: 5000 },
+      workflow: { kind: "script", source: "export default () => ({ status: 202, headers: { 'X-Request-Id': 'spoofed' }, body: { ok: true } })" },
+    });
+    const answered = await post(t.url, '{"keep":true}');
+    expect(answered.status).toBe(202);
+    expect(await answered.json()).toEqual({ ok: true });
+    const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}`)).body;
+    expect(answered.headers.get("x-request-id")).toBe(run.requestId);
+    expect(run.requestId).toMatch(UUID);
+    const filtered = await post(t.url, '{"keep":false}');
+    expect(filtered.headers.get("x-service-deduplicated")).toBeNull();
+    await expectShape(filtered, 200);
+    const retried = await post(t.url, '{"keep":false}');
+    expect(retried.headers.get("x-service-deduplicated")).toBe("true");
+    await expectShape(retried, 200);
+    await expectShape(await post(t.url, "{nope"), 400, "invalid JSON body");
+    await expectShape(await post(t.url, null, {}, "GET"), 405, "method not allowed");
+    expect((await activity(t.id)).map((r) => r.outcome)).toEqual(["rejected", "rejected", "deduplicated", "filtered", "run"]);
+  });
+
+  test("GET and POST where methods include both; HEAD is 405 with Allow and starts nothing", async () => {
+    const t = await server.createTrigger({ name: "get-and-post", methods: ["GET", "POST"] });
+    await expectShape(await server.fetch(`${t.url}?ref=main&n=1`), 200);
+    await expectShape(await post(`${t.url}?ref=dev`, '{"n":2}'), 200);
+    const head = await server.fetch(t.url, { method: "HEAD" });
+    expect(head.headers.get("allow")).toBe("GET, POST");
+    await expectShape(head, 405, "method not allowed");
+    const runs = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+    expect(runs.map((r: any) => [r.trigger.method, r.trigger.body, r.trigger.query])).toEqual([
+      ["POST", { n: 2 }, { ref: "dev" }],
+      ["GET", { ref: "main", n: "1" }, { ref: "main", n: "1" }],
+    ]);
+    expect((await activity(t.id)).map((r) => r.outcome)).toEqual(["rejected", "run", "run"]);
+  });
+
+  test("redaction covers the query too: a GET trigger's query is its body, and never stored unredacted", async () => {
+    const get = await server.createTrigger({ name: "get-pii", methods: ["GET"], redaction: { enabled: true, patterns: ["^email$"] } });
+    await expectShape(await server.fetch(`${get.url}?email=query-pii%40example.org&n=1`), 200);
+    const postPii = await server.createTrigger({ name: "post-pii", redaction: { enabled: true, patterns: ["^email$"] }, filter: { enabled: true, expression: "$.keep == true" } });
+    await expectShape(await post(`${postPii.url}?email=query-pii%40example.org`, '{"keep":true}'), 200);
+    await expectShape(await post(`${postPii.url}?email=query-pii%40example.org`, '{"keep":false}'), 200);
+    for (const t of [get, postPii]) {
+      const runs = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
+      expect(runs[0].trigger.query.email).toBe("[REDACTED]");
+      expect(JSON.stringify(runs)).not.toContain("query-pii");
+    }
+    expect((await server.api("GET", `/api/runs?triggerId=${get.id}&include=trigger`)).body[0].trigger.body).toEqual({ email: "[REDACTED]", n: "1" });
+    // The database and its WAL: recent commits are still in the latter.
+    for (const file of readdirSync(server.dataDir)) expect(readFileSync(join(server.dataDir, file)).includes("query-pii@example.org")).toBe(false);
+  });
+
+  test("the rate limit is per trigger: a 429 leaves a rejected row under its request id, and others keep their own budget", async () => {
+    const limited = await startTestServer({ rateLimit: 1 });
+    try {
+      await withPinnedClock(async (clock) => {
+        const [a, b] = [await limited.createTrigger({ name: "a" }), await limited.createTrigger({ name: "b" })];
+        const send = (url: string) => limited.fetch(url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+        await expectShape(await send(a.url), 200);
+        const refused = await send(a.url);
+        expect(refused.headers.get("retry-after")).toBe("1");
+        const refusedId = await expectShape(refused, 429, "rate limited");
+        await expectShape(await send(b.url), 200);
+        clock.advance(1000);
+        await expectShape(await send(a.url), 200);
+        const rows = await limited.activity(a.id);
+        expect(rows.map((r) => r.outcome)).toEqual(["run", "rejected", "run"]);
+        expect(rows[1]).toMatchObject({ requestId: refusedId, label: "Rejected", runId: null });
+      });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("payload-hash on a GET trigger hashes the query (its payload): the same query collapses, another does not", async () => {
+    const t = await server.createTrigger({ name: "get-hash", methods: ["GET"], dedup: { strategy: "payload-hash" } });
+    for (const q of ["?order=1", "?order=1", "?order=2", ""]) await expectShape(await server.fetch(`${t.url}${q}`), 200);
+    expect((await activity(t.id)).map((r) => r.outcome)).toEqual(["run", "run", "deduplicated", "run"]);
   });
 });

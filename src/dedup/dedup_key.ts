@@ -59,7 +59,8 @@ export async function dedupKeyHash(dedup: DedupConfig, input: KeyInput, select?:
       key = sha256Hex(input.rawBody);
       break;
     case "header-value":
-      key = dedup.headerName ? input.headers.get(dedup.headerName) : null;
+      // An empty value is no key, like an absent header: it would make every such request one duplicate.
+      key = (dedup.headerName && input.headers.get(dedup.headerName)) || null;
       break;
     case "expression": {
       const body = input.body();

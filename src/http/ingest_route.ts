@@ -27,11 +27,13 @@ export function ingestHandler(pipeline: IngestPipeline, metrics: Metrics, log: R
 }
 
 /**
- * The token of a `/webhooks/<token>` URL (one path segment, percent-decoded), else null. The
- * server answers such a call directly, without the router: it is most of the traffic.
+ * The token of a `/webhooks/<token>` URL (one path segment, percent-decoded; one trailing slash
+ * allowed, as on every other route), else null. The server answers such a call directly, without
+ * the router: it is most of the traffic.
  */
 export function webhookToken(url: string): string | null {
-  const scheme = url.indexOf("://");
+  // A bare path (Bun's URL for an invalid Host) may hold "://" only in its query.
+  const scheme = url.startsWith("/") ? -1 : url.indexOf("://");
   const path = url.indexOf("/", scheme === -1 ? 0 : scheme + 3);
   if (path === -1 || !url.startsWith("/webhooks/", path)) return null;
   const start = path + "/webhooks/".length;
@@ -39,6 +41,7 @@ export function webhookToken(url: string): string | null {
   if (end === -1) end = url.length;
   const hash = url.indexOf("#", start);
   if (hash !== -1 && hash < end) end = hash;
+  if (end > start + 1 && url[end - 1] === "/") end--;
   const segment = url.slice(start, end);
   if (segment.length === 0 || segment.includes("/")) return null;
   if (!segment.includes("%")) return segment;

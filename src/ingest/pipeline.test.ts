@@ -107,6 +107,21 @@ test("the store down: 503 with Retry-After, never a 200", async () => {
   expect(result.outcome).toBe("error");
 });
 
+test("an unexpected failure is still an answer in the contract's shape, with an error row for the owner", async () => {
+  const trigger = triggerRecord();
+  const broken = new MemoryIngestStore();
+  broken.commitIngest = async () => {
+    throw new Error("UNIQUE constraint failed: runs.id");
+  };
+  const { post } = pipelineWith([trigger], { store: broken });
+  const result = await post(trigger.token, "{}", json);
+  expect(result.response.status).toBe(500);
+  expect(await result.response.json()).toEqual({ error: "internal error", request_id: result.response.headers.get("x-request-id") });
+  expect(result.outcome).toBe("error");
+  await Bun.sleep(1);
+  expect(broken.activity).toEqual([expect.objectContaining({ outcome: "error", detail: "internal error: UNIQUE constraint failed: runs.id" })]);
+});
+
 const challenge: InletPlugin = definePlugin({
   id: "chal",
   name: "Chal",

@@ -49,6 +49,8 @@ export interface IngestDeps {
   onRunCommitted?(trigger: TriggerRecord, run: RunRecord): void;
   /** A lease to commit a run already held by this instance (workflow response mode), or null. */
   runLease?(trigger: TriggerRecord): RunLease | null;
+  /** Where an unexpected failure's stack goes (the caller gets an opaque 500, the owner an `error` row). */
+  log?(level: "error", message: string, fields: Record<string, unknown>): void;
   now?(): Date;
 }
 
@@ -87,7 +89,7 @@ export class IngestPipeline {
     try {
       return await this.close(arrival, await this.receive(arrival));
     } catch (error) {
-      return this.close(arrival, failed(requestId, error));
+      return this.close(arrival, failed(requestId, error, this.deps.log));
     }
   }
 
@@ -150,13 +152,14 @@ export class IngestPipeline {
     const { checks } = prepared;
     const { trigger, requestId } = delivery;
 
-    const { filteredOut, body } = await screen(checks, delivery, options.filter === "skip");
+    const { filteredOut, body, query } = await screen(checks, delivery, options.filter === "skip");
+    const screened = query === delivery.query ? delivery : { ...delivery, query };
     if (filteredOut) {
-      const duplicate = await recordFiltered(this.deps, delivery, filteredOut, body);
+      const duplicate = await recordFiltered(this.deps, screened, filteredOut, body);
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
 
-    const { run, duplicate } = await recordRun(this.deps, delivery, body, await orderingKeyOf(checks, body));
+    const { run, duplicate } = await recordRun(this.deps, screened, body, await orderingKeyOf(checks, body));
     if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
     this.deps.onRunCommitted?.(trigger, run);
     return Ending.committed("run", ack(requestId), run);
@@ -221,13 +224,14 @@ function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {
   return Ending.stop("error", `plugin ${trigger.app} is not loaded in this instance`, failure(500, ERRORS.preExecution, requestId));
 }
 
-/** A request the store or the sandbox could not finish: 503 (retry later) or an opaque 500. */
-function failed(requestId: string, error: unknown): Ending {
+/** A request the store, the sandbox or a bug did not let finish: 503 (retry later) or an opaque 500, in the contract's shape. */
+function failed(requestId: string, error: unknown, log: IngestDeps["log"]): Ending {
   if (error instanceof StoreUnavailable) {
     return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
   }
   if (isSandboxFailure(error)) {
     return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));
   }
-  throw error;
+  log?.("error", "unexpected failure while receiving a webhook", { requestId, error: (error as Error)?.stack ?? String(error) });
+  return Ending.stop("error", `internal error: ${(error as Error)?.message ?? String(error)}`, failure(500, ERRORS.internal, requestId));
 }

@@ -38,6 +38,7 @@ export const ERRORS = {
   workflowFailed: "workflow failed",
   preExecution: "pre-execution check failed",
   unavailable: "unavailable",
+  internal: "internal error",
 } as const;
 
 /** The answer to a duplicate: `X-Service-Deduplicated: true` in workflow response mode (the original response is never replayed). */

@@ -24,7 +24,7 @@ test("a filtered-out delivery keeps its redacted body (for replay), with the rea
     passes: async () => false,
     redact: async (body) => ({ ...(body as object), email: "[REDACTED]" }),
   };
-  expect(await screen(checks, delivery(), false)).toEqual({ filteredOut: "filter (include) did not match", body: { ok: false, email: "[REDACTED]" } });
+  expect(await screen(checks, delivery(), false)).toEqual({ filteredOut: "filter (include) did not match", body: { ok: false, email: "[REDACTED]" }, query: {} });
 });
 
 test("a replay past the filter only redacts; otherwise the filter, then redaction", async () => {
@@ -33,7 +33,7 @@ test("a replay past the filter only redacts; otherwise the filter, then redactio
     passes: async () => (calls.push("passes"), true),
     redact: async (body) => (calls.push("redact"), { ...(body as object), email: "[REDACTED]" }),
   };
-  expect(await screen(checks, delivery(), true)).toEqual({ filteredOut: null, body: { ok: false, email: "[REDACTED]" } });
+  expect(await screen(checks, delivery(), true)).toEqual({ filteredOut: null, body: { ok: false, email: "[REDACTED]" }, query: {} });
   expect(calls).toEqual(["redact"]);
   expect((await screen(checks, delivery(), false)).filteredOut).toBeNull();
   expect(calls).toEqual(["redact", "passes", "redact"]);
