@@ -15,6 +15,10 @@ test("a boolean server flag keeps a following true/false as its value, and leave
 test("unknown flags and missing values are usage errors that say which", () => {
   expect(() => parseArgs(["--nope"], {})).toThrow(new UsageError("unknown flag --nope (see 'inlet help')"));
   expect(() => parseArgs(["--limit"], { limit: "value" })).toThrow("--limit needs a value");
+  // A flag where the value should be is a forgotten value, not the value.
+  expect(() => parseArgs(["--limit", "--data-dir", "/x"], { limit: "value" })).toThrow("--limit needs a value (the next word, --data-dir, is a flag");
+  expect(() => parseArgs(["--data-dir", "--limit", "5"], { limit: "value" })).toThrow("--data-dir needs a value");
+  expect(parseArgs(["--name=--odd"], { name: "value" }).options).toEqual({ name: "--odd" });
 });
 
 test("server flags may come before a group's subcommand", () => {

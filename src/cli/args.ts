@@ -1,4 +1,4 @@
-import { OPTIONS, UsageError } from "../config/server_config.ts";
+import { flagValue, OPTIONS, UsageError } from "../config/server_config.ts";
 
 export interface ParsedArgs {
   /** The command's own options. */
@@ -31,18 +31,13 @@ export function parseArgs(args: string[], known: Record<string, "value" | "flag"
       continue;
     }
     if (kind === "value") {
-      const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      options[name] = value;
+      options[name] = eq > 0 ? arg.slice(eq + 1) : flagValue(`--${name}`, args[++i]);
       continue;
     }
     const server = OPTIONS.find((o) => o.flag === `--${name}`);
     if (!server) throw new UsageError(`unknown flag --${name} (see 'inlet help')`);
     serverArgs.push(arg);
-    if (eq < 0 && takesNextWord(server, args[i + 1])) {
-      if (args[i + 1] === undefined) throw new UsageError(`--${name} needs a value`);
-      serverArgs.push(args[++i]);
-    }
+    if (eq < 0 && takesNextWord(server, args[i + 1])) serverArgs.push(flagValue(`--${name}`, args[++i]));
   }
   return { options, positional, serverArgs };
 }

@@ -44,6 +44,7 @@ test("bad values are one clear error naming the flag or variable", () => {
   expect(() => loadServerConfig(["--database-url", "mysql://x"], {})).toThrow(/--database-url/);
   expect(() => loadServerConfig(["--nope"], {})).toThrow("unknown flag --nope");
   expect(() => loadServerConfig(["--data-dir"], {})).toThrow("--data-dir needs a value");
+  expect(() => loadServerConfig(["--data-dir", "--port", "9000"], {})).toThrow("--data-dir needs a value (the next word, --port, is a flag");
   expect(() => loadServerConfig(["--log-requests", "maybe"], {})).toThrow(/true or false/);
 });
 

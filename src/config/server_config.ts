@@ -104,6 +104,16 @@ function convert(option: Option, raw: string, source: string): string | number |
  * Reads the server settings: flags first, then env twins, then defaults. `args` are the
  * flags left after the command words; unknown flags are an error that names them.
  */
+/**
+ * The word after a flag that takes a value: missing, or another flag (`--limit --data-dir X` is
+ * a forgotten value, not a limit of "--data-dir"), is a usage error; `--flag=--x` passes such a value.
+ */
+export function flagValue(flag: string, next: string | undefined): string {
+  if (next === undefined) throw new UsageError(`${flag} needs a value`);
+  if (next.startsWith("--")) throw new UsageError(`${flag} needs a value (the next word, ${next}, is a flag; write ${flag}=VALUE for a value that starts with --)`);
+  return next;
+}
+
 export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
   const values: Record<string, unknown> = {};
   const explicit = new Set<string>();
@@ -116,9 +126,8 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     let raw: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
     if (raw === undefined) {
       if (option.kind === "boolean" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) raw = "true";
-      else raw = args[++i];
+      else raw = flagValue(flag, args[++i]);
     }
-    if (raw === undefined) throw new UsageError(`${flag} needs a value`);
     values[option.key] = convert(option, raw, flag);
     explicit.add(option.key);
   }
