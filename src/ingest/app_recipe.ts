@@ -28,7 +28,7 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
   const deliveryIds = new WeakMap<Verified, string | null>();
   const deliveryIdOf = (verified: Verified): string | null => {
     if (!deliveryIds.has(verified)) {
-      deliveryIds.set(verified, safeCall(() => plugin.deliveryId?.(requestOf(verified.arrival, verified.rawBody), contextOf(verified.arrival)) ?? null));
+      deliveryIds.set(verified, textOf(safeCall(() => plugin.deliveryId?.(requestOf(verified.arrival, verified.rawBody), contextOf(verified.arrival)))));
     }
     return deliveryIds.get(verified) ?? null;
   };
@@ -64,10 +64,19 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
       return window ? { keyHash: key.hash, windowSeconds: window } : null;
     },
     app(verified, body) {
-      const event = plugin.event ? safeCall(() => plugin.event!(requestOf(verified.arrival, verified.rawBody), body) ?? null) : null;
+      const event = plugin.event ? textOf(safeCall(() => plugin.event!(requestOf(verified.arrival, verified.rawBody), body))) : null;
       return { id: plugin.id, event, deliveryId: deliveryIdOf(verified) };
     },
   };
+}
+
+/**
+ * What a hook gave, as `$trigger.app` text: a string as is, a number (a JSON id) as its decimal
+ * text, anything else (an object, a boolean, "") none. Two object ids must never share a dedup key.
+ */
+function textOf(value: unknown): string | null {
+  if (typeof value === "string") return value === "" ? null : value;
+  return typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 }
 
 /** A plugin hook that throws on odd input yields "none", never a failed request. */

@@ -1,4 +1,7 @@
 import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PluginLoadError, PluginRegistry, pluginProblems } from "./registry.ts";
 
 const plugin = { id: "acme", name: "Acme", secret: { label: "Signing secret", generated: false }, verify: () => true };
@@ -27,4 +30,35 @@ test("a timestamp and its tolerance come together: either one alone is refused a
 test("the same id twice is refused, naming where the first came from", () => {
   const registry = new PluginRegistry([plugin]);
   expect(() => registry.add(plugin, "/plugins/acme.ts")).toThrow('/plugins/acme.ts: plugin id "acme" is already loaded from built-in');
+});
+
+test("loadDir: every .ts/.js file (not .d.ts, tests or other files), in name order; each broken file is named", async () => {
+  const root = mkdtempSync(join(tmpdir(), "inlet-loaddir-"));
+  const dirOf = (files: Record<string, string>) => {
+    const dir = mkdtempSync(join(root, "d-"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  };
+  const source = (id: string) => `export default { id: "${id}", name: "${id}", secret: { label: "s", generated: false }, verify: () => true };\n`;
+  try {
+    const good = dirOf({ "b.ts": source("bee"), "a.js": source("ay"), "types.d.ts": "export {};\n", "b.test.ts": "throw new Error('not a plugin');\n", "README.md": "# notes\n" });
+    expect(await new PluginRegistry().loadDir(good)).toEqual(["ay", "bee"]);
+    const broken: Array<[Record<string, string>, string, RegExp]> = [
+      [{ "boom.ts": "throw new Error('top-level failure');\n" }, "boom.ts", /cannot be loaded: top-level failure/],
+      [{ "syntax.js": "export default {\n" }, "syntax.js", /cannot be loaded/],
+      [{ "named.ts": "export const plugin = {};\n" }, "named.ts", /the default export is not an object/],
+      [{ "one.ts": source("dup"), "two.ts": source("dup") }, "two.ts", /plugin id "dup" is already loaded from .*one\.ts/],
+    ];
+    for (const [files, culprit, message] of broken) {
+      const dir = dirOf(files);
+      const error = await new PluginRegistry().loadDir(dir).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(PluginLoadError);
+      expect((error as Error).message).toStartWith(join(dir, culprit) + ": ");
+      expect((error as Error).message).toMatch(message);
+    }
+    const missing = join(root, "nope");
+    await expect(new PluginRegistry().loadDir(missing)).rejects.toThrow(`--plugins-dir ${missing}: `);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,43 @@
+import { expect, test } from "bun:test";
+import { authenticateAppRequest } from "./authenticate.ts";
+import { pluginContext } from "./context.ts";
+import type { InletPlugin, PluginRequest } from "./types.ts";
+
+const NOW = new Date(1_750_000_000_000);
+const SECONDS = NOW.getTime() / 1000;
+const req: PluginRequest = { method: "POST", url: "https://inlet.example/webhooks/t", headers: new Headers(), rawBody: new Uint8Array() };
+const base = { id: "acme", name: "Acme", secret: { label: "Signing secret", generated: false } };
+/** A plugin whose signature always holds and whose signed timestamp is `ts()`. */
+const stamped = (ts: () => number | null): InletPlugin => ({ ...base, verify: () => true, timestamp: ts, toleranceSeconds: 300 });
+const check = (plugin: InletPlugin) => authenticateAppRequest(plugin, req, pluginContext("s", NOW));
+
+test("the tolerance is two-sided and inclusive: exactly toleranceSeconds away passes, one second more is a failure", async () => {
+  for (const skew of [-300, 0, 300]) expect(await check(stamped(() => SECONDS + skew))).toEqual({ ok: true });
+  expect(await check(stamped(() => SECONDS - 301))).toEqual({ ok: false, reason: "acme timestamp too old by 301 s (tolerance 300 s)" });
+  expect(await check(stamped(() => SECONDS + 301))).toEqual({ ok: false, reason: "acme timestamp in the future by 301 s (tolerance 300 s)" });
+});
+
+test("with a declared tolerance, a missing, non-finite or throwing timestamp() fails; never a pass", async () => {
+  const boom = () => {
+    throw new TypeError("no header");
+  };
+  for (const ts of [() => null, () => Number.NaN, () => Number.POSITIVE_INFINITY, boom]) {
+    expect(await check(stamped(ts))).toEqual({ ok: false, reason: "acme timestamp missing or malformed" });
+  }
+});
+
+test("verify may be async; only true passes, and a throw is a failure with its reason", async () => {
+  expect(await check({ ...base, verify: async () => true })).toEqual({ ok: true });
+  expect(await check({ ...base, verify: async () => false })).toEqual({ ok: false, reason: "acme signature missing or invalid" });
+  // Contract: boolean. A truthy non-boolean is not taken for a pass.
+  expect((await check({ ...base, verify: () => "yes" as never })).ok).toBe(false);
+  const threw = await check({ ...base, verify: async () => Promise.reject(new Error("bad key")) });
+  expect(threw).toEqual({ ok: false, reason: "acme verification threw: bad key" });
+});
+
+test("the signature is checked before the timestamp: a forged request never reaches timestamp()", async () => {
+  let asked = false;
+  const plugin: InletPlugin = { ...base, verify: () => false, timestamp: () => ((asked = true), SECONDS), toleranceSeconds: 300 };
+  expect((await check(plugin)).ok).toBe(false);
+  expect(asked).toBe(false);
+});
