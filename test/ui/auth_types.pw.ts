@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
-import { postWebhook, saveNew, startNewTrigger, triggerNamed } from "./support.ts";
+import { openNewTrigger, postWebhook, saveNew, signIn, startNewTrigger, triggerNamed, uniqueName } from "./support.ts";
 
 const run = promisify(execFile);
 
@@ -85,4 +85,61 @@ test("jwt ES256: the Public key (PEM) pasted in the panel verifies the signer's 
   expect((await postWebhook(saved.url, "{}", { Authorization: `Bearer ${token}` })).status).toBe(200);
   const other = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
   expect((await postWebhook(saved.url, "{}", { Authorization: `Bearer ${jwt({ exp: inAnHour() }, other)}` })).status).toBe(401);
+});
+
+test("the seed's none, header (GET-only), hmac-sha256 and hmac-sha512 (base64): each trigger made in the panel answers its Curl Command, and its run opens from Activity", async ({ page }) => {
+  await signIn(page);
+  const cases: Array<{ type: string; setUp?: () => Promise<void>; curl: RegExp; hint: RegExp; secret: boolean }> = [
+    { type: "none", curl: /-X POST/, hint: /No credential needed/, secret: false },
+    {
+      type: "header",
+      setUp: async () => {
+        await page.getByLabel("Methods").selectOption({ label: "GET" });
+        await page.getByLabel("Header Name", { exact: true }).fill("X-Shop-Token");
+      },
+      curl: /^curl -sS -H "X-Shop-Token: \$INLET_SECRET" '[^']+\?/,
+      hint: /\$INLET_SECRET/,
+      secret: true,
+    },
+    { type: "hmac-sha256", curl: /-H 'X-Signature: sha256=[0-9a-f]{64}'/, hint: /runs as is/, secret: false },
+    {
+      type: "hmac-sha512",
+      // The seed's answer to replayed signed requests: Payload Hash deduplication.
+      setUp: async () => {
+        await page.getByLabel("HMAC encoding").selectOption("base64");
+        await page.getByRole("group", { name: "Deduplication" }).getByLabel("Strategy").selectOption({ label: "Payload Hash" });
+      },
+      curl: /-H 'X-Signature: sha512=[A-Za-z0-9+/]{86}=='/,
+      hint: /runs as is/,
+      secret: false,
+    },
+  ];
+  for (const c of cases) {
+    await page.goto("/#/");
+    await openNewTrigger(page);
+    await page.getByLabel("Authentication Type").selectOption(c.type);
+    await page.getByLabel("Name", { exact: true }).fill(uniqueName(c.type));
+    await c.setUp?.();
+    await saveNew(page);
+    await expect(page.getByLabel("Curl Command")).toHaveValue(c.curl);
+    await expect(page.getByLabel("Curl Command")).toHaveAccessibleDescription(c.hint);
+    // Only a type with a credential has a secret: hidden, then revealed.
+    await expect(page.getByRole("button", { name: "Reveal" })).toHaveCount(c.type === "none" ? 0 : 1);
+    const secret = c.secret ? await revealed(page) : "";
+    expect(await runCurl(page, { INLET_SECRET: secret }), c.type).toBe("200");
+    if (c.secret) expect(await runCurl(page, { INLET_SECRET: "wrong" }), c.type).toBe("401");
+  }
+
+  // The last one again: a byte-identical replay is collapsed, and only the first is in run history.
+  expect(await runCurl(page, {})).toBe("200");
+  await page.getByRole("link", { name: "Activity" }).click();
+  const rows = page.getByRole("table").getByRole("row");
+  await expect(rows.filter({ hasText: "Deduplicated" })).toHaveCount(1);
+  await rows.filter({ hasText: "Run" }).getByRole("link", { name: "View run" }).click();
+  await expect(page.getByRole("link", { name: "Runs" })).toHaveAttribute("aria-current", "page");
+  await expect(page.locator(".runs tbody tr")).toHaveCount(1);
+  const trigger = page.getByLabel("$trigger");
+  await expect(trigger).toContainText('"type": "sample.created"');
+  // The signature header is a credential: not passed on to the workflow.
+  await expect(trigger).not.toContainText("x-signature");
 });

@@ -83,6 +83,21 @@ test("Window (seconds) appears with a strategy, defaults to 3600, offers 60/3600
   await expect(windowField).toBeHidden();
 });
 
+test("the dedup Expression is a JSONPath query, checked as you type and tried on the sample", async ({ page }) => {
+  const dedup = page.getByRole("group", { name: "Deduplication" });
+  await dedup.getByLabel("Strategy").selectOption({ label: "Expression" });
+  const expression = dedup.getByLabel("Expression");
+  await expect(expression).toHaveAccessibleDescription(/JSONPath query, for example \$\.data\.id/);
+  await expression.fill("data.id");
+  await expect(expression).toHaveAccessibleErrorMessage("A JSONPath query starts with $, for example $.data.id.");
+  // What only the server's parser catches lands on the field too.
+  await expression.fill("$.data[");
+  await expect(expression).toHaveAccessibleErrorMessage(/end of input/);
+  await expression.fill("$.data.id");
+  await expect(expression).not.toHaveAttribute("aria-invalid", "true");
+  await expect(dedup.getByRole("status")).toHaveText('On the sample it selects: ["123"]');
+});
+
 test("a server-side 400 shows each detail on its field", async ({ page }) => {
   await page.route("**/api/triggers", (route) =>
     route.request().method() === "POST"

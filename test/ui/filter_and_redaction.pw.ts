@@ -21,7 +21,28 @@ test("a filter written with = is rejected as you type, with a message that says 
   const sample = page.getByLabel("Sample body");
   await expect(region.getByRole("status")).toContainText("false");
   await sample.fill(JSON.stringify({ type: "order.paid" }));
-  await expect(region.getByRole("status")).toContainText("true");
+  await expect(region.getByRole("status")).toHaveText("true (the workflow runs)");
+  // Exclude skips the workflow when the expression is true.
+  await region.getByLabel("Mode").selectOption({ label: "Exclude" });
+  await expect(region.getByRole("status")).toHaveText("true (skipped: 200, no run)");
+  await expect(region.getByLabel("Mode")).toHaveAccessibleDescription(/skipped \(200, no run\) when the expression is true/);
+});
+
+test("the redacted preview matches field names only, case-insensitively, as a substring unless anchored", async ({ page }) => {
+  await signIn(page);
+  await openNewTrigger(page);
+  const region = page.getByRole("group", { name: "PII Redaction" });
+  const patterns = region.getByLabel("Field patterns");
+  const preview = region.getByLabel("Redacted preview");
+  await page.getByLabel("Sample body").fill(JSON.stringify({ Email: "jane@example.com", email_verified: "yes", note: "email jane" }));
+  await patterns.fill("EMAIL");
+  await expect(preview).toContainText('"Email": "[REDACTED]"');
+  await expect(preview).toContainText('"email_verified": "[REDACTED]"');
+  // A value is never matched, even one that contains the pattern.
+  await expect(preview).toContainText('"note": "email jane"');
+  await patterns.fill("^email$");
+  await expect(preview).toContainText('"email_verified": "yes"');
+  await expect(preview).toContainText('"Email": "[REDACTED]"');
 });
 
 test("a run of a trigger with PII Redaction shows [REDACTED] in its $trigger under Runs", async ({ page }) => {

@@ -35,3 +35,36 @@ test("an app trigger whose secret the provider gives rotates with the new one pa
   const after = await api("GET", `/api/triggers/${t.id}`);
   expect(after.auth.previousSecretExpiresAt).not.toBeNull();
 });
+
+test("the seed's rotation: Authentication Type changed to another value and back, saving each time, gives a new secret and the old one fails", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("rotate-by-type"), auth: { type: "bearer" } });
+  const old = (await api("GET", `/api/triggers/${t.id}/secret`)).secret;
+  await signIn(page);
+  await page.goto(`/#/triggers/${encodeURIComponent(t.id)}/settings`);
+  const type = page.getByLabel("Authentication Type");
+  const note = page.getByText(/^Save to apply the authentication change/);
+  const save = async () => {
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+  };
+  // Until saved, the curl command and secret shown are the saved ones, and a note says so.
+  await expect(note).toBeHidden();
+  await type.selectOption("header");
+  await expect(note).toBeVisible();
+  await expect(page.getByLabel("Curl Command")).toHaveValue(/Authorization: Bearer/);
+  await save();
+  await expect(note).toBeHidden();
+  await expect(page.getByLabel("Curl Command")).toHaveValue(/X-Webhook-Secret: \$INLET_SECRET/);
+  await type.selectOption("bearer");
+  await save();
+  await expect(page.getByLabel("Curl Command")).toHaveValue(/Authorization: Bearer \$INLET_SECRET/);
+
+  await page.getByRole("button", { name: "Reveal" }).click();
+  const shown = page.getByLabel("Secret", { exact: true });
+  await expect(shown).not.toHaveValue("");
+  const fresh = await shown.inputValue();
+  expect(fresh).not.toBe(old);
+  const call = (token: string) => fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}` } });
+  expect((await call(fresh)).status).toBe(200);
+  expect((await call(old)).status).toBe(401);
+});

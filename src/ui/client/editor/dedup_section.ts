@@ -96,6 +96,12 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
       expressionPreview.textContent = "";
       return;
     }
+    // The parser's own message for a missing $ talks of string literals, which misleads here.
+    if (!source.startsWith("$")) {
+      expression.setError("A JSONPath query starts with $, for example $.data.id.");
+      expressionPreview.textContent = "";
+      return;
+    }
     try {
       const s = sample.get();
       const result = await check("jsonpath", source, s.state === "ok" ? s.value : undefined);
