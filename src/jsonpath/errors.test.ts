@@ -47,6 +47,8 @@ describe("configuration-time errors that help", () => {
     expect(errorOf(() => parseFilter("!$.a == 1")).message).toContain("!($.a == …)");
     expect(errorOf(() => parseFilter("lenght($.a) > 1")).message).toContain("unknown function lenght()");
     expect(errorOf(() => parseQuery("$[@.a]")).message).toContain("a filter selector starts with '?'");
+    // A path without its root is not an unquoted string.
+    expect(errorOf(() => parseQuery("data.id")).message).toBe("expected '$' at the start of the query, found bare word 'data' at position 0: a query starts with $, e.g. $.data.id");
   });
 
   const samples = [

@@ -13,7 +13,10 @@ export function parseQuery(source: string): Query {
     throw new JsonPathSyntaxError("expected '$' at the start of the query, found whitespace", 0);
   }
   if (first.kind !== "$") {
-    unexpected(ctx, "'$' at the start of the query", first.kind === "@" ? "@ is only valid inside a filter; a query starts with $" : undefined);
+    // A name here is a path written without its root (`data.id`): say where the $ goes, not that strings need quotes.
+    const hint =
+      first.kind === "@" ? "@ is only valid inside a filter; a query starts with $" : first.kind === "name" ? `a query starts with $, e.g. $.${source.trim()}` : undefined;
+    unexpected(ctx, "'$' at the start of the query", hint);
   }
   ctx.lexer.advance();
   const query = parseQueryTail(ctx, "$", 0);
