@@ -15,7 +15,7 @@ function readonlyField(label: string, control: HTMLInputElement | HTMLTextAreaEl
 }
 
 function curlHint(t: Trigger): string {
-  if (t.app) return "A sample request; a real one comes from the provider, signed with its secret.";
+  if (t.app) return `A sample request without the provider's signature (a real one comes from the provider, signed with its secret). For a signed test request, on the server: inlet sign ${t.id} --body event.json`;
   switch (t.auth.type) {
     case "bearer":
     case "header":
