@@ -12,6 +12,7 @@ import { PG_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { SqliteStore } from "../src/store/sqlite/sqlite_store.ts";
 import type { ActivityRecord } from "../src/records/activity.ts";
 import type { RunRecord } from "../src/records/run.ts";
+import type { AlertRecord } from "../src/records/alert.ts";
 import { BUN, cli, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
 
@@ -28,6 +29,17 @@ const tempDir = () => {
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A data dir as an older inlet left it: only the first migration applied. */
+const olderDataDir = () => {
+  const dir = tempDir();
+  const db = new Database(join(dir, "inlet.db"), { create: true });
+  db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  db.exec(MIGRATIONS[0].sql);
+  db.run("INSERT INTO schema_migrations VALUES (1, 'first', '2024-01-01T00:00:00Z')");
+  db.close();
+  return dir;
+};
 
 const migrate = (args: string[], env: Record<string, string> = {}) => cli(["migrate", ...args], { ...CLEAN, ...env });
 
@@ -54,13 +66,7 @@ test("help lists migrate and its --from-data-dir copy", async () => {
 
 describe("migrate on a SQLite data dir", () => {
   test("applies what is pending, then says the schema is up to date", async () => {
-    const dir = tempDir();
-    // A data dir as an older inlet left it: only the first migration.
-    const db = new Database(join(dir, "inlet.db"), { create: true });
-    db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-    db.exec(MIGRATIONS[0].sql);
-    db.run("INSERT INTO schema_migrations VALUES (1, 'first', '2024-01-01T00:00:00Z')");
-    db.close();
+    const dir = olderDataDir();
     const first = await migrate(["--data-dir", dir]);
     expect(first.code).toBe(0);
     expect(first.stdout.trim()).toBe(`applied migrations ${MIGRATIONS.slice(1).map((m) => m.version).join(", ")} to SQLite at ${join(dir, "inlet.db")}`);
@@ -361,5 +367,109 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     expect(retried.stderr).toBe("");
     expect(retried.stdout).toContain("1 triggers, 0 runs, 700 Activity rows, 0 dedup keys");
     expect(retried.stdout).toContain("next: no stored secret and no key recorded");
+  }, 60_000);
+
+  test("on a database an older inlet migrated, `inlet migrate` and instances starting at once apply what is pending once, and keep its rows", async () => {
+    const url = await freshDatabase((await sharedPostgres())!);
+    const raw = new SQL(url, { max: 1 });
+    try {
+      await raw.begin(async (tx) => {
+        await tx.unsafe("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)");
+        await tx.unsafe(PG_MIGRATIONS[0].sql);
+        await tx`INSERT INTO schema_migrations VALUES (1, 'first', '2024-01-01T00:00:00Z')`;
+        await tx`INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, attempts, created_at, created_ms)
+          VALUES ('r-old', 't1', 'req-old', 'queued', '{"body":{}}', 0, '2024-01-01T00:00:00.000Z', 1704067200000)`;
+      });
+      const [cliRun, ...stores] = await Promise.all([migrate(["--database-url", url]), ...Array.from({ length: 3 }, () => PostgresStore.open(url))]);
+      await Promise.all(stores.map((store) => store.close()));
+      expect(cliRun).toMatchObject({ code: 0, stderr: "" });
+      const pending = PG_MIGRATIONS.slice(1).map((m) => m.version);
+      const printed = cliRun.stdout.trim() === `applied migrations ${pending.join(", ")} to PostgreSQL at ${url}` ? pending : [];
+      if (printed.length === 0) expect(cliRun.stdout.trim()).toBe(`schema up to date (version ${PG_MIGRATIONS.at(-1)!.version}): PostgreSQL at ${url}`);
+      expect([printed, ...stores.map((store) => store.applied)].filter((applied) => applied.length > 0)).toEqual([pending]);
+      const versions = await raw`SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version`;
+      expect([...versions]).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
+    } finally {
+      await raw.close();
+    }
+    // The run written under the old schema reads as an unordered live run, and is claimed.
+    const pg = await PostgresStore.open(url);
+    try {
+      expect(await pg.getRun("r-old")).toMatchObject({ status: "queued", replayOf: null, orderingKey: null, trigger: { body: {} } });
+      expect((await pg.claimRuns("new-instance", 5, 60_000, new Date())).map((r) => r.id)).toEqual(["r-old"]);
+    } finally {
+      await pg.close();
+    }
+  }, 60_000);
+
+  test("a data dir an older inlet left is refused before PostgreSQL is touched, naming the command that brings it up to date", async () => {
+    const dir = olderDataDir();
+    const url = await freshDatabase((await sharedPostgres())!);
+    expectRefused(
+      await migrate(["--from-data-dir", dir, "--database-url", url]),
+      new RegExp(`is at schema version 1, .*'inlet migrate --data-dir ${dir}'`),
+    );
+    const raw = new SQL(url, { max: 1 });
+    try {
+      expect((await raw`SELECT to_regclass('schema_migrations') AS t`)[0].t).toBeNull();
+    } finally {
+      await raw.close();
+    }
+    expect((await migrate(["--data-dir", dir])).code).toBe(0);
+    const moved = await migrate(["--from-data-dir", dir, "--database-url", url]);
+    expect(moved.stderr).toBe("");
+    expect(moved.stdout).toContain("0 triggers, 0 runs, 0 Activity rows, 0 dedup keys");
+  }, 60_000);
+
+  test("what later features store comes along: replays and their lane, ordering keys, filtered requests, alert states and undelivered notifications", async () => {
+    const dir = tempDir();
+    const sqlite = new SqliteStore(join(dir, "inlet.db"));
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    await sqlite.insertTrigger({ config: { id: "t1", token: "tok1", name: "t1", createdAt: at, updatedAt: at } as never, secretSealed: null, appSecretSealed: null });
+    const row = (id: string, outcome: ActivityRecord["outcome"], runId: string | null, request?: unknown): ActivityRecord => ({
+      id, triggerId: "t1", at, requestId: `req-${id}`, outcome, runId, detail: null, ...(request === undefined ? {} : { request }),
+    });
+    const filtered = row("a-filtered", "filtered", null, { body: { kept: true } });
+    await sqlite.commitIngest({ dedup: null, run: null, activity: filtered });
+    // Written in this order: a replay of the filtered request, then two live runs of one key.
+    const queued = (id: string, extra: Partial<RunRecord>): RunRecord & { trigger: unknown } => ({
+      id, triggerId: "t1", requestId: `req-${id}`, status: "queued", trigger: { body: { id } }, result: null, attempts: 0, error: null, createdAt: at, finishedAt: null, ...extra,
+    });
+    const runs = [queued("r-replay", { replayOf: filtered.id }), queued("r-k1", { orderingKey: "key-hash" }), queued("r-k2", { orderingKey: "key-hash" })];
+    for (const r of runs) await sqlite.commitIngest({ dedup: null, run: r, activity: row(`a-${r.id}`, "run", r.id) });
+    // One alert fired and was notified; another's notification failed twice and was held by the
+    // stopped server when it stopped.
+    const alert = (id: string): AlertRecord => ({ id, triggerId: "t1", kind: "backlog", state: "firing", since: at, value: 3, threshold: 1, notifiedAt: null });
+    await sqlite.transitionAlert(alert("t1/backlog:1:"), null, { id: "n-delivered", payload: '{"n":1}' });
+    await sqlite.settleAlertNotification("n-delivered", "t1/backlog:1:", { deliveredAt: at });
+    await sqlite.transitionAlert(alert("t1/backlog:2:"), null, { id: "n-pending", payload: '{"n":2}' });
+    for (let i = 0; i < 2; i++) await sqlite.settleAlertNotification("n-pending", "t1/backlog:2:", { nextMs: now - 1000 });
+    expect((await sqlite.claimAlertNotifications("stopped-server", 10, new Date(now), 3_600_000)).map((n) => n.id)).toEqual(["n-pending"]);
+    const sqliteRuns = await Promise.all(runs.map((r) => sqlite.getRun(r.id)));
+    const sqliteFiltered = await sqlite.getActivity(filtered.id);
+    const sqliteAlerts = await sqlite.listAlerts();
+    expect(sqliteAlerts.map((a) => a.notifiedAt)).toEqual([at, null]);
+    await sqlite.close();
+
+    const url = await freshDatabase((await sharedPostgres())!);
+    const moved = await migrate(["--from-data-dir", dir, "--database-url", url]);
+    expect(moved.stderr).toBe("");
+    expect(moved.stdout).toContain("1 triggers, 3 runs, 4 Activity rows, 0 dedup keys");
+    expect(moved.stdout).toContain("2 alert states, 1 notifications not yet delivered");
+    const pg = await PostgresStore.open(url);
+    try {
+      expect(await Promise.all(runs.map((r) => pg.getRun(r.id)))).toEqual(sqliteRuns);
+      expect(await pg.getActivity(filtered.id)).toEqual(sqliteFiltered!);
+      expect(sqliteFiltered?.request).toEqual({ body: { kept: true } });
+      expect(await pg.listAlerts()).toEqual(sqliteAlerts);
+      // The undelivered notification is due at once, without the stopped server's lease; the delivered one is never sent again.
+      expect(await pg.claimAlertNotifications("new-instance", 10, new Date(), 30_000)).toEqual([{ id: "n-pending", alertId: "t1/backlog:2:", payload: '{"n":2}', attempts: 2 }]);
+      // Live runs before replays (the lane came along), and the key's second run waits for its first.
+      expect((await pg.claimRuns("new-instance", 1, 60_000, new Date())).map((r) => r.id)).toEqual(["r-k1"]);
+      expect((await pg.claimRuns("new-instance", 10, 60_000, new Date())).map((r) => r.id)).toEqual(["r-replay"]);
+    } finally {
+      await pg.close();
+    }
   }, 60_000);
 });

@@ -142,6 +142,12 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     throw error instanceof SourceRefused ? new UsageError(error.message) : error;
   }
   try {
+    // The copy reads the columns of the current schema: an older file would fail half-way, cryptically.
+    if (source.version < SQLITE_SCHEMA_VERSION) {
+      throw new UsageError(
+        `${source.path} is at schema version ${source.version}, this inlet's is ${SQLITE_SCHEMA_VERSION}: bring it up to date first with 'inlet migrate --data-dir ${shellQuote(source.dir)}' (its server stopped), then copy it`,
+      );
+    }
     const key = loadSourceKey(source, envKey);
     const fingerprint = checkSourceKey(source, key);
     const where = `PostgreSQL at ${redactUrl(url)}`;
@@ -157,6 +163,7 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     }
     print(`copied ${source.path} to ${where}, in one transaction:`);
     print(`  ${summary.triggers} triggers, ${summary.runs} runs, ${summary.activity} Activity rows, ${summary.dedupKeys} dedup keys`);
+    if (summary.alerts) print(`  ${summary.alerts} alert states, ${summary.pendingNotifications} notifications not yet delivered`);
     if (summary.requeued) print(`  ${summary.requeued} runs that were running are queued again (an instance executes them)`);
     if (summary.expiredKeys) print(`  ${summary.expiredKeys} expired dedup keys left behind`);
     if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes(ADMIN_TOKEN_META) ? " (the admin token is unchanged)" : ""}`);

@@ -19,6 +19,10 @@ export interface CopySummary {
   dedupKeys: number;
   /** Dedup keys left behind because they had expired. */
   expiredKeys: number;
+  /** Alert states (each rule's ok/firing, so a firing alert is not notified again). */
+  alerts: number;
+  /** Alert notifications not yet delivered (delivered by an instance, without the stopped server's lease). */
+  pendingNotifications: number;
   meta: string[];
 }
 
@@ -82,6 +86,20 @@ const TABLES: TableCopy[] = [
     columns: { trigger_id: "text", key_hash: "text", seen_ms: "bigint", expires_ms: "bigint" },
     identity: false,
   },
+  {
+    // Without its state an alert that fired would be notified again by the first instance (SPEC: no repeat).
+    table: "alerts",
+    select: "SELECT id, trigger_id, kind, state, since, value, threshold, notified_at FROM alerts ORDER BY id",
+    columns: { id: "text", trigger_id: "text", kind: "text", state: "text", since: "text", value: "double precision", threshold: "double precision", notified_at: "text" },
+    identity: false,
+  },
+  {
+    // In their order, under new seqs; leases are dropped like the runs': the process holding them is gone.
+    table: "alert_outbox",
+    select: "SELECT id, alert_id, payload, attempts, next_ms, delivered_at FROM alert_outbox ORDER BY seq",
+    columns: { id: "text", alert_id: "text", payload: "text", attempts: "integer", next_ms: "bigint", delivered_at: "text" },
+    identity: false,
+  },
 ];
 
 const insertSql = ({ table, columns, identity }: TableCopy) => {
@@ -137,7 +155,7 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
   try {
     return (await sql.begin(async (tx) => {
       // Writers on the target (another copy, an instance started too early) wait until the copy is done.
-      await tx.unsafe("LOCK TABLE triggers, runs, activity, dedup_keys, meta IN EXCLUSIVE MODE");
+      await tx.unsafe("LOCK TABLE triggers, runs, activity, dedup_keys, meta, alerts, alert_outbox IN EXCLUSIVE MODE");
       const [held] = await tx.unsafe(
         "SELECT (SELECT count(*) FROM triggers)::int AS triggers, (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM activity)::int AS activity, (SELECT count(*) FROM dedup_keys)::int AS keys",
       );
@@ -161,6 +179,7 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
 
       const requeued = source.db.query<{ n: number }, []>("SELECT count(*) AS n FROM runs WHERE status = 'running'").get()!.n;
       const expiredKeys = source.db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM dedup_keys WHERE expires_ms <= ?").get(now)!.n;
+      const pendingNotifications = source.db.query<{ n: number }, []>("SELECT count(*) AS n FROM alert_outbox WHERE delivered_at IS NULL").get()!.n;
       const counts: number[] = [];
       for (const spec of TABLES) counts.push(await copyTable(tx, source, spec, now, options.batchRows ?? 500, options.batchChars ?? 4 * 1024 * 1024));
 
@@ -171,8 +190,8 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
       const [revision] = await tx`INSERT INTO meta (key, value) VALUES ('triggers_revision', ${String(sourceRevision + 1)})
         ON CONFLICT (key) DO UPDATE SET value = (GREATEST(meta.value::bigint, ${sourceRevision}::bigint) + 1)::text RETURNING value`;
       await tx`SELECT pg_notify(${TRIGGERS_CHANNEL}, ${revision.value as string})`;
-      const [triggers, runs, activity, dedupKeys] = counts;
-      return { triggers, runs, requeued, activity, dedupKeys, expiredKeys, meta: [...meta.keys()].sort() };
+      const [triggers, runs, activity, dedupKeys, alerts] = counts;
+      return { triggers, runs, requeued, activity, dedupKeys, expiredKeys, alerts, pendingNotifications, meta: [...meta.keys()].sort() };
     })) as CopySummary;
   } finally {
     await sql.close({ timeout: 5 }).catch(() => {});
