@@ -204,7 +204,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     const refused = refuseOversized(request);
     if (refused) {
       const token = webhookToken(request.url);
-      if (token !== null) pipeline.recordEdgeRefusal(token, refused.headers.get("x-request-id")!, EDGE_REFUSALS[refused.status]);
+      if (token !== null) {
+        // A webhook request the edge refused still has its one log line (and, for a known token, its Activity row).
+        const requestId = refused.headers.get("x-request-id")!;
+        const triggerId = pipeline.recordEdgeRefusal(token, requestId, EDGE_REFUSALS[refused.status]);
+        log.write({ requestId, triggerId, method: request.method, outcome: "rejected", status: refused.status, durationMs: 0 });
+      }
       return refused;
     }
     const routed = routable(request);
@@ -275,7 +280,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const refresh = setInterval(reload, 1000);
   // One sweep at a time: a large backlog of expired rows can take longer than the interval.
   let sweeping = false;
-  const sweep = setInterval(() => {
+  const sweepNow = () => {
     if (sweeping) return;
     sweeping = true;
     const now = new Date();
@@ -283,7 +288,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       .sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000))
       .catch((e) => logEvent("warn", "sweep failed", { error: String(e) }))
       .finally(() => (sweeping = false));
-  }, SWEEP_EVERY_MS);
+  };
+  // At start too: a server restarted more often than the interval still keeps only its retention.
+  sweepNow();
+  const sweep = setInterval(sweepNow, SWEEP_EVERY_MS);
   refresh.unref?.();
   sweep.unref?.();
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { withPinnedClock } from "./support/clock.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 let server: TestServer;
@@ -90,16 +91,27 @@ test("many concurrent identical requests produce exactly one run; every request 
   expect(all.filter((o) => o === "deduplicated")).toHaveLength(99);
 });
 
-test("the window is fixed from the first sighting; expired keys are swept", async () => {
-  const t = await server.createTrigger({ name: "win", dedup: { strategy: "payload-hash", windowSeconds: 1 } });
-  await send(t.url, '{"w":1}');
-  await send(t.url, '{"w":1}');
-  await Bun.sleep(1100);
-  await send(t.url, '{"w":1}');
-  expect(await runs(t.id)).toHaveLength(2);
-  await Bun.sleep(1100);
-  const swept = await server.core.store.sweep(new Date(), new Date(0));
-  expect(swept.dedupKeys).toBeGreaterThanOrEqual(1);
+test("the window is fixed from the first sighting (a duplicate does not extend it), ends after exactly windowSeconds; expired keys are swept", async () => {
+  const t = await server.createTrigger({ name: "win", dedup: { strategy: "payload-hash", windowSeconds: 10 } });
+  await withPinnedClock(async (clock) => {
+    const first = clock.now();
+    await send(t.url, '{"w":1}');
+    clock.set(first + 6_000);
+    await send(t.url, '{"w":1}');
+    // A window sliding from the last sighting would still hold until first + 16 s.
+    clock.set(first + 9_999);
+    await send(t.url, '{"w":1}');
+    clock.set(first + 10_000);
+    await send(t.url, '{"w":1}');
+    // The second sighting's key: its own window, from now.
+    clock.set(first + 19_999);
+    await send(t.url, '{"w":1}');
+    expect(await outcomes(t.id)).toEqual(["deduplicated", "run", "deduplicated", "deduplicated", "run"]);
+    clock.set(first + 20_000);
+    expect((await server.core.store.sweep(new Date(), new Date(0))).dedupKeys).toBeGreaterThanOrEqual(1);
+    await send(t.url, '{"w":1}');
+    expect(await runs(t.id)).toHaveLength(3);
+  });
 });
 
 test("header-value: an empty value is no key, like an absent header (it would collapse every such request)", async () => {

@@ -107,11 +107,37 @@ describe("redaction", () => {
     const [row] = await activity(slow.id);
     expect(row.outcome).toBe("error");
     expect(row.label).toBe("Error");
+    expect(row.detail).toMatch(/^pre-execution check failed: .*\b50 ms deadline\b/);
     expect(await runs(slow.id)).toHaveLength(0);
     // The sandbox is healthy afterwards.
     expect((await send(slow.url, { fine: 1 })).status).toBe(200);
     expect(await runs(fast.id)).toHaveLength(20);
   });
+});
+
+test("a check that blows the 32 MiB memory cap is a 500 with the reason in Activity, no run, and its dedup key unrecorded: the retry is not lost", async () => {
+  // Each `(a|b)*` iteration leaves a backtracking state: ~0.9 M of them outgrow the heap in ~15 ms.
+  const t = await server.createTrigger({ name: "hungry", dedup: { strategy: "payload-hash" }, filter: { enabled: true, expression: 'match($.s, "(a|b)*c")' } });
+  const body = { s: "a".repeat(900_000) + "c" };
+  // The first evaluations in a fresh worker run before the JIT warms up (and a busy machine is
+  // slower): those meet the 50 ms deadline first. Sent again until the cap is what stops one.
+  let sent = 0;
+  let rows: any[] = [];
+  while (sent < 12 && !rows.some((r) => r.detail.includes("ran out of memory"))) {
+    const r = await send(t.url, body);
+    sent++;
+    expect(r.status).toBe(500);
+    expect(await r.json()).toEqual({ error: "pre-execution check failed", request_id: r.headers.get("x-request-id") });
+    rows = await activity(t.id);
+  }
+  expect(rows.map((r) => r.outcome)).toEqual(Array(sent).fill("error"));
+  expect(rows.every((r) => r.detail.startsWith("pre-execution check failed: sandbox evaluation "))).toBe(true);
+  expect(rows[0].detail).toBe("pre-execution check failed: sandbox evaluation ran out of memory (out of memory in regexp execution)");
+  expect(await runs(t.id)).toHaveLength(0);
+  // The same bytes within the window, once the filter can decide: a run, not a duplicate of the failures.
+  await server.api("PATCH", `/api/triggers/${t.id}`, { filter: { enabled: true, expression: "$.s != null" } });
+  expect((await send(t.url, body)).status).toBe(200);
+  expect(await runs(t.id)).toHaveLength(1);
 });
 
 test("expression dedup: the selected value is the key; none selected means no dedup", async () => {

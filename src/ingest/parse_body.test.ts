@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { thrown } from "../../test/support/values.ts";
 import { InvalidBody, isJsonType, jsonDepth, parseBody } from "./parse_body.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -23,6 +24,13 @@ test("a body nested 256 deep parses; 257 is refused as invalid_body", () => {
   const nested = (n: number) => bytes("[".repeat(n) + "]".repeat(n));
   expect(() => parseBody(nested(256), "application/json")).not.toThrow();
   expect(() => parseBody(nested(257), "application/json")).toThrow(InvalidBody);
+});
+
+test("an invalid JSON body's reason (kept in Activity) names what is wrong, never a word of the body", () => {
+  const reason = (text: string) => (thrown(() => parseBody(bytes(text), "application/json")) as InvalidBody).message;
+  expect(reason('{"password": hunter2-secret}')).toBe("body is not valid JSON: JSON Parse error: Unexpected identifier");
+  expect(reason('{"card": 4242 4242}')).toStartWith("body is not valid JSON: ");
+  expect(reason('{"card": 4242 4242}')).not.toContain("4242");
 });
 
 test("JSON content types, with and without parameters and in any case", () => {

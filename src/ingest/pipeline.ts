@@ -200,13 +200,14 @@ export class IngestPipeline {
   /**
    * A request to `token` that the HTTP edge refused before any route ran (414, 431; CONTRACT
    * §6.6): when the token is a trigger's, its one `rejected` Activity row, under the answer's
-   * request id.
+   * request id. Returns the trigger's id, or null for an unknown token.
    */
-  recordEdgeRefusal(token: string, requestId: string, reason: string): void {
+  recordEdgeRefusal(token: string, requestId: string, reason: string): string | null {
     const trigger = this.deps.triggers.findByToken(token);
-    if (!trigger) return;
+    if (!trigger) return null;
     const now = this.deps.now?.() ?? new Date();
     this.deps.store.recordActivity(activityRow({ triggerId: trigger.id, requestId, now }, "rejected", `refused before routing: ${reason}`, null)).catch(() => {});
+    return trigger.id;
   }
 
   /** Ends a request: its one Activity row (unless already committed with its outcome), then the answer. */

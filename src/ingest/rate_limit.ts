@@ -13,7 +13,8 @@ export class RateLimiter {
       bucket = { tokens: this.rate, at: nowMs };
       this.buckets.set(key, bucket);
     }
-    bucket.tokens = Math.min(this.rate, bucket.tokens + ((nowMs - bucket.at) / 1000) * this.rate);
+    // A wall clock stepped back (NTP) refills nothing, rather than draining the bucket for as long as it went back.
+    bucket.tokens = Math.min(this.rate, bucket.tokens + (Math.max(0, nowMs - bucket.at) / 1000) * this.rate);
     bucket.at = nowMs;
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
