@@ -1,5 +1,16 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { api, signIn, uniqueName } from "./support.ts";
+
+/** Reveals the bearer trigger's secret, which must differ from `old`; `call` posts to the trigger with a token. */
+async function revealNew(page: Page, url: string, old: string) {
+  await page.getByRole("button", { name: "Reveal" }).click();
+  const shown = page.getByLabel("Secret", { exact: true });
+  await expect(shown).not.toHaveValue("");
+  const fresh = await shown.inputValue();
+  expect(fresh).not.toBe(old);
+  const call = (token: string) => fetch(url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}` } });
+  return { fresh, call };
+}
 
 test("Rotate secret with an Overlap (seconds): Reveal shows the new one, the previous one still verifies", async ({ page }) => {
   const t = await api("POST", "/api/triggers", { name: uniqueName("rotate"), auth: { type: "bearer" } });
@@ -9,12 +20,7 @@ test("Rotate secret with an Overlap (seconds): Reveal shows the new one, the pre
   await page.getByLabel("Overlap (seconds)").fill("3600");
   await page.getByRole("button", { name: "Rotate secret" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Rotated." })).toContainText("the previous one works until");
-  await page.getByRole("button", { name: "Reveal" }).click();
-  const shown = page.getByLabel("Secret", { exact: true });
-  await expect(shown).not.toHaveValue("");
-  const fresh = await shown.inputValue();
-  expect(fresh).not.toBe(old);
-  const call = (token: string) => fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}` } });
+  const { fresh, call } = await revealNew(page, t.url, old);
   expect((await call(fresh)).status).toBe(200);
   expect((await call(old)).status).toBe(200);
   await page.getByLabel("Overlap (seconds)").fill("a week");
@@ -59,12 +65,7 @@ test("the seed's rotation: Authentication Type changed to another value and back
   await save();
   await expect(page.getByLabel("Curl Command")).toHaveValue(/Authorization: Bearer \$INLET_SECRET/);
 
-  await page.getByRole("button", { name: "Reveal" }).click();
-  const shown = page.getByLabel("Secret", { exact: true });
-  await expect(shown).not.toHaveValue("");
-  const fresh = await shown.inputValue();
-  expect(fresh).not.toBe(old);
-  const call = (token: string) => fetch(t.url, { method: "POST", body: "{}", headers: { Authorization: `Bearer ${token}` } });
+  const { fresh, call } = await revealNew(page, t.url, old);
   expect((await call(fresh)).status).toBe(200);
   expect((await call(old)).status).toBe(401);
 });
