@@ -4,8 +4,7 @@
  * target with that header and no signature, and expects a 200 echoing it. Inlet answers and
  * adopts it as the trigger's secret (trust on first use).
  */
-import { definePlugin, hmacRecipe, trustOnFirstUse } from "../../src/plugins/index.ts";
-import { distinctJoined, stringAt, valueAt } from "../_shared/json.ts";
+import { definePlugin, distinctJoined, hmacRecipe, stringAt, trustOnFirstUse, valueAt } from "../../src/plugins/index.ts";
 
 const recipe = hmacRecipe({ header: "X-Hook-Signature", algorithm: "sha256", encoding: "hex" });
 

@@ -2,8 +2,7 @@
  * Calendly: `Calendly-Webhook-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "{t}.{raw body}">`,
  * keyed by the webhook signing key.
  */
-import { definePlugin, signedTimestampRecipe } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
+import { definePlugin, signedTimestampRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "calendly",

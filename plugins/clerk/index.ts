@@ -1,7 +1,5 @@
 /** Clerk: webhooks are sent by Svix, signed with the endpoint's `whsec_` secret under `svix-*` headers. */
-import { definePlugin } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
-import { standardWebhooksRecipe } from "../_shared/standard_webhooks.ts";
+import { definePlugin, standardWebhooksRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "clerk",

@@ -6,8 +6,7 @@
  * PINGs are declared handshakes, which the host answers only after they verify: Discord
  * deliberately sends badly signed PINGs and rejects an endpoint that does not answer those with 401.
  */
-import { definePlugin, signedTimestampRecipe, type InletPlugin } from "../../src/plugins/index.ts";
-import { parseJson, stringAt, valueAt } from "../_shared/json.ts";
+import { definePlugin, type InletPlugin, parseJson, signedTimestampRecipe, stringAt, valueAt } from "../../src/plugins/index.ts";
 
 /** Interaction types (Discord "Receiving and Responding"), for `$trigger.app.event`. */
 const INTERACTION_TYPES: Record<number, string> = {

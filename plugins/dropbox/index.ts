@@ -4,8 +4,7 @@
  * text/plain with `X-Content-Type-Options: nosniff` (the echo is attacker-chosen text: never
  * let a browser sniff it as HTML).
  */
-import { definePlugin, hmacRecipe, type PluginRequest } from "../../src/plugins/index.ts";
-import { valueAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, type PluginRequest, valueAt } from "../../src/plugins/index.ts";
 
 const recipe = hmacRecipe({ header: "X-Dropbox-Signature", algorithm: "sha256", encoding: "hex" });
 

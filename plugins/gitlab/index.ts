@@ -5,8 +5,7 @@
  * GitLab's newer optional "signing token" (Standard Webhooks headers, behind a feature flag) is
  * not handled here; the `standard-webhooks` plugin verifies that recipe.
  */
-import { cannotSign, definePlugin } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
+import { cannotSign, definePlugin, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "gitlab",

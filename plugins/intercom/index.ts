@@ -3,8 +3,7 @@
  * secret. The `ping` topic sent when a webhook is set up is signed like any notification and
  * needs only a normal 200, so there is no handshake.
  */
-import { definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, parseJson, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "intercom",

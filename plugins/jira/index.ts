@@ -3,8 +3,7 @@
  * `X-Hub-Signature` as `sha256=<hex>` (WebSub style). Connect and Forge apps sign with a JWT
  * instead; they are not this plugin.
  */
-import { definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "jira",

@@ -3,8 +3,7 @@
  * body's `webhookTimestamp` (milliseconds), which `@linear/sdk` checks to within 60 s; the
  * `Linear-Timestamp` header is not covered by the signature, so it is not used.
  */
-import { definePlugin, hmacRecipe, type Signed } from "../../src/plugins/index.ts";
-import { parseJson, stringAt, valueAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, parseJson, type Signed, stringAt, valueAt } from "../../src/plugins/index.ts";
 
 const recipe = hmacRecipe({ header: "Linear-Signature", algorithm: "sha256", encoding: "hex" });
 const encoder = new TextEncoder();

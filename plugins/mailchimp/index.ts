@@ -5,8 +5,7 @@
  *
  * Deliveries carry no id; the host remembers each exact body for an hour instead.
  */
-import { definePlugin } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
+import { definePlugin, stringAt } from "../../src/plugins/index.ts";
 
 const decoder = new TextDecoder();
 

@@ -8,8 +8,7 @@
  * read too (url-encoded forms; multipart bodies are not).
  */
 import { randomBytes } from "node:crypto";
-import { cannotSign, definePlugin, formatTimestamp, parseTimestamp, timestampText, timingSafeAnyOf, type PluginRequest } from "../../src/plugins/index.ts";
-import { parseJson, stringAt, valueAt } from "../_shared/json.ts";
+import { cannotSign, definePlugin, formatTimestamp, parseJson, parseTimestamp, type PluginRequest, stringAt, timestampText, timingSafeAnyOf, valueAt } from "../../src/plugins/index.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();

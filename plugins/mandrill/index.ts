@@ -6,8 +6,7 @@
  *
  * Mandrill checks a new webhook's URL with a HEAD request, answered 200.
  */
-import { cannotSign, definePlugin, type PluginContext } from "../../src/plugins/index.ts";
-import { distinctJoined, stringAt, valueAt } from "../_shared/json.ts";
+import { cannotSign, definePlugin, distinctJoined, type PluginContext, stringAt, valueAt } from "../../src/plugins/index.ts";
 
 const SIGNATURE = "x-mandrill-signature";
 const decoder = new TextDecoder();

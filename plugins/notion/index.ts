@@ -5,8 +5,7 @@
  * secret (trust on first use); the operator reveals it in inlet and pastes it into Notion to
  * finish the set-up. Later events are signed with it.
  */
-import { definePlugin, hmacRecipe, trustOnFirstUse } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, parseJson, stringAt, trustOnFirstUse } from "../../src/plugins/index.ts";
 
 const recipe = hmacRecipe({ header: "X-Notion-Signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" });
 

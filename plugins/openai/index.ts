@@ -3,9 +3,7 @@
  * library: a `whsec_` secret is base64-decoded, a secret without the prefix is used as UTF-8
  * (openai-node `resources/webhooks.ts`).
  */
-import { definePlugin } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
-import { standardWebhooksRecipe } from "../_shared/standard_webhooks.ts";
+import { definePlugin, standardWebhooksRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "openai",

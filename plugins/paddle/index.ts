@@ -4,8 +4,7 @@
  * (`@paddle/paddle-node-sdk`). Several `h1` entries are accepted for secret rotation.
  * Paddle Classic (`p_signature`, RSA) is a different product and not handled.
  */
-import { definePlugin, signedTimestampRecipe } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, parseJson, signedTimestampRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "paddle",

@@ -3,8 +3,7 @@
  * comma-separated list of `v1=<hex>` (several while a subscription's secret is rotated; any
  * match passes).
  */
-import { definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "pagerduty",

@@ -3,8 +3,7 @@
  * (`https://user:password@…`), which Postmark sends as `Authorization: Basic …`; the appSecret is
  * that `user:password`. The body is not covered (the fixture says `signsBody: false`).
  */
-import { cannotSign, definePlugin } from "../../src/plugins/index.ts";
-import { stringAt, valueAt } from "../_shared/json.ts";
+import { cannotSign, definePlugin, stringAt, valueAt } from "../../src/plugins/index.ts";
 
 const BASIC = /^basic\s+(\S+)\s*$/i;
 const decoder = new TextDecoder("utf-8", { fatal: true });

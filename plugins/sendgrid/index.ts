@@ -4,8 +4,7 @@
  * the timestamp in `X-Twilio-Email-Event-Webhook-Timestamp` (`@sendgrid/eventwebhook`). The
  * appSecret is the "Verification Key": base64 DER SPKI, with or without PEM armour.
  */
-import { definePlugin, signedTimestampRecipe } from "../../src/plugins/index.ts";
-import { distinctJoined, parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, distinctJoined, parseJson, signedTimestampRecipe, stringAt } from "../../src/plugins/index.ts";
 
 /** The events of the batch (the body is a JSON array); `[]` when it is not one. */
 function events(rawBody: Uint8Array): unknown[] {

@@ -6,8 +6,7 @@
  * `Sentry-Hook-Timestamp` is not covered by the signature, so no tolerance is declared: a
  * timestamp anyone can change protects nothing.
  */
-import { definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "sentry",

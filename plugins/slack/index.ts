@@ -6,8 +6,7 @@
  * The Events API `url_verification` call is answered with its challenge, declared as data: the
  * host answers it only once the request authenticates (Slack signs it like any other event).
  */
-import { definePlugin, signedTimestampRecipe, type InletPlugin } from "../../src/plugins/index.ts";
-import { parseJson, stringAt, valueAt } from "../_shared/json.ts";
+import { definePlugin, type InletPlugin, parseJson, signedTimestampRecipe, stringAt, valueAt } from "../../src/plugins/index.ts";
 
 /** Event type of a form body: interactivity's `payload.type`, or a slash command's name. */
 function formEvent(fields: unknown): string | null {

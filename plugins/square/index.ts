@@ -5,8 +5,7 @@
  *
  * The legacy SHA-1 `x-square-signature` is not checked, only removed from `$trigger`.
  */
-import { concatBytes, definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { concatBytes, definePlugin, hmacRecipe, parseJson, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "square",

@@ -2,9 +2,7 @@
  * Standard Webhooks (https://www.standardwebhooks.com): any sender that follows the spec —
  * `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>` over `${id}.${ts}.${body}`.
  */
-import { definePlugin } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
-import { standardWebhooksRecipe } from "../_shared/standard_webhooks.ts";
+import { definePlugin, standardWebhooksRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "standard-webhooks",

@@ -4,8 +4,7 @@
  * `v1` entries arrive while a secret is rolled; any match passes. `v0` (test-mode legacy) is
  * ignored, as the SDK does.
  */
-import { definePlugin, signedTimestampRecipe } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, parseJson, signedTimestampRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "stripe",

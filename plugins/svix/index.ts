@@ -3,9 +3,7 @@
  * White-labelled Svix plans send the same recipe under `webhook-*`; both are accepted, the
  * `svix-*` header first (as the svix library does).
  */
-import { definePlugin } from "../../src/plugins/index.ts";
-import { stringAt } from "../_shared/json.ts";
-import { standardWebhooksRecipe } from "../_shared/standard_webhooks.ts";
+import { definePlugin, standardWebhooksRecipe, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "svix",

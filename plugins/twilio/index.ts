@@ -8,8 +8,7 @@
  * `req.url` is the public URL inlet builds from `--base-url`; like the SDK, the URL is also tried
  * with its default port added and with its port removed.
  */
-import { cannotSign, definePlugin, timingSafeAnyOf, type PluginContext } from "../../src/plugins/index.ts";
-import { parseJson, valueAt } from "../_shared/json.ts";
+import { cannotSign, definePlugin, parseJson, type PluginContext, timingSafeAnyOf, valueAt } from "../../src/plugins/index.ts";
 
 const SIGNATURE = "x-twilio-signature";
 const decoder = new TextDecoder();

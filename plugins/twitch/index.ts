@@ -6,8 +6,7 @@
  * Message types: `notification`; `webhook_callback_verification` (signed; answered with the raw
  * challenge as text/plain); `revocation` (an ordinary event).
  */
-import { definePlugin, signedTimestampRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, parseJson, type PluginContext, type PluginRequest, signedTimestampRecipe, stringAt } from "../../src/plugins/index.ts";
 
 const ID = "twitch-eventsub-message-id";
 const TIMESTAMP = "twitch-eventsub-message-timestamp";

@@ -2,8 +2,7 @@
  * Typeform: `Typeform-Signature: sha256=<base64 HMAC-SHA256 of the raw body>`, keyed by the
  * secret set on the webhook. Inlet generates it; paste it into the webhook's "Secret" field.
  */
-import { definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, parseJson, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "typeform",

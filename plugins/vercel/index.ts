@@ -2,8 +2,7 @@
  * Vercel: `x-vercel-signature: <hex HMAC-SHA1 of the raw body>`, keyed by the webhook secret
  * (the integration's client secret for integration webhooks).
  */
-import { definePlugin, hmacRecipe } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, hmacRecipe, parseJson, stringAt } from "../../src/plugins/index.ts";
 
 export default definePlugin({
   id: "vercel",

@@ -3,8 +3,7 @@
  * by the app's Secret Token. `endpoint.url_validation` (sent when the URL is saved, then every
  * 72 h) is signed the same way and answered with `{plainToken, encryptedToken}`.
  */
-import { definePlugin, signedTimestampRecipe, type PluginContext, type PluginRequest } from "../../src/plugins/index.ts";
-import { parseJson, stringAt } from "../_shared/json.ts";
+import { definePlugin, parseJson, type PluginContext, type PluginRequest, signedTimestampRecipe, stringAt } from "../../src/plugins/index.ts";
 
 const recipe = signedTimestampRecipe({
   header: "x-zm-signature",

@@ -5,6 +5,8 @@ import { declaredHandshake } from "./declared_handshake.ts";
 import { concatBytes, hmacRecipe, parseSignatureList } from "./recipe.ts";
 import { signedTimestampRecipe } from "./signed_timestamp.ts";
 import { formatTimestamp, parseTimestamp, timestampText } from "./timestamp.ts";
+import { distinctJoined, parseJson, stringAt, valueAt } from "./json_body.ts";
+import { standardWebhooksKey, standardWebhooksRecipe } from "./standard_webhooks.ts";
 import { trustOnFirstUse } from "./trust_on_first_use.ts";
 
 /**
@@ -35,6 +37,12 @@ export const recipes = {
   cannotSign,
   timingSafeAnyOf,
   signAsymmetric,
+  standardWebhooks: standardWebhooksRecipe,
+  standardWebhooksKey,
+  parseJson,
+  valueAt,
+  stringAt,
+  distinctJoined,
 } as const;
 
 export type PluginRecipes = typeof recipes;

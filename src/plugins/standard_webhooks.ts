@@ -11,7 +11,11 @@
  *
  * @module
  */
-import { cannotSign, concatBytes, formatTimestamp, parseTimestamp, timestampText, timingSafeAnyOf, type InletPlugin, type PluginContext, type PluginRequest, type SignInput } from "../../src/plugins/index.ts";
+import { timingSafeAnyOf } from "./any_of.ts";
+import { cannotSign } from "./cannot_sign.ts";
+import { concatBytes } from "./recipe.ts";
+import { formatTimestamp, parseTimestamp, timestampText } from "./timestamp.ts";
+import type { InletPlugin, PluginContext, PluginRequest, SignInput } from "./types.ts";
 
 /**
  * How the pasted secret becomes the HMAC key.
