@@ -55,8 +55,14 @@ test("the seed's rotation: Authentication Type changed to another value and back
   };
   // Until saved, the curl command and secret shown are the saved ones, and a note says so.
   await expect(note).toBeHidden();
-  await type.selectOption("header");
+  // A change of methods keeps the secret: the note does not promise a new one.
+  await page.getByLabel("Methods").selectOption({ label: "GET and POST" });
   await expect(note).toBeVisible();
+  await expect(note).not.toContainText("new secret");
+  await page.getByLabel("Methods").selectOption({ label: "POST" });
+  await expect(note).toBeHidden();
+  await type.selectOption("header");
+  await expect(note).toContainText("A new Authentication Type gets a new secret.");
   await expect(page.getByLabel("Curl Command")).toHaveValue(/Authorization: Bearer/);
   await save();
   await expect(note).toBeHidden();

@@ -34,7 +34,7 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
   const sections: Section[] = [];
   const regions: Section[] = [];
   const summary = h("div", { class: "error-summary", role: "alert", tabindex: "-1", hidden: true });
-  const pending = h("p", { class: "note", hidden: true }, "Save to apply the authentication change: the curl command and secret below show the saved settings. A new Authentication Type gets a new secret.");
+  const pending = h("p", { class: "note", hidden: true });
 
   const headingId = uid("auth-heading");
   const authPart = h("section", { class: "card", "aria-labelledby": headingId }, h("h2", { id: headingId }, plugin ? `${plugin.name} app trigger` : "Authentication"));
@@ -49,7 +49,13 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     authPart.append(auth.typeField.wrap, name.wrap, auth.rest);
     if (trigger) {
       const saved = JSON.stringify(auth.value());
-      auth.onChange(() => show(pending, JSON.stringify(auth.value()) !== saved));
+      const savedType = auth.typeField.control.value;
+      auth.onChange(() => {
+        // Only a new type gets a new secret: a change of methods or of a header name keeps it.
+        const newType = auth.typeField.control.value !== savedType;
+        pending.textContent = `Save to apply the authentication change: the curl command${newType ? " and secret" : ""} below show the saved settings.${newType ? " A new Authentication Type gets a new secret." : ""}`;
+        show(pending, JSON.stringify(auth.value()) !== saved);
+      });
     }
   }
   if (trigger) authPart.append(pending, endpointSection(trigger, plugin));
