@@ -8,7 +8,7 @@ import type { BulkReplay } from "./replay_input.ts";
 
 /** What replay needs of the server: the stored requests, the triggers, and the pipeline's entry after deduplication. */
 export interface ReplayDeps {
-  store: Pick<Store, "getRun" | "getActivity" | "listReplayable">;
+  store: Pick<Store, "getRun" | "getActivity" | "countReplayable" | "listReplayable">;
   triggers: { get(id: string): TriggerRecord | undefined };
   deliver(delivery: Delivery, options: { filter: "apply" | "skip" }): Promise<Ending>;
   now?(): Date;
@@ -79,21 +79,20 @@ export class Replay {
       ...(input.sinceMs === undefined ? {} : { sinceMs: input.sinceMs }),
       untilMs: Math.min(input.untilMs ?? startMs, startMs),
     };
+    const matched = await this.deps.store.countReplayable(query);
+    if (input.dryRun) return { matched, replayed: 0, runIds: [] };
     const filter = input.source === "runs" ? "skip" : input.filter;
     const seen = new Set<string>();
     const runIds: string[] = [];
-    let matched = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0, due = Math.min(matched, input.limit); due > 0; ) {
       const page = await this.deps.store.listReplayable(query, after, PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1].seq;
-      const requests = page.filter((c) => firstOfItsRequest(seen, c.trigger as StoredPayload));
-      const due = input.dryRun ? [] : requests.slice(0, Math.max(0, input.limit - matched));
-      matched += requests.length;
-      if (due.length === 0) continue;
+      const requests = page.filter((c) => firstOfItsRequest(seen, c.trigger as StoredPayload)).slice(0, due);
+      due -= requests.length;
       // One page at a time, committed together by the store's grouped commit; between pages the
       // event loop serves live requests, so a large replay never holds the request thread.
-      const results = await Promise.all(due.map((c) => this.replay(trigger, c.trigger as StoredPayload, c.id, filter, startMs)));
+      const results = await Promise.all(requests.map((c) => this.replay(trigger, c.trigger as StoredPayload, c.id, filter, startMs)));
       for (const result of results) if (result.kind === "run") runIds.push(result.run.id);
       await new Promise((resolve) => setImmediate(resolve));
     }

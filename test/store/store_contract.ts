@@ -332,6 +332,12 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       for (const r of [again, fromFilter]) await store.commitIngest({ dedup: null, run: r, activity: activity("t-rep", later, "run", r.id) });
       expect(await all(failed)).toEqual([ids[2], ids[4], again.id]);
       expect(await all(byFilter)).toEqual([]);
+      // Counted by request: the replay shares its original's request id.
+      expect(await store.countReplayable(failed)).toBe(3);
+      const twice = { ...run("t-rep", later), status: "failed" as const, requestId: again.requestId, trigger: { body: { i: 0 } } };
+      await store.commitIngest({ dedup: null, run: twice, activity: activity("t-rep", later, "run", twice.id) });
+      expect(await store.countReplayable(failed)).toBe(3);
+      expect(await store.countReplayable(byFilter)).toBe(0);
       await store.close();
     });
 

@@ -407,6 +407,14 @@ export class PostgresStore implements Store {
     });
   }
 
+  countReplayable(query: ReplayQuery): Promise<number> {
+    return this.guard(async (sql) => {
+      const { where, params } = replayWhere(query, 0, (n) => `$${n}`);
+      const [row] = await sql.unsafe(`SELECT count(DISTINCT request_id)::int AS n FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where}`, params);
+      return Number(row.n);
+    });
+  }
+
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(async (sql) => {
       const { where, params } = replayWhere(query, afterSeq, (n) => `$${n}`);

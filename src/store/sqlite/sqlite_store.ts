@@ -485,6 +485,13 @@ export class SqliteStore implements Store {
     );
   }
 
+  countReplayable(query: ReplayQuery): Promise<number> {
+    return this.guard(() => {
+      const { where, params } = replayWhere(query, 0, () => "?");
+      return this.db.query<{ n: number }, Array<string | number>>(`SELECT count(DISTINCT request_id) AS n FROM ${replayTable(query)} WHERE ${where}`).get(...params)!.n;
+    });
+  }
+
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(() => {
       const { where, params } = replayWhere(query, afterSeq, () => "?");
