@@ -152,6 +152,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
     onRunCommitted: (trigger, run) => queue.onCommitted(trigger, run),
     runLease: (trigger) => queue.leaseFor(trigger),
+    leaseUnused: () => queue.leaseUnused(),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
     log: logEvent,
   });

@@ -11,6 +11,8 @@ export interface RecordDeps {
   store: Pick<Store, "commitIngest">;
   /** A lease to commit a run already held by this instance (workflow response mode), or null. */
   runLease?(trigger: TriggerRecord): RunLease | null;
+  /** Gives back a lease no run was committed with (a duplicate, or a failed commit). */
+  leaseUnused?(lease: RunLease): void;
 }
 
 /** `$trigger`: the run's input (CONTRACT §3), with the redacted body. */
@@ -73,13 +75,20 @@ export async function recordRun(
     orderingKey: immediate ? null : orderingKey,
   };
   const detail = delivery.replayOf ? `replay of ${delivery.replayOf}` : null;
-  const { deduplicated } = await deps.store.commitIngest({
-    dedup: delivery.claim,
-    run,
-    triggerJson: triggerJson(delivery, payload),
-    activity: activityRow(at(delivery), "run", detail, run.id),
-    lease,
-  });
+  let deduplicated: boolean;
+  try {
+    ({ deduplicated } = await deps.store.commitIngest({
+      dedup: delivery.claim,
+      run,
+      triggerJson: triggerJson(delivery, payload),
+      activity: activityRow(at(delivery), "run", detail, run.id),
+      lease,
+    }));
+  } catch (error) {
+    if (lease) deps.leaseUnused?.(lease);
+    throw error;
+  }
+  if (deduplicated && lease) deps.leaseUnused?.(lease);
   return { run, duplicate: deduplicated };
 }
 

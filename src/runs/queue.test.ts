@@ -169,6 +169,14 @@ test("workflow response mode starts at most directLimit runs at once; past it a 
   expect(most).toBe(3);
   // Once they ended, the next caller starts at once again.
   expect((await commit()).status).toBe("running");
+  await until(() => running === 0);
+  // A slot is taken when the lease is given, before the commit: callers of one burst cannot all pass.
+  const t = trigger("workflow");
+  expect([queue.leaseFor(t), queue.leaseFor(t), queue.leaseFor(t)].map((lease) => lease !== null)).toEqual([true, true, false]);
+  queue.leaseUnused(); // a duplicate, say: nothing was committed with it
+  expect(queue.leaseFor(t)).not.toBeNull();
+  queue.leaseUnused();
+  queue.leaseUnused();
   await queue.stop(1000);
   await store.close();
 });

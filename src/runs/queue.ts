@@ -45,7 +45,7 @@ export class RunQueue {
   private readonly store: Store;
   private readonly concurrency: number;
   private readonly directLimit: number;
-  /** Workflow response mode runs executing now, started at once (not counted in `active`). */
+  /** Workflow response mode runs executing now or leased for their commit (`leaseFor`), not counted in `active`. */
   private direct = 0;
   private readonly pollMs: number;
   private readonly leaseMs: number;
@@ -97,7 +97,15 @@ export class RunQueue {
    */
   leaseFor(trigger: TriggerRecord): RunLease | null {
     if (trigger.response.mode !== "workflow" || this.stopping || this.direct >= this.directLimit) return null;
+    // Its slot is taken now, not when the run starts after its commit: a burst of callers
+    // arriving in one commit's time cannot all get past the limit.
+    this.direct++;
     return { owner: this.owner, untilMs: this.now().getTime() + this.leaseMs };
+  }
+
+  /** A lease from `leaseFor` that no run was committed with (a duplicate, a failed commit): its slot is free again. */
+  leaseUnused(): void {
+    this.direct--;
   }
 
   /** The pipeline's hook: a run was durably committed. */
@@ -230,11 +238,11 @@ export class RunQueue {
         .finally(() => {
           this.tasks.delete(task);
           if (counted) this.active--;
+          else this.direct--;
         });
       this.tasks.add(task);
       return;
     }
-    if (!counted) this.direct++;
     const controller = new AbortController();
     this.running.set(run.id, controller);
     const context: RunContext = {
