@@ -365,6 +365,9 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       const ok: AlertRecord = { ...firing, state: "ok", since: at(3000).toISOString(), value: 0 };
       expect(await store.transitionAlert(ok, "firing", note("n-ok"))).toBe(true);
       expect((await store.claimAlertNotifications("c", 10, at(60_000), 30_000)).map((n) => n.id)).toEqual(["n-ok"]);
+      // The firing one was being sent (leased by b) when the alert resolved: it settles, but never marks the new state notified.
+      await store.settleAlertNotification(winner, firing.id, { deliveredAt: at(60_500).toISOString() });
+      expect((await store.listAlerts())[0].notifiedAt).toBeNull();
       const deliveredAt = at(61_000).toISOString();
       await store.settleAlertNotification("n-ok", ok.id, { deliveredAt });
       expect(await store.claimAlertNotifications("c", 10, at(600_000), 30_000)).toEqual([]);
