@@ -180,6 +180,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         check: checkExpression,
         replay: new Replay({ store, triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) }),
         onTriggerDeleted: (id) => metrics.forget(id),
+        alerts: () => alerts.list(),
       }),
     )
     .use(

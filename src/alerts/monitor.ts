@@ -42,6 +42,8 @@ function textOf(trigger: TriggerRecord, rule: AlertRule, state: AlertState, valu
 export class AlertMonitor {
   private timers: Array<ReturnType<typeof setInterval>> = [];
   private firing = new Map<string, { triggerId: string; kind: string; firing: boolean }>();
+  /** Each rule's measure at the last evaluation, by alert id. */
+  private measured = new Map<string, number>();
   private evaluating: Promise<void> | null = null;
   private delivering: Promise<void> | null = null;
 
@@ -61,6 +63,15 @@ export class AlertMonitor {
     await Promise.allSettled([this.evaluating, this.delivering]);
   }
 
+  /**
+   * The stored alerts with each rule's measure from this instance's last evaluation: the store
+   * keeps the measure of the last transition (a silence's grows every second; writing it at each
+   * evaluation would cost a commit per rule every few seconds, per instance).
+   */
+  async list(): Promise<AlertRecord[]> {
+    return (await this.o.store.listAlerts()).map((alert) => ({ ...alert, value: this.measured.get(alert.id) ?? alert.value }));
+  }
+
   /** `inlet_alert_firing{trigger,kind}` for /metrics. */
   series(): Array<{ labels: Record<string, string>; value: number }> {
     return [...this.firing.values()].map((a) => ({ labels: { trigger: a.triggerId, kind: a.kind }, value: a.firing ? 1 : 0 }));
@@ -78,6 +89,7 @@ export class AlertMonitor {
     const known = new Map((await this.o.store.listAlerts()).map((a) => [a.id, a]));
     const wanted = new Set<string>();
     const firing = new Map<string, { triggerId: string; kind: string; firing: boolean }>();
+    const measured = new Map<string, number>();
     for (const trigger of this.o.triggers.list()) {
       for (const rule of trigger.alerts ?? []) {
         const id = `${trigger.id}/${ruleKey(rule)}`;
@@ -88,11 +100,8 @@ export class AlertMonitor {
         const series = `${trigger.id}/${rule.kind}`;
         firing.set(series, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" || firing.get(series)?.firing === true });
         const current = known.get(id);
-        if (current?.state === state) {
-          // `GET /api/alerts` shows the measure now; a conditional write that keeps the state and since.
-          if (current.value !== value) await this.o.store.transitionAlert({ ...current, value }, state, null);
-          continue;
-        }
+        measured.set(id, value);
+        if (current?.state === state) continue;
         const next: AlertRecord = { id, triggerId: trigger.id, kind: rule.kind, state, since: now.toISOString(), value, threshold: thresholdOf(rule), notifiedAt: null };
         // The first evaluation of a rule that is fine says nothing; every later change is notified.
         const notify = this.o.url && (current !== undefined || state === "firing");
@@ -106,6 +115,7 @@ export class AlertMonitor {
       }
     }
     this.firing = firing;
+    this.measured = measured;
     await this.o.store.dropAlerts((id) => wanted.has(id));
     void this.deliver();
   }

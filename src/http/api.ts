@@ -12,6 +12,7 @@ import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
 import { rotateInputOf } from "../triggers/rotate_input.ts";
 import type { ExpressionCheck } from "../checks/api_check.ts";
 import { jsonResponse } from "../ingest/respond.ts";
+import type { AlertRecord } from "../records/alert.ts";
 import { pageAfter, pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
 
@@ -25,6 +26,8 @@ export interface ApiDeps {
   check: ExpressionCheck;
   replay: Replay;
   onTriggerDeleted?(id: string): void;
+  /** `GET /api/alerts`: the stored alerts with their measure now (the alert monitor's). */
+  alerts(): Promise<AlertRecord[]>;
 }
 
 const json = jsonResponse;
@@ -169,7 +172,7 @@ export function apiRoutes(deps: ApiDeps) {
       },
       { parse: "none" },
     )
-    .get("/alerts", async () => json(200, await store.listAlerts()))
+    .get("/alerts", async () => json(200, await deps.alerts()))
     .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
     .post("/check", async ({ request }) => json(200, deps.check(await readJson(request))), { parse: "none" });
 }

@@ -100,8 +100,7 @@ export interface Store {
    * notification, in one transaction; false when the alert was not in `from` any more (another
    * instance moved it first): each transition is recorded, and notified, exactly once. The
    * alert's notifications not yet delivered are dropped with it: superseded (SPEC: retried until
-   * delivered or the alert changes again). With `from` equal to the state and no notification it
-   * only updates the measure shown by `GET /api/alerts`.
+   * delivered or the alert changes again).
    */
   transitionAlert(next: AlertRecord, from: AlertState | null, notification: { id: string; payload: string } | null): Promise<boolean>;
   /** Removes alerts whose trigger or rule is gone (and their undelivered notifications). */
