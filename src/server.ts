@@ -9,7 +9,7 @@ import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerCon
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
-import { ingestHandler, webhookToken } from "./http/ingest_route.ts";
+import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
 import { Metrics } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression } from "./checks/api_check.ts";
@@ -168,6 +168,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   alerts.start();
   const ingest = ingestHandler(pipeline, metrics, log);
+  const edgeRefused = edgeRefusalHandler(pipeline, metrics, log);
   const app = new Elysia({ name: "inlet" })
     .onError(({ code, error }) => errorResponse(code, error))
     .use(
@@ -206,13 +207,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     const refused = refuseOversized(request);
     if (refused) {
       const token = webhookToken(request.url);
-      if (token !== null) {
-        // A webhook request the edge refused still has its one log line (and, for a known token, its Activity row).
-        const requestId = refused.headers.get("x-request-id")!;
-        const triggerId = pipeline.recordEdgeRefusal(token, requestId, EDGE_REFUSALS[refused.status]);
-        log.write({ requestId, triggerId, method: request.method, outcome: "rejected", status: refused.status, durationMs: 0 });
-      }
-      return refused;
+      return token === null ? refused : edgeRefused(request, token, refused, EDGE_REFUSALS[refused.status]);
     }
     const routed = routable(request);
     if (routed !== request) received.set(routed, request);

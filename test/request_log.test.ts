@@ -50,6 +50,8 @@ test("the request log: one JSON line per webhook request, whatever its end, and 
       expect(line.triggerId).toBe(line.status === 404 ? null : t.id);
     }
     expect(lines.map((l) => l.outcome)).toEqual(["run", "auth_failed", "rejected", "rejected", "not_found", "rejected"]);
+    // The edge's refusal is counted with the others in /metrics too.
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toContain(`inlet_webhook_requests_total{trigger="${t.id}",outcome="rejected",status="431"} 1`);
 
     // Nor does the reason an invalid body's Activity row keeps quote it.
     const activity = await (await api(`/api/triggers/${t.id}/activity`)).text();

@@ -5,24 +5,42 @@ import type { RequestLog } from "./request_log.ts";
 /** Answers one webhook call: the pipeline, then its metrics and request-log line. */
 export type IngestHandler = (request: Request, token: string) => Promise<Response>;
 
+/** A webhook call the HTTP edge refused before it was routed (414, 431): its Activity row, metrics and log line. */
+export type EdgeRefusalHandler = (request: Request, token: string, refused: Response, reason: string) => Response;
+
+/** What every webhook call leaves whatever answered it: its metrics and its one request-log line. */
+function accountant(metrics: Metrics, log: RequestLog) {
+  return (request: Request, triggerId: string | null, outcome: string, response: Response, seconds: number) => {
+    metrics.observe(triggerId ?? "unknown", outcome, response.status, seconds);
+    log.write({
+      requestId: response.headers.get("x-request-id"),
+      triggerId,
+      method: request.method,
+      outcome,
+      status: response.status,
+      durationMs: Math.round(seconds * 100_000) / 100,
+    });
+  };
+}
+
 export function ingestHandler(pipeline: IngestPipeline, metrics: Metrics, log: RequestLog): IngestHandler {
+  const account = accountant(metrics, log);
   return async (request, token) => {
     const started = performance.now();
     const url = request.url;
     const q = url.indexOf("?");
     const result = await pipeline.handle(request, token, q === -1 ? "" : url.slice(q));
-    const seconds = (performance.now() - started) / 1000;
-    const status = result.response.status;
-    metrics.observe(result.triggerId ?? "unknown", result.outcome, status, seconds);
-    log.write({
-      requestId: result.response.headers.get("x-request-id"),
-      triggerId: result.triggerId,
-      method: request.method,
-      outcome: result.outcome,
-      status,
-      durationMs: Math.round(seconds * 100_000) / 100,
-    });
+    account(request, result.triggerId, result.outcome, result.response, (performance.now() - started) / 1000);
     return result.response;
+  };
+}
+
+export function edgeRefusalHandler(pipeline: IngestPipeline, metrics: Metrics, log: RequestLog): EdgeRefusalHandler {
+  const account = accountant(metrics, log);
+  return (request, token, refused, reason) => {
+    const triggerId = pipeline.recordEdgeRefusal(token, refused.headers.get("x-request-id")!, reason);
+    account(request, triggerId, "rejected", refused, 0);
+    return refused;
   };
 }
 
