@@ -10,7 +10,7 @@ import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
 import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
-import { Metrics } from "./http/metrics.ts";
+import { Metrics, triggerInfo } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { checkExpression } from "./checks/api_check.ts";
 import { expressionRules } from "./checks/compile.ts";
@@ -187,6 +187,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     .use(
       healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length }), () => [
         ...checkPoolGauges(checkPool.snapshot()),
+        triggerInfo(triggers.list()),
         { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
       ]),
     )

@@ -101,10 +101,6 @@ function convert(option: Option, raw: string, source: string): string | number |
 }
 
 /**
- * Reads the server settings: flags first, then env twins, then defaults. `args` are the
- * flags left after the command words; unknown flags are an error that names them.
- */
-/**
  * The word after a flag that takes a value: missing, or another flag (`--limit --data-dir X` is
  * a forgotten value, not a limit of "--data-dir"), is a usage error; `--flag=--x` passes such a value.
  */
@@ -114,6 +110,10 @@ export function flagValue(flag: string, next: string | undefined): string {
   return next;
 }
 
+/**
+ * Reads the server settings: flags first, then env twins, then defaults. `args` are the
+ * flags left after the command words; unknown flags are an error that names them.
+ */
 export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
   const values: Record<string, unknown> = {};
   const explicit = new Set<string>();

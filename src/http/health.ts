@@ -11,13 +11,6 @@ export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Recor
       help: "Queued runs waiting behind an earlier run of the same ordering key (queued, running or retrying).",
       values: await store.runsWaitingOnKey().catch(() => ({})),
     },
-    {
-      // Series are keyed by trigger id, which a rename keeps; dashboards join this for the name.
-      name: "inlet_trigger_info",
-      help: "1 per trigger, with its name (and app, for app triggers): join on trigger to label series by name.",
-      values: {},
-      series: (await store.listTriggers().catch(() => [])).map(({ config: t }) => ({ labels: { trigger: t.id, name: t.name, ...(t.app ? { app: t.app } : {}) }, value: 1 })),
-    },
   ];
   const plain = (status: number, text: string, type = "text/plain; charset=utf-8") => new Response(text, { status, headers: { "Content-Type": type } });
   return new Elysia({ name: "inlet-health" })

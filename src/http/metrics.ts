@@ -73,3 +73,16 @@ export class Metrics {
     return lines.join("\n") + "\n";
   }
 }
+
+/**
+ * `inlet_trigger_info{trigger,name[,app]} 1` per trigger. Series are keyed by trigger id, which a
+ * rename keeps; dashboards join this one on `trigger` to show names.
+ */
+export function triggerInfo(triggers: ReadonlyArray<{ id: string; name: string; app: string | null }>): PerTriggerGauge {
+  return {
+    name: "inlet_trigger_info",
+    help: "1 per trigger, with its name (and app, for app triggers): join on trigger to label series by name.",
+    values: {},
+    series: triggers.map((t) => ({ labels: { trigger: t.id, name: t.name, ...(t.app ? { app: t.app } : {}) }, value: 1 })),
+  };
+}

@@ -1,7 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
-import { InvalidBody, isJsonType, parseBody, parseJson } from "./parse_body.ts";
+import { InvalidBody, isJsonType, parseBody, parseJsonBody } from "./parse_body.ts";
 import { InvalidXml } from "./parse_xml.ts";
 import { ERRORS, failure } from "./respond.ts";
 
@@ -27,7 +27,7 @@ export class ParsedBody {
     return this.parsed.value;
   }
 
-  /** A parsed JSON body's text as received (see `parseJson`); null for other bodies. */
+  /** A parsed JSON body's text as received (see `parseJsonBody`); null for other bodies. */
   jsonText(): string | null {
     return this.parsed && "value" in this.parsed ? (this.parsed.jsonText ?? null) : null;
   }
@@ -47,7 +47,7 @@ export class ParsedBody {
     if (arrival.method === "GET") return { value: fieldsOf(new URLSearchParams(arrival.query)) };
     const contentType = arrival.headers.get("content-type");
     if (isJsonType(contentType)) {
-      const { value, text } = parseJson(rawBody);
+      const { value, text } = parseJsonBody(rawBody);
       return { value, jsonText: text };
     }
     return { value: parseBody(rawBody, contentType) };

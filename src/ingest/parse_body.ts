@@ -65,7 +65,7 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
  * A JSON body: its value, and its text as received (decoded, a byte-order mark dropped), which is
  * known to be valid JSON of the same value — stored as is while nothing changes the body.
  */
-export function parseJson(bytes: Uint8Array): { value: unknown; text: string } {
+export function parseJsonBody(bytes: Uint8Array): { value: unknown; text: string } {
   if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let text: string;
   try {
@@ -88,7 +88,7 @@ export function parseJson(bytes: Uint8Array): { value: unknown; text: string } {
  * anything else is a string. An empty body without a JSON type is `null`.
  */
 export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
-  if (isJsonType(contentType)) return parseJson(bytes).value;
+  if (isJsonType(contentType)) return parseJsonBody(bytes).value;
   if (isXmlType(contentType)) return parseXml(bytes);
   if (bytes.length === 0) return null;
   const text = decoder.decode(bytes);

@@ -96,7 +96,7 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
       expressionPreview.textContent = "";
       return;
     }
-    // The parser's own message for a missing $ talks of string literals, which misleads here.
+    // Checked here, in the words the Ordering key field uses, before asking the server.
     if (!source.startsWith("$")) {
       expression.setError("A JSONPath query starts with $, for example $.data.id.");
       expressionPreview.textContent = "";

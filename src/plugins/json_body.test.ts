@@ -1,0 +1,20 @@
+import { expect, test } from "bun:test";
+import { distinctJoined, parseJson, stringAt, valueAt } from "./json_body.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+test("the JSON body readers never throw: no value where the body or a step is missing", () => {
+  expect(parseJson(bytes('{"type":"ping"}'))).toEqual({ type: "ping" });
+  expect(parseJson(bytes("{not json"))).toBeUndefined();
+  expect(parseJson(new Uint8Array([0x22, 0xff, 0x22]))).toBe("\ufffd");
+  const body = { subscription: { type: "channel.follow", n: 3 }, list: [{ type: "x" }] };
+  expect(valueAt(body, "subscription", "type")).toBe("channel.follow");
+  expect(valueAt(body, "subscription", "missing", "deeper")).toBeUndefined();
+  expect(valueAt(body, "list", "0")).toBeUndefined(); // arrays are not stepped into
+  expect(valueAt("text", "a")).toBeUndefined();
+  expect(stringAt(body, "subscription", "type")).toBe("channel.follow");
+  expect(stringAt(body, "subscription", "n")).toBeNull();
+  expect(stringAt({ type: "" }, "type")).toBeNull();
+  expect(distinctJoined(["a", null, "b", "a"])).toBe("a,b");
+  expect(distinctJoined([null])).toBeNull();
+});
