@@ -1,7 +1,8 @@
 import { ruleKey, thresholdOf, type AlertRecord, type AlertRule, type AlertState } from "../records/alert.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { Store } from "../store/store.ts";
-import { standardWebhookHeaders } from "./standard_webhooks.ts";
+import { pluginContext } from "../plugins/context.ts";
+import { standardWebhooksRecipe } from "../plugins/standard_webhooks.ts";
 
 export interface AlertMonitorOptions {
   store: Store;
@@ -19,6 +20,15 @@ export interface AlertMonitorOptions {
 
 const DELIVERY_LEASE_MS = 30_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** Notifications are sent the way inlet receives Standard Webhooks: one recipe signs both. */
+const standardWebhooks = standardWebhooksRecipe({ prefixes: ["webhook-"], secret: "standard" });
+
+/** `webhook-id` (the notification's id, the same on every retry), `webhook-timestamp` (now) and `webhook-signature`. */
+async function signed(secret: string, id: string, payload: string): Promise<Record<string, string>> {
+  const request = { method: "POST", url: "", headers: new Headers({ "webhook-id": id }), rawBody: new TextEncoder().encode(payload) };
+  return (await standardWebhooks.sign(request, pluginContext(secret, new Date()))).headers ?? {};
+}
 
 /** The one line a person reads (and a Slack incoming webhook shows). */
 function textOf(trigger: TriggerRecord, rule: AlertRule, state: AlertState, value: number): string {
@@ -134,7 +144,7 @@ export class AlertMonitor {
       let delivered = false;
       let reason = "";
       try {
-        const headers = { "Content-Type": "application/json", ...(this.o.secret ? standardWebhookHeaders(this.o.secret, n.id, new Date(), n.payload) : {}) };
+        const headers = { "Content-Type": "application/json", ...(this.o.secret ? await signed(this.o.secret, n.id, n.payload) : {}) };
         const response = await fetch(this.o.url!, { method: "POST", body: n.payload, headers, signal: AbortSignal.timeout(5000) });
         delivered = response.ok;
         reason = `status ${response.status}`;
