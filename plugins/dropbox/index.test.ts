@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { pluginContext } from "../../src/plugins/index.ts";
 import { bodyHmacCases } from "../_shared/recipe_cases.ts";
 import { accepted, requestOf, TRIGGER_URL } from "../_shared/test_support.ts";
 import fixture from "./fixture.ts";

@@ -1,8 +1,16 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeSecretKey } from "../config/secret_key.ts";
 
 const VERSION = "v1";
+
+/** A key's 32 bytes from its base64 text (the one decoder INLET_SECRET_KEY is checked with); throws `message` and why. */
+function keyFrom(text: string, message: string): Buffer {
+  const decoded = decodeSecretKey(text);
+  if ("problem" in decoded) throw new Error(`${message}: it ${decoded.problem}`);
+  return decoded.key;
+}
 
 /** The meta key under which a store records the fingerprint of the key its secrets are sealed with. */
 
@@ -15,25 +23,22 @@ export class SealedBox {
    * created with mode 0600 on first use.
    */
   static load(dataDir: string, envKey: string | undefined): SealedBox {
-    if (envKey) {
-      const key = Buffer.from(envKey, "base64");
-      if (key.length !== 32 || key.toString("base64").replace(/=+$/, "") !== envKey.trim().replace(/=+$/, "")) {
-        throw new Error(`INLET_SECRET_KEY must be base64 of exactly 32 bytes (got ${key.length} bytes)`);
-      }
-      return new SealedBox(key);
-    }
+    if (envKey) return new SealedBox(keyFrom(envKey, "INLET_SECRET_KEY must be base64 of exactly 32 bytes"));
     const file = join(dataDir, "secret.key");
-    if (existsSync(file)) {
-      const mode = statSync(file).mode & 0o777;
-      if (mode & 0o077) chmodSync(file, 0o600);
-      const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
-      if (key.length !== 32) throw new Error(`${file} does not hold base64 of 32 bytes; restore it or set INLET_SECRET_KEY`);
-      return new SealedBox(key);
-    }
+    const existing = SealedBox.fromKeyFile(file);
+    if (existing) return existing;
     mkdirSync(dataDir, { recursive: true });
     const key = randomBytes(32);
     writeFileSync(file, key.toString("base64") + "\n", { mode: 0o600, flag: "wx" });
     return new SealedBox(key);
+  }
+
+  /** The key a key file holds (its mode tightened to 0600), or null when there is no such file. */
+  static fromKeyFile(file: string): SealedBox | null {
+    if (!existsSync(file)) return null;
+    const mode = statSync(file).mode & 0o777;
+    if (mode & 0o077) chmodSync(file, 0o600);
+    return new SealedBox(keyFrom(readFileSync(file, "utf8"), `${file} does not hold base64 of 32 bytes; restore it or set INLET_SECRET_KEY`));
   }
 
   /** For tests: a box with a fixed key. */

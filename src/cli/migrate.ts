@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SealedBox } from "../auth/sealed_box.ts";
 import { ADMIN_TOKEN_META, KEY_FINGERPRINT_META } from "../records/meta_keys.ts";
@@ -7,7 +7,6 @@ import { copySqliteToPostgres, CopyRefused, type CopySummary } from "../store/co
 import { PG_MIGRATIONS } from "../store/postgres/migrations.ts";
 import { redactUrl } from "../config/redact_url.ts";
 import { PostgresStore } from "../store/postgres/postgres_store.ts";
-import { MIGRATIONS } from "../store/sqlite/migrations.ts";
 import { SqliteStore, sqlitePathIn } from "../store/sqlite/sqlite_store.ts";
 import { openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, type SqliteSource } from "../store/sqlite_source.ts";
 import { SchemaTooNew } from "../store/errors.ts";
@@ -98,10 +97,12 @@ function loadSourceKey(source: SqliteSource, envKey: string | undefined): Source
     }
   }
   const file = join(source.dir, "secret.key");
-  if (!existsSync(file)) return { box: null, from: null };
-  const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
-  if (key.length !== 32) throw new UsageError(`${file} does not hold base64 of 32 bytes; restore it or set INLET_SECRET_KEY to the data dir's key`);
-  return { box: SealedBox.fromKey(key), from: file };
+  try {
+    const box = SealedBox.fromKeyFile(file);
+    return box ? { box, from: file } : { box: null, from: null };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**

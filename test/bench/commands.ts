@@ -9,7 +9,7 @@
  * ratios to webhook are taken within each round.
  */
 import { createHmac } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureDebianCommand, type LoadResult } from "./wrk.ts";

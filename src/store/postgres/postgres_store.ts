@@ -7,7 +7,7 @@ import { replayWhere } from "../replay_where.ts";
 import { measureOf, measureQuery, SUPERSEDED, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
-import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
+import { jsonOrNull, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
