@@ -31,10 +31,7 @@ export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): T
       ),
     async dedupClaim(verified, body) {
       if (dedup.strategy === "disabled") return null;
-      // A GET request's query stands as its body (SPEC §Processing order 4): its bytes are what payload-hash hashes.
-      const { method, query } = verified.arrival;
-      const rawBody = method === "GET" ? new TextEncoder().encode(query) : verified.rawBody;
-      const hash = await dedupKeyHash(dedup, { headers: verified.headers, rawBody, body: () => body.valueOrUndefined() }, checks.select);
+      const hash = await dedupKeyHash(dedup, { headers: verified.headers, rawBody: body.bytes(), body: () => body.valueOrUndefined() }, checks.select);
       return hash ? { keyHash: hash, windowSeconds: dedup.windowSeconds ?? 3600 } : null;
     },
     app: () => null,

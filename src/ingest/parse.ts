@@ -27,6 +27,15 @@ export class ParsedBody {
     return this.parsed.value;
   }
 
+  /**
+   * The bytes that stand as the body: a GET request's query (SPEC §Processing order 4: its
+   * parameters are its parsed body), else the raw body. What payload-hash dedup hashes.
+   */
+  bytes(): Uint8Array {
+    const { arrival, rawBody } = this.verified;
+    return queryIsBody(arrival.method) ? new TextEncoder().encode(arrival.query) : rawBody;
+  }
+
   /** A parsed JSON body's text as received (see `parseJsonBody`); null for other bodies. */
   jsonText(): string | null {
     return this.parsed && "value" in this.parsed ? (this.parsed.jsonText ?? null) : null;
@@ -43,8 +52,7 @@ export class ParsedBody {
 
   private parseNow(): { value: unknown; jsonText?: string } {
     const { arrival, rawBody } = this.verified;
-    // A GET request's query parameters stand as its parsed body (SPEC §Processing order 4).
-    if (arrival.method === "GET") return { value: fieldsOf(new URLSearchParams(arrival.query)) };
+    if (queryIsBody(arrival.method)) return { value: fieldsOf(new URLSearchParams(arrival.query)) };
     const contentType = arrival.headers.get("content-type");
     if (isJsonType(contentType)) {
       const { value, text } = parseJsonBody(rawBody);
@@ -53,6 +61,9 @@ export class ParsedBody {
     return { value: parseBody(rawBody, contentType) };
   }
 }
+
+/** A GET request has no body: its query parameters stand as its body (SPEC §Processing order 4). */
+const queryIsBody = (method: string) => method === "GET";
 
 /** Parsing: JSON and XML content types must parse (400), forms become fields, other types a string. */
 export function parse(body: ParsedBody, requestId: string): Step<{ value: unknown }> {
