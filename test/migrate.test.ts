@@ -309,8 +309,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const url = await freshDatabase((await sharedPostgres())!);
     const moved = await migrate(["--from-data-dir", dir, "--database-url", url]);
     await sqlite.close();
-    expect(moved.stderr).toBe("");
-    expect(moved.stdout).toContain(`warning: ${join(dir, "inlet.db")}-wal exists: a server may still be running on ${dir}`);
+    expect(moved.stderr).toContain(`warning: ${join(dir, "inlet.db")}-wal exists: a server may still be running on ${dir}`);
     expect(moved.stdout).toContain("1 triggers, 3 runs, 1203 Activity rows, 1 dedup keys");
     expect(moved.stdout).toContain("1 runs that were running are queued again");
     expect(moved.stdout).toContain("1 expired dedup keys left behind");

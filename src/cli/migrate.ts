@@ -11,6 +11,7 @@ import { SqliteStore, sqlitePathIn } from "../store/sqlite/sqlite_store.ts";
 import { openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, type SqliteSource } from "../store/sqlite_source.ts";
 import { SchemaTooNew } from "../store/errors.ts";
 import { parseArgs } from "./args.ts";
+import { printWarnings } from "./output.ts";
 
 type Print = (line: string) => void;
 
@@ -169,7 +170,7 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     if (summary.expiredKeys) print(`  ${summary.expiredKeys} expired dedup keys left behind`);
     if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes(ADMIN_TOKEN_META) ? " (the admin token is unchanged)" : ""}`);
     if (source.inUse) {
-      print(`warning: ${source.path}-wal exists: a server may still be running on ${source.dir} (or it did not stop cleanly); stop it: what it accepts after this copy is not in PostgreSQL`);
+      printWarnings([`warning: ${source.path}-wal exists: a server may still be running on ${source.dir} (or it did not stop cleanly); stop it: what it accepts after this copy is not in PostgreSQL`]);
     }
     print(nextStep(source, key, where, url));
     return 0;

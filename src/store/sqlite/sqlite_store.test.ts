@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { fstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, fstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
@@ -35,9 +35,13 @@ test("a database migrated by a newer inlet is refused, not written to", async ()
   expect(() => new SqliteStore(path)).toThrow(new RegExp(`schema version 99, newer than this inlet knows \\(${MIGRATIONS.at(-1)!.version}\\)`));
 });
 
-test("a closed store refuses work with StoreUnavailable", async () => {
-  const s = new SqliteStore(join(dir, "closed.sqlite"));
+test("a closed store refuses work with StoreUnavailable, and leaves no WAL behind (a WAL says a server may still be running)", async () => {
+  const path = join(dir, "closed.sqlite");
+  const s = new SqliteStore(path);
+  await s.setMeta("k", "v");
+  expect(existsSync(`${path}-wal`)).toBe(true);
   await s.close();
+  expect(existsSync(`${path}-wal`)).toBe(false);
   expect(await s.ping()).toBe(false);
   await expect(s.getMeta("x")).rejects.toThrow("closed");
 });

@@ -547,6 +547,9 @@ export class SqliteStore implements Store {
     // A flush of a write outside group commit (meta, triggers, a sweep's chunk) may still run on
     // the descriptor: it is closed after.
     await this.wal?.idle();
+    // With a statement left open SQLite closes lazily and keeps the WAL, which a later reader
+    // (the move to PostgreSQL) takes for a server still running.
+    for (const statement of Object.values(this.stmt)) statement.finalize();
     this.db.close();
     if (this.walFd !== null) closeSync(this.walFd);
   }
