@@ -6,7 +6,7 @@ import { SealedBox } from "./auth/sealed_box.ts";
 import { usesGeneratedSecret } from "./auth/generic.ts";
 import { BASE_URL_META, KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
 import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
-import { apiRoutes } from "./http/api.ts";
+import { apiRoutes, isAdminRequest } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
 import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
@@ -214,6 +214,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     if (routed !== request) received.set(routed, request);
     const token = webhookToken(routed.url);
     if (token !== null) return ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error));
+    // Only the admin's calls have a body to read: anyone else's goes on unread to its 401 or 404,
+    // so that unauthenticated callers cannot make the server buffer up to `routeBodyBytes` each.
+    if (!isAdminRequest(routed, adminHash)) return Promise.resolve(app.handle(routed)).catch((error) => errorResponse("UNKNOWN", error));
     return boundedBody(routed, routeBodyBytes)
       .then((bounded) => (bounded instanceof Response ? bounded : app.handle(bounded)))
       .catch((error) => errorResponse("UNKNOWN", error));

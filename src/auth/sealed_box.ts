@@ -27,7 +27,7 @@ export class SealedBox {
     const file = join(dataDir, "secret.key");
     const existing = SealedBox.fromKeyFile(file);
     if (existing) return existing;
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const key = randomBytes(32);
     writeFileSync(file, key.toString("base64") + "\n", { mode: 0o600, flag: "wx" });
     return new SealedBox(key);

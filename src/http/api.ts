@@ -44,6 +44,16 @@ export const presentActivity = (row: ActivityRecord) => ({
   detail: row.detail,
 });
 
+/**
+ * Whether a request carries the admin token (`Authorization: Bearer <token>`). The scheme name is
+ * case-insensitive (RFC 9110 §11.1): `bearer <token>` is the same credential.
+ */
+export function isAdminRequest(request: Request, adminTokenHash: string): boolean {
+  const header = request.headers.get("authorization") ?? "";
+  const bearer = /^bearer +/i.exec(header);
+  return bearer !== null && adminTokenMatches(header.slice(bearer[0].length), adminTokenHash);
+}
+
 /** The management API of CONTRACT §3, behind the admin token. */
 export function apiRoutes(deps: ApiDeps) {
   const { triggers, store } = deps;
@@ -65,10 +75,8 @@ export function apiRoutes(deps: ApiDeps) {
         }),
     )
     .onBeforeHandle(({ request }) => {
-      const header = request.headers.get("authorization") ?? "";
-      // The scheme name is case-insensitive (RFC 9110 §11.1): `bearer <token>` is the same credential.
-      const bearer = /^bearer +/i.exec(header);
-      if (!bearer || !adminTokenMatches(header.slice(bearer[0].length), deps.adminTokenHash())) {
+      if (!isAdminRequest(request, deps.adminTokenHash())) {
+        const bearer = /^bearer +/i.test(request.headers.get("authorization") ?? "");
         // The body is the contract's; the header says how to get back in (RFC 6750 error_description).
         const challenge = bearer ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
         return json(401, { error: "unauthorized" }, { "WWW-Authenticate": `Bearer realm="inlet"${challenge}` });

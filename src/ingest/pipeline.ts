@@ -132,8 +132,10 @@ export class IngestPipeline {
     if (nonConforming) return nonConforming;
 
     // An app trigger's plugin sees the parsed body (`event`) and could change it in place, so that
-    // the text as received no longer says what is stored: its body is always serialized.
-    const bodyJson = arrival.trigger.app === null ? body.jsonText() : null;
+    // the text as received no longer says what is stored: its body is always serialized. So is a
+    // body under redaction: the text may hold what the parsed value does not (a duplicate key's
+    // shadowed value, e.g. `{"u":{"password":"…"},"u":1}`), which redaction never sees.
+    const bodyJson = arrival.trigger.app === null && !prepared.checks.redact ? body.jsonText() : null;
     const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim));
     const { trigger } = arrival;
     if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {

@@ -65,7 +65,8 @@ export class SqliteStore implements Store {
   readonly applied: number[] = [];
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    // Private (0700): the database holds payloads, the admin token's hash and sealed secrets.
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL");
     // FULL (each commit flushed) while migrating, and for an in-memory database; see below.
