@@ -46,6 +46,9 @@ describe("workflow response mode", () => {
     expect(response.status).toBe(202);
     expect(response.headers.get("x-order")).toBe("7");
     expect(response.headers.get("content-type")).toBe("application/json");
+    // Served from the panel's origin: never sniffed, never a document that runs script there.
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toBe("sandbox");
     const requestId = response.headers.get("x-request-id");
     expect(requestId).toMatch(UUID);
     const body = await response.json();
