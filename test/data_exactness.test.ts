@@ -26,6 +26,22 @@ test("JSON with invalid UTF-8 bytes is 400 invalid JSON body, with the reason in
   expect((await lastRun(t.id)).trigger.body).toEqual({ s: "ä€𝄞" });
 });
 
+test("a text or form body whose bytes are not its charset is 400 invalid text body; a named charset is read as such; other types are kept as a string", async () => {
+  const t = await server.createTrigger({ name: "text-exact" });
+  const send = (body: Uint8Array<ArrayBuffer>, type: string) => fetch(t.url, { method: "POST", body, headers: { "Content-Type": type } });
+  const bytes = (...values: number[]) => Uint8Array.from(values);
+  for (const [body, type] of [[bytes(0x68, 0xe9), "text/plain"], [bytes(0x61, 0x3d, 0xff), "application/x-www-form-urlencoded"], [bytes(0x68), "text/plain; charset=klingon"]] as const) {
+    const r = await send(body, type);
+    expect({ type, status: r.status }).toEqual({ type, status: 400 });
+    expect(await r.json()).toEqual({ error: "invalid text body", request_id: r.headers.get("x-request-id") });
+  }
+  expect((await server.activity(t.id)).map((row) => row.outcome)).toEqual(["rejected", "rejected", "rejected"]);
+  expect((await send(bytes(0x68, 0xe9), "text/plain; charset=iso-8859-1")).status).toBe(200);
+  expect((await lastRun(t.id)).trigger.body).toBe("hé");
+  expect((await send(bytes(0x61, 0x3d, 0xc3, 0xa9), "application/x-www-form-urlencoded")).status).toBe(200);
+  expect((await lastRun(t.id)).trigger.body).toEqual({ a: "é" });
+});
+
 test("names such as __proto__, constructor and toString are kept literally in bodies, queries and headers", async () => {
   const t = await server.createTrigger({ name: "literal" });
   const r = await fetch(`${t.url}?constructor=1&__proto__=2&toString=3&hasOwnProperty=4&x=5`, {

@@ -1,7 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
-import { InvalidBody, isJsonType, parseBody, parseJsonBody } from "./parse_body.ts";
+import { InvalidBody, InvalidText, isJsonType, parseBody, parseJsonBody } from "./parse_body.ts";
 import { InvalidXml } from "./parse_xml.ts";
 import { ERRORS, failure } from "./respond.ts";
 
@@ -71,6 +71,7 @@ export function parse(body: ParsedBody, requestId: string): Step<{ value: unknow
     return { value: body.value() };
   } catch (error) {
     if (error instanceof InvalidBody) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidJson, requestId), { durable: true });
+    if (error instanceof InvalidText) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidText, requestId), { durable: true });
     if (error instanceof InvalidXml) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidXml, requestId), { durable: true });
     throw error;
   }

@@ -9,6 +9,12 @@ export class InvalidBody extends Error {
   readonly code = "invalid_body";
 }
 
+/** A text body (`text/*`, a form) whose bytes are not text in its charset (UTF-8 unless it names another): 400, never stored altered. */
+export class InvalidText extends Error {
+  override name = "InvalidText";
+  readonly code = "invalid_text";
+}
+
 const decoder = new TextDecoder("utf-8", { fatal: false });
 // RFC 8259 §8.1: JSON is UTF-8; a body that is not is refused, never stored with U+FFFD in its place.
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -91,8 +97,32 @@ export function parseBody(bytes: Uint8Array, contentType: string | null): unknow
   if (isJsonType(contentType)) return parseJsonBody(bytes).value;
   if (isXmlType(contentType)) return parseXml(bytes);
   if (bytes.length === 0) return null;
-  const text = decoder.decode(bytes);
-  if (isFormType(contentType)) return fieldsOf(new URLSearchParams(text));
-  return text;
+  if (isFormType(contentType)) return fieldsOf(new URLSearchParams(textOf(bytes, contentType)));
+  if (isTextType(contentType)) return textOf(bytes, contentType);
+  // Not promised as text (none, octet-stream…): kept as a string, bytes that are no UTF-8 as U+FFFD.
+  return decoder.decode(bytes);
+}
+
+function isTextType(contentType: string | null): boolean {
+  return contentType?.trimStart().slice(0, 5).toLowerCase() === "text/";
+}
+
+/**
+ * A body its content type promises is text (SPEC: data is kept exactly): decoded by the charset
+ * it names (UTF-8 when none), refused when its bytes are not that, never altered with U+FFFD.
+ */
+function textOf(bytes: Uint8Array, contentType: string | null): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1].toLowerCase() ?? "utf-8";
+  let strict: TextDecoder;
+  try {
+    strict = charset === "utf-8" || charset === "utf8" ? strictUtf8 : new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new InvalidText(`the body's charset ${JSON.stringify(charset)} is not one inlet can read (send UTF-8)`);
+  }
+  try {
+    return strict.decode(bytes);
+  } catch {
+    throw new InvalidText(`the body is not valid ${charset}, as its content type says: it would not be stored as sent`);
+  }
 }
 

@@ -31,6 +31,7 @@ export const ERRORS = {
   tooLarge: "payload too large",
   invalidJson: "invalid JSON body",
   invalidXml: "invalid XML body",
+  invalidText: "invalid text body",
   timedOutBody: "request timeout",
   schema: "schema validation failed",
   rateLimited: "rate limited",
