@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli } from "./support/process.ts";
+import { withTempDir } from "./support/temp_dir.ts";
 
 // Start-up failures: one line on stderr, naming what failed, where and what to do; never a credential.
 test("a mistyped --database-url scheme never prints the password", async () => {
@@ -23,8 +23,7 @@ test("an unreachable PostgreSQL names the host and port and says what to check",
 });
 
 test("a data dir that cannot be used names its absolute path and the fix", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "inlet-test-datadir-"));
-  try {
+  await withTempDir("inlet-test-datadir-", async (dir) => {
     const file = join(dir, "not-a-dir");
     writeFileSync(file, "x");
     const r = await cli(["serve", "--port", "0", "--data-dir", file]);
@@ -32,14 +31,11 @@ test("a data dir that cannot be used names its absolute path and the fix", async
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain(`data dir ${file}`);
     expect(r.stderr).toContain("--data-dir");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a bad INLET_SECRET_KEY or INLET_ADMIN_TOKEN: one line saying what it must be, never the value, nothing created", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "inlet-test-env-"));
-  try {
+  await withTempDir("inlet-test-env-", async (dir) => {
     const dataDir = join(dir, "data");
     const cases: Array<[Record<string, string>, string]> = [
       [{ INLET_SECRET_KEY: "NOT*base64*TOPSECRET" }, "INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it is not base64"],
@@ -57,14 +53,11 @@ test("a bad INLET_SECRET_KEY or INLET_ADMIN_TOKEN: one line saying what it must 
         expect(existsSync(dataDir)).toBe(false);
       }
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a data dir holding something else than inlet's files: every command names the file and what to do", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "inlet-test-datadir-"));
-  try {
+  await withTempDir("inlet-test-datadir-", async (dir) => {
     const notDb = join(dir, "not-a-database");
     mkdirSync(notDb);
     writeFileSync(join(notDb, "inlet.db"), "these are somebody's notes, not SQLite\n".repeat(200));
@@ -81,7 +74,5 @@ test("a data dir holding something else than inlet's files: every command names 
         expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining(reason)]);
       }
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

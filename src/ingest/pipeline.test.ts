@@ -94,13 +94,16 @@ test("a trigger whose plugin is not loaded here: opaque 500 and an error row nam
   expect(store.activity[0]).toMatchObject({ outcome: "error", detail: "plugin gone is not loaded in this instance" });
 });
 
+/** A store whose commits all fail with `error`. */
+function failingStore(error: Error): MemoryIngestStore {
+  const store = new MemoryIngestStore();
+  store.commitIngest = () => Promise.reject(error);
+  return store;
+}
+
 test("the store down: 503 with Retry-After, never a 200", async () => {
   const trigger = triggerRecord();
-  const down = new MemoryIngestStore();
-  down.commitIngest = async () => {
-    throw new StoreUnavailable("disk gone");
-  };
-  const { post } = pipelineWith([trigger], { store: down });
+  const { post } = pipelineWith([trigger], { store: failingStore(new StoreUnavailable("disk gone")) });
   const result = await post(trigger.token, "{}", json);
   expect(result.response.status).toBe(503);
   expect(result.response.headers.get("retry-after")).toBe("5");
@@ -109,10 +112,7 @@ test("the store down: 503 with Retry-After, never a 200", async () => {
 
 test("an unexpected failure is still an answer in the contract's shape, with an error row for the owner", async () => {
   const trigger = triggerRecord();
-  const broken = new MemoryIngestStore();
-  broken.commitIngest = async () => {
-    throw new Error("UNIQUE constraint failed: runs.id");
-  };
+  const broken = failingStore(new Error("UNIQUE constraint failed: runs.id"));
   const { post } = pipelineWith([trigger], { store: broken });
   const result = await post(trigger.token, "{}", json);
   expect(result.response.status).toBe(500);
