@@ -6,7 +6,7 @@ import { SealedBox } from "./auth/sealed_box.ts";
 import { usesGeneratedSecret } from "./auth/generic.ts";
 import { BASE_URL_META, KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
 import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
-import { apiRoutes, isAdminRequest } from "./http/api.ts";
+import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
 import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
@@ -23,7 +23,7 @@ import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
 import { explainBindError } from "./config/bind_error.ts";
 import { missingPluginWarnings } from "./plugins/missing.ts";
-import { boundedBody, EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
+import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
 import { clientAddress } from "./net/client_address.ts";
 import { AlertMonitor } from "./alerts/monitor.ts";
 import { Replay } from "./replay/replay.ts";
@@ -181,6 +181,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         check: checkExpression,
         replay: new Replay({ store, triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) }),
         onTriggerDeleted: (id) => metrics.forget(id),
+        maxBodyBytes: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES),
         alerts: () => alerts.list(),
       }),
     )
@@ -201,8 +202,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     log.close();
     await store.close();
   };
-  /** The most any route but a trigger's reads: what Bun's own bound used to be (the largest body a trigger may allow). */
-  const routeBodyBytes = Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES);
   /** Every request, from the socket or in process: the edge's refusals, webhook calls straight to the pipeline, the rest through the router. */
   const frontDoor = (request: Request): Response | Promise<Response> => {
     const refused = refuseOversized(request);
@@ -214,12 +213,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     if (routed !== request) received.set(routed, request);
     const token = webhookToken(routed.url);
     if (token !== null) return ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error));
-    // Only the admin's calls have a body to read: anyone else's goes on unread to its 401 or 404,
-    // so that unauthenticated callers cannot make the server buffer up to `routeBodyBytes` each.
-    if (!isAdminRequest(routed, adminHash)) return Promise.resolve(app.handle(routed)).catch((error) => errorResponse("UNKNOWN", error));
-    return boundedBody(routed, routeBodyBytes)
-      .then((bounded) => (bounded instanceof Response ? bounded : app.handle(bounded)))
-      .catch((error) => errorResponse("UNKNOWN", error));
+    return Promise.resolve(app.handle(routed)).catch((error) => errorResponse("UNKNOWN", error));
   };
   const listen = () =>
     Bun.serve({
@@ -227,7 +221,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       port: config.port,
       // No bound of Bun's own: it would answer a larger declared body with a bare 413 before any
       // inlet code runs (CONTRACT §6.6). The pipeline enforces each trigger's limit while streaming,
-      // and the front door bounds the other routes' bodies (`routeBodyBytes`).
+      // and the management API bounds what it reads (readJson, after the admin token).
       maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
       // connections whose body was refused unread.

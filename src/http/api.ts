@@ -26,6 +26,8 @@ export interface ApiDeps {
   check: ExpressionCheck;
   replay: Replay;
   onTriggerDeleted?(id: string): void;
+  /** The largest request body a call reads (the largest body a trigger may allow: a check's sample, a schema). */
+  maxBodyBytes: number;
   /** `GET /api/alerts`: the stored alerts with their measure now (the alert monitor's). */
   alerts(): Promise<AlertRecord[]>;
 }
@@ -48,7 +50,7 @@ export const presentActivity = (row: ActivityRecord) => ({
  * Whether a request carries the admin token (`Authorization: Bearer <token>`). The scheme name is
  * case-insensitive (RFC 9110 §11.1): `bearer <token>` is the same credential.
  */
-export function isAdminRequest(request: Request, adminTokenHash: string): boolean {
+function isAdminRequest(request: Request, adminTokenHash: string): boolean {
   const header = request.headers.get("authorization") ?? "";
   const bearer = /^bearer +/i.exec(header);
   return bearer !== null && adminTokenMatches(header.slice(bearer[0].length), adminTokenHash);
@@ -87,7 +89,7 @@ export function apiRoutes(deps: ApiDeps) {
     .post(
       "/triggers",
       async ({ request }) => {
-        const created = await triggers.create(await readJson(request));
+        const created = await triggers.create(await readJson(request, deps.maxBodyBytes));
         return json(201, presentTrigger(created, deps.baseUrl()));
       },
       { parse: "none" },
@@ -107,7 +109,7 @@ export function apiRoutes(deps: ApiDeps) {
     .patch(
       "/triggers/:id",
       async ({ params, request }) => {
-        const updated = await triggers.update(params.id, await readJson(request));
+        const updated = await triggers.update(params.id, await readJson(request, deps.maxBodyBytes));
         return updated ? json(200, presentTrigger(updated, deps.baseUrl())) : notFound("trigger");
       },
       { parse: "none" },
@@ -145,7 +147,7 @@ export function apiRoutes(deps: ApiDeps) {
     .post(
       "/triggers/:id/rotate",
       async ({ params, request }) => {
-        const input = rotateInputOf(await readOptionalJson(request));
+        const input = rotateInputOf(await readOptionalJson(request, deps.maxBodyBytes));
         const rotated = await triggers.rotate(params.id, input);
         if (!rotated) return notFound("trigger");
         return json(200, { ...(rotated.secret ? { secret: rotated.secret } : {}), previousExpiresAt: rotated.previousExpiresAt });
@@ -164,7 +166,7 @@ export function apiRoutes(deps: ApiDeps) {
     .post(
       "/triggers/:id/activity/:activityId/replay",
       async ({ params, request }) => {
-        const { filter } = replayRequestOf(await readOptionalJson(request));
+        const { filter } = replayRequestOf(await readOptionalJson(request, deps.maxBodyBytes));
         await triggers.refresh();
         return replayAnswer(await deps.replay.filtered(params.id, params.activityId, filter));
       },
@@ -173,7 +175,7 @@ export function apiRoutes(deps: ApiDeps) {
     .post(
       "/triggers/:id/replay",
       async ({ params, request }) => {
-        const input = bulkReplayOf(await readOptionalJson(request));
+        const input = bulkReplayOf(await readOptionalJson(request, deps.maxBodyBytes));
         await triggers.refresh();
         const result = await deps.replay.bulk(params.id, input);
         return "kind" in result ? replayAnswer(result) : json(200, result);
@@ -182,5 +184,5 @@ export function apiRoutes(deps: ApiDeps) {
     )
     .get("/alerts", async () => json(200, await deps.alerts()))
     .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
-    .post("/check", async ({ request }) => json(200, deps.check(await readJson(request))), { parse: "none" });
+    .post("/check", async ({ request }) => json(200, deps.check(await readJson(request, deps.maxBodyBytes))), { parse: "none" });
 }

@@ -1,16 +1,23 @@
+import { readBodyLimited } from "../ingest/read_body.ts";
 import { UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 
-/** Reads a JSON request body for the management API; a body that does not parse is a 400. */
-export async function readJson(request: Request): Promise<unknown> {
-  const value = await readOptionalJson(request);
+const decoder = new TextDecoder();
+
+/**
+ * Reads a JSON request body for the management API, at most `limit` bytes (past it, declared or
+ * streamed: BodyTooLarge, a 413); a body that does not parse is a 400. Bodies are read only here,
+ * after the admin token was checked: nobody else can make the server buffer one.
+ */
+export async function readJson(request: Request, limit: number): Promise<unknown> {
+  const value = await readOptionalJson(request, limit);
   if (value === undefined) throw new ValidationError([{ path: "", message: "the body is empty; send a JSON object" }]);
   return value;
 }
 
 /** Like {@link readJson}, but an empty body is `undefined` (calls whose fields all have defaults). */
-export async function readOptionalJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+export async function readOptionalJson(request: Request, limit: number): Promise<unknown> {
+  const text = decoder.decode(await readBodyLimited(request, limit));
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

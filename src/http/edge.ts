@@ -1,4 +1,3 @@
-import { BodyTooLarge, readBodyLimited } from "../ingest/read_body.ts";
 import { jsonResponse } from "../ingest/respond.ts";
 
 /**
@@ -51,26 +50,4 @@ export function routable(request: Request): Request {
   const slash = url.indexOf("/", start + 2);
   if (start !== -1 && slash !== -1 && slash - (start + 2) >= 4) return request;
   return new Request(`http://inlet.local${slash === -1 ? "/" : url.slice(slash)}`, request);
-}
-
-/**
- * A request to a route other than a trigger's, its body bounded by `limit`: the JSON 413 past it
- * (declared or streamed), else the request, its body read here only when no length was declared.
- * Bun's own body limit is lifted (server.ts) so that a webhook's oversized body gets the pipeline's
- * 413, whatever its declared size, instead of Bun's bare one; this bounds the other routes instead.
- */
-export async function boundedBody(request: Request, limit: number): Promise<Request | Response> {
-  const declared = request.headers.get("content-length");
-  // A declared length is all the body there can be.
-  if (request.body === null || (declared !== null && Number(declared) <= limit)) return request;
-  try {
-    const body = (await readBodyLimited(request, limit)) as Uint8Array<ArrayBuffer>;
-    return new Request(request.url, { method: request.method, headers: request.headers, body });
-  } catch (error) {
-    if (!(error instanceof BodyTooLarge)) throw error;
-    const refused = edgeRefusal(413, "payload too large");
-    // The rest of the body is never read: the connection cannot carry another request.
-    refused.headers.set("Connection", "close");
-    return refused;
-  }
 }

@@ -1,5 +1,6 @@
 import { StoreUnavailable, UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
+import { BodyTooLarge } from "../ingest/read_body.ts";
 import { jsonResponse } from "../ingest/respond.ts";
 import { edgeRefusal } from "./edge.ts";
 import { logEvent } from "./request_log.ts";
@@ -17,6 +18,7 @@ export function describeError(error: unknown): string {
 export function errorResponse(code: unknown, error: unknown): Response {
   if (error instanceof ValidationError) return json(400, { error: error.message, details: error.details });
   if (error instanceof UnknownCursor) return json(400, { error: error.message, details: [{ path: "/before", message: error.message }] });
+  if (error instanceof BodyTooLarge) return edgeRefusal(413, "payload too large");
   if (error instanceof StoreUnavailable) return json(503, { error: "unavailable" }, { "Retry-After": "5" });
   if (code === "NOT_FOUND") return edgeRefusal(404, "not found");
   if (code === "PARSE") return json(400, { error: "the body could not be parsed", details: [{ path: "", message: "the body could not be parsed" }] });
