@@ -1,6 +1,6 @@
 import type { PreparedChecks } from "../checks/prepared.ts";
 import { applyFilter } from "./apply_filter.ts";
-import { applyQueryRedaction, applyRedaction } from "./apply_redaction.ts";
+import { applyRedaction } from "./apply_redaction.ts";
 import type { Delivery } from "./delivery.ts";
 
 /**
@@ -14,5 +14,5 @@ export async function screen(
   skipFilter: boolean,
 ): Promise<{ filteredOut: string | null; body: unknown; query: Delivery["query"] }> {
   const filteredOut = skipFilter ? null : await applyFilter(checks, delivery);
-  return { filteredOut, body: await applyRedaction(checks, delivery), query: await applyQueryRedaction(checks, delivery) };
+  return { filteredOut, ...(await applyRedaction(checks, delivery)) };
 }
