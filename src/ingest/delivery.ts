@@ -22,8 +22,9 @@ export interface Delivery {
   /** The parsed body, not yet redacted. */
   readonly body: unknown;
   /**
-   * The body's JSON text as received, when it arrived as JSON (else null, and for replays): the
-   * run stores it as is, without serializing the body again, unless redaction changed the body.
+   * The body's JSON text as received, stored as is instead of serializing the body again; set
+   * only where nothing can change the body or hide a field from it (the pipeline decides: a
+   * generic trigger without redaction, a body that arrived as JSON), else null, and for replays.
    */
   readonly bodyJson: string | null;
   readonly app: AppInfo | null;

@@ -1,7 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
-import { InvalidBody, InvalidText, isJsonType, parseBody, parseJsonBody } from "./parse_body.ts";
+import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
 import { InvalidXml } from "./parse_xml.ts";
 import { ERRORS, failure } from "./respond.ts";
 
@@ -33,7 +33,7 @@ export class ParsedBody {
    */
   bytes(): Uint8Array {
     const { arrival, rawBody } = this.verified;
-    return queryIsBody(arrival.method) ? new TextEncoder().encode(arrival.query) : rawBody;
+    return queryIsBody(arrival.method) ? encoder.encode(arrival.query) : rawBody;
   }
 
   /** A parsed JSON body's text as received (see `parseJsonBody`); null for other bodies. */
@@ -53,14 +53,11 @@ export class ParsedBody {
   private parseNow(): { value: unknown; jsonText?: string } {
     const { arrival, rawBody } = this.verified;
     if (queryIsBody(arrival.method)) return { value: fieldsOf(new URLSearchParams(arrival.query)) };
-    const contentType = arrival.headers.get("content-type");
-    if (isJsonType(contentType)) {
-      const { value, text } = parseJsonBody(rawBody);
-      return { value, jsonText: text };
-    }
-    return { value: parseBody(rawBody, contentType) };
+    return parseBodyAndText(rawBody, arrival.headers.get("content-type"));
   }
 }
+
+const encoder = new TextEncoder();
 
 /** A GET request has no body: its query parameters stand as its body (SPEC §Processing order 4). */
 const queryIsBody = (method: string) => method === "GET";

@@ -94,13 +94,32 @@ export function parseJsonBody(bytes: Uint8Array): { value: unknown; text: string
  * anything else is a string. An empty body without a JSON type is `null`.
  */
 export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
-  if (isJsonType(contentType)) return parseJsonBody(bytes).value;
-  if (isXmlType(contentType)) return parseXml(bytes);
-  if (bytes.length === 0) return null;
-  if (isFormType(contentType)) return fieldsOf(new URLSearchParams(textOf(bytes, contentType)));
-  if (isTextType(contentType)) return textOf(bytes, contentType);
+  return parseBodyAndText(bytes, contentType).value;
+}
+
+/** {@link parseBody}, with a JSON body's text as received (see parseJsonBody). */
+export function parseBodyAndText(bytes: Uint8Array, contentType: string | null): { value: unknown; jsonText?: string } {
+  if (isJsonType(contentType)) {
+    const { value, text } = parseJsonBody(bytes);
+    return { value, jsonText: text };
+  }
+  if (isXmlType(contentType)) return { value: parseXml(bytes) };
+  if (bytes.length === 0) return { value: null };
+  if (isFormType(contentType)) return { value: fieldsOf(new URLSearchParams(textOf(bytes, contentType))) };
+  if (isTextType(contentType)) return { value: textOf(bytes, contentType) };
   // Not promised as text (none, octet-stream…): kept as a string, bytes that are no UTF-8 as U+FFFD.
-  return decoder.decode(bytes);
+  return { value: decoder.decode(bytes) };
+}
+
+/** One strict decoder per charset a sender named (a handful in practice), not one per request. */
+const decoders = new Map<string, TextDecoder>();
+function decoderFor(charset: string): TextDecoder {
+  let decoder = decoders.get(charset);
+  if (!decoder) {
+    decoder = new TextDecoder(charset, { fatal: true }); // throws for a label it does not know: never cached
+    decoders.set(charset, decoder);
+  }
+  return decoder;
 }
 
 function isTextType(contentType: string | null): boolean {
@@ -115,7 +134,7 @@ function textOf(bytes: Uint8Array, contentType: string | null): string {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1].toLowerCase() ?? "utf-8";
   let strict: TextDecoder;
   try {
-    strict = charset === "utf-8" || charset === "utf8" ? strictUtf8 : new TextDecoder(charset, { fatal: true });
+    strict = charset === "utf-8" || charset === "utf8" ? strictUtf8 : decoderFor(charset);
   } catch {
     throw new InvalidText(`the body's charset ${JSON.stringify(charset)} is not one inlet can read (send UTF-8)`);
   }

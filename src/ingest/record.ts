@@ -30,9 +30,9 @@ export function triggerPayload(delivery: Delivery, body: unknown) {
 }
 
 /**
- * `$trigger` as the JSON text the store keeps: the body's text as received when the body is the
- * one that arrived (no redaction changed it), so a large body is not serialized again; else the
- * whole payload serialized. Either parses to the same value.
+ * `$trigger` as the JSON text the store keeps: the body's text as received when the delivery
+ * carries it (see `Delivery.bodyJson`) and the payload still holds that body, so a large body is
+ * not serialized again; else the whole payload serialized. Either parses to the same value.
  */
 export function triggerJson(delivery: Delivery, payload: ReturnType<typeof triggerPayload>): string {
   if (delivery.bodyJson === null || payload.body !== delivery.body) return JSON.stringify(payload);
