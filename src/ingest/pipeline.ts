@@ -49,8 +49,8 @@ export interface IngestDeps {
   onRunCommitted?(trigger: TriggerRecord, run: RunRecord): void;
   /** A lease to commit a run already held by this instance (workflow response mode), or null. */
   runLease?(trigger: TriggerRecord): RunLease | null;
-  /** Gives back a lease no run was committed with (a duplicate, or a failed commit). */
-  leaseUnused?(lease: RunLease): void;
+  /** A lease from `runLease` that no run was committed with (a duplicate, or a failed commit). */
+  leaseUnused?(): void;
   /** Where an unexpected failure's stack goes (the caller gets an opaque 500, the owner an `error` row). */
   log?(level: "error", message: string, fields: Record<string, unknown>): void;
   now?(): Date;

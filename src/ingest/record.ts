@@ -11,8 +11,8 @@ export interface RecordDeps {
   store: Pick<Store, "commitIngest">;
   /** A lease to commit a run already held by this instance (workflow response mode), or null. */
   runLease?(trigger: TriggerRecord): RunLease | null;
-  /** Gives back a lease no run was committed with (a duplicate, or a failed commit). */
-  leaseUnused?(lease: RunLease): void;
+  /** A lease from `runLease` that no run was committed with (a duplicate, or a failed commit). */
+  leaseUnused?(): void;
 }
 
 /** `$trigger`: the run's input (CONTRACT §3), with the redacted body. */
@@ -85,10 +85,10 @@ export async function recordRun(
       lease,
     }));
   } catch (error) {
-    if (lease) deps.leaseUnused?.(lease);
+    if (lease) deps.leaseUnused?.();
     throw error;
   }
-  if (deduplicated && lease) deps.leaseUnused?.(lease);
+  if (deduplicated && lease) deps.leaseUnused?.();
   return { run, duplicate: deduplicated };
 }
 
