@@ -38,7 +38,7 @@ export function ingestHandler(pipeline: IngestPipeline, metrics: Metrics, log: R
 export function edgeRefusalHandler(pipeline: IngestPipeline, metrics: Metrics, log: RequestLog): EdgeRefusalHandler {
   const account = accountant(metrics, log);
   return (request, token, refused, reason) => {
-    const triggerId = pipeline.recordEdgeRefusal(token, refused.headers.get("x-request-id")!, reason);
+    const triggerId = pipeline.recordEdgeRefusal(token, refused, reason);
     account(request, triggerId, "rejected", refused, 0);
     return refused;
   };

@@ -203,19 +203,20 @@ export class IngestPipeline {
 
   /**
    * A request to `token` that the HTTP edge refused before any route ran (414, 431; CONTRACT
-   * §6.6): when the token is a trigger's, its one `rejected` Activity row, under the answer's
-   * request id. Returns the trigger's id, or null for an unknown token.
+   * §6.6) with `refused`: when the token is a trigger's, it ends like any other request, with its
+   * one `rejected` Activity row under the answer's request id. Returns the trigger's id, or null
+   * for an unknown token.
    */
-  recordEdgeRefusal(token: string, requestId: string, reason: string): string | null {
+  recordEdgeRefusal(token: string, refused: Response, reason: string): string | null {
     const trigger = this.deps.triggers.findByToken(token);
     if (!trigger) return null;
-    const now = this.deps.now?.() ?? new Date();
-    this.deps.store.recordActivity(activityRow({ triggerId: trigger.id, requestId, now }, "rejected", `refused before routing: ${reason}`, null)).catch(() => {});
+    const request = { trigger, requestId: refused.headers.get("x-request-id")!, now: this.deps.now?.() ?? new Date() };
+    void this.close(request, Ending.stop("rejected", `refused before routing: ${reason}`, refused));
     return trigger.id;
   }
 
   /** Ends a request: its one Activity row (unless already committed with its outcome), then the answer. */
-  private async close(arrival: Arrival, ending: Ending): Promise<IngestResult> {
+  private async close(arrival: Pick<Arrival, "trigger" | "requestId" | "now">, ending: Ending): Promise<IngestResult> {
     if (!ending.recorded) {
       const written = this.deps.store.recordActivity(activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, ending.detail, null));
       if (ending.durable) await written;

@@ -219,8 +219,8 @@ class Walk {
 
   private object(fields: Record<string, unknown>, depth: number): Record<string, unknown> {
     let out: Record<string, unknown> | null = null;
-    // for-in, not Object.keys: no array of names per object (bodies are JSON.parse results, whose
-    // prototype is Object.prototype and carries no enumerable names).
+    // for-in, not Object.keys: no array of names per object. Every body is a plain object (JSON.parse,
+    // form and query fields, parsed XML), whose prototype carries no enumerable names.
     for (const key in fields) {
       const value = fields[key];
       const next = this.matches(key) ? REDACTED : this.value(value, depth + 1);
