@@ -19,6 +19,10 @@ export interface AlertMonitorOptions {
 }
 
 const DELIVERY_LEASE_MS = 30_000;
+/** How long one notification may take to be sent. */
+const SEND_TIMEOUT_MS = 5000;
+/** Notifications claimed at once: all of them sent, one after the other, within their lease (else another instance could claim and send them again). */
+const CLAIM_AT_ONCE = DELIVERY_LEASE_MS / SEND_TIMEOUT_MS - 1;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** Notifications are sent the way inlet receives Standard Webhooks: one recipe signs both. */
@@ -126,7 +130,8 @@ export class AlertMonitor {
     }
     this.firing = firing;
     this.measured = measured;
-    await this.o.store.dropAlerts((id) => wanted.has(id));
+    // Alerts whose rule or trigger is gone (a store write only when there are some).
+    if ([...known.keys()].some((id) => !wanted.has(id))) await this.o.store.dropAlerts((id) => wanted.has(id));
     void this.deliver();
   }
 
@@ -140,12 +145,12 @@ export class AlertMonitor {
 
   private async deliverDue(): Promise<void> {
     const now = this.o.now?.() ?? new Date();
-    for (const n of await this.o.store.claimAlertNotifications(this.o.owner, 20, now, DELIVERY_LEASE_MS)) {
+    for (const n of await this.o.store.claimAlertNotifications(this.o.owner, CLAIM_AT_ONCE, now, DELIVERY_LEASE_MS)) {
       let delivered = false;
       let reason = "";
       try {
         const headers = { "Content-Type": "application/json", ...(this.o.secret ? await signed(this.o.secret, n.id, n.payload) : {}) };
-        const response = await fetch(this.o.url!, { method: "POST", body: n.payload, headers, signal: AbortSignal.timeout(5000) });
+        const response = await fetch(this.o.url!, { method: "POST", body: n.payload, headers, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
         delivered = response.ok;
         reason = `status ${response.status}`;
       } catch (error) {

@@ -31,12 +31,6 @@ export function measureOf(rule: AlertRule, v: unknown, nowMs: number, createdAt:
   return Math.max(0, Math.floor((nowMs - last) / 1000));
 }
 
-/**
- * Of an alert's notifications, only its latest is ever sent (SPEC: retried until delivered or the
- * alert changes again): this condition on an `alert_outbox` row says a later one exists.
- */
-export const SUPERSEDED = "EXISTS (SELECT 1 FROM alert_outbox AS newer WHERE newer.alert_id = alert_outbox.alert_id AND newer.seq > alert_outbox.seq)";
-
 export interface AlertRow {
   id: string;
   trigger_id: string;

@@ -4,7 +4,7 @@ import { describeConnectError } from "./connect_error.ts";
 import { withinDeadline } from "./deadline.ts";
 import { batchItems, INGEST_BATCH_SQL, RETRYABLE_BATCH_ERRORS } from "./ingest_batch.ts";
 import { replayWhere } from "../replay_where.ts";
-import { measureOf, measureQuery, SUPERSEDED, toAlert, type AlertRow } from "../alert_sql.ts";
+import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
 import { jsonOrNull, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
@@ -359,7 +359,7 @@ export class PostgresStore implements Store {
         if (moved.count === 0) return false;
         if (notification) {
           // An earlier transition's notification not yet delivered is superseded (see the SQLite store).
-          await tx`DELETE FROM alert_outbox WHERE alert_id = ${next.id} AND delivered_at IS NULL AND lease_owner IS NULL`;
+          await tx`DELETE FROM alert_outbox WHERE alert_id = ${next.id} AND delivered_at IS NULL`;
           await tx`INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (${notification.id}, ${next.id}, ${notification.payload}, 0)`;
         }
         return true;
@@ -380,7 +380,7 @@ export class PostgresStore implements Store {
     return this.guard(async (sql) => {
       const rows: Array<{ id: string; alert_id: string; payload: string; attempts: number }> = await sql.unsafe(
         `UPDATE alert_outbox SET lease_owner = $1, lease_until_ms = $2 WHERE seq IN (
-           SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= $3 AND (lease_until_ms IS NULL OR lease_until_ms < $3) AND NOT ${SUPERSEDED}
+           SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= $3 AND (lease_until_ms IS NULL OR lease_until_ms < $3)
            ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
          RETURNING id, alert_id, payload, attempts`,
         [owner, now.getTime() + leaseMs, now.getTime(), limit],
@@ -393,11 +393,10 @@ export class PostgresStore implements Store {
     return this.guard(async (sql) => {
       if ("deliveredAt" in outcome) {
         await sql`UPDATE alert_outbox SET delivered_at = ${outcome.deliveredAt}, lease_owner = NULL, lease_until_ms = NULL WHERE id = ${id}`;
-        // The alert's state was notified only if this was its latest notification.
-        await sql.unsafe(`UPDATE alerts SET notified_at = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM alert_outbox WHERE id = $3 AND ${SUPERSEDED})`, [outcome.deliveredAt, alertId, id]);
+        // A notification a later transition superseded is gone: the alert's new state was not notified.
+        await sql`UPDATE alerts SET notified_at = ${outcome.deliveredAt} WHERE id = ${alertId} AND EXISTS (SELECT 1 FROM alert_outbox WHERE id = ${id})`;
       } else {
         await sql`UPDATE alert_outbox SET attempts = attempts + 1, next_ms = ${outcome.nextMs}, lease_owner = NULL, lease_until_ms = NULL WHERE id = ${id}`;
-        await sql.unsafe(`DELETE FROM alert_outbox WHERE id = $1 AND ${SUPERSEDED}`, [id]);
       }
     });
   }

@@ -11,7 +11,7 @@ import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, 
 import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
 import { replayWhere } from "../replay_where.ts";
-import { measureOf, measureQuery, SUPERSEDED, toAlert, type AlertRow } from "../alert_sql.ts";
+import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
 const RUN_COLUMNS = runColumns(true);
@@ -28,14 +28,14 @@ export interface SqliteStoreOptions {
   sweepChunk?: number;
 }
 
+/** The embedded store's database file in a data dir. */
+export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
+
 /**
  * What the sweep deletes, one chunk at a time (`?` = the cut-off, then the chunk size), each found
  * through its own index: expired keys by expiry, Activity by arrival, finished runs by creation
  * time (`INDEXED BY`: never through their status, which would read every finished run).
  */
-/** The embedded store's database file in a data dir. */
-export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
-
 export const SWEEP_SQL = {
   dedupKeys: "DELETE FROM dedup_keys WHERE (trigger_id, key_hash) IN (SELECT trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
   activity: "DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at_ms < ? LIMIT ?)",
@@ -437,9 +437,10 @@ export class SqliteStore implements Store {
             : this.db.run("UPDATE alerts SET state = ?, since = ?, value = ?, threshold = ? WHERE id = ? AND state = ?", [next.state, next.since, next.value, next.threshold, next.id, from]).changes;
         if (moved === 0) return false;
         if (notification) {
-          // An earlier transition's notification not yet delivered is superseded: sent after this one, it would leave the destination with the wrong state.
-          // One being sent right now (leased) stays until it settles; no claim takes a superseded one (SUPERSEDED).
-          this.db.run("DELETE FROM alert_outbox WHERE alert_id = ? AND delivered_at IS NULL AND lease_owner IS NULL", [next.id]);
+          // An earlier transition's notification not yet delivered is superseded: sent after this one, it
+          // would leave the destination with the wrong state. One being sent right now goes too: its
+          // settle then finds no row and marks nothing notified.
+          this.db.run("DELETE FROM alert_outbox WHERE alert_id = ? AND delivered_at IS NULL", [next.id]);
           this.db.run("INSERT INTO alert_outbox (id, alert_id, payload, next_ms) VALUES (?, ?, ?, 0)", [notification.id, next.id, notification.payload]);
         }
         return true;
@@ -462,7 +463,7 @@ export class SqliteStore implements Store {
       this.db
         .query<{ id: string; alert_id: string; payload: string; attempts: number }, [string, number, number, number, number]>(
           `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (
-             SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?) AND NOT ${SUPERSEDED} ORDER BY seq LIMIT ?)
+             SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?) ORDER BY seq LIMIT ?)
            RETURNING id, alert_id, payload, attempts`,
         )
         .all(owner, now.getTime() + leaseMs, now.getTime(), now.getTime(), limit)
@@ -474,11 +475,10 @@ export class SqliteStore implements Store {
     return this.write(() => {
       if ("deliveredAt" in outcome) {
         this.db.run("UPDATE alert_outbox SET delivered_at = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ?", [outcome.deliveredAt, id]);
-        // The alert's state was notified only if this was its latest notification.
-        this.db.run(`UPDATE alerts SET notified_at = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM alert_outbox WHERE id = ? AND ${SUPERSEDED})`, [outcome.deliveredAt, alertId, id]);
+        // A notification a later transition superseded is gone: the alert's new state was not notified.
+        this.db.run("UPDATE alerts SET notified_at = ? WHERE id = ? AND EXISTS (SELECT 1 FROM alert_outbox WHERE id = ?)", [outcome.deliveredAt, alertId, id]);
       } else {
         this.db.run("UPDATE alert_outbox SET attempts = attempts + 1, next_ms = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ?", [outcome.nextMs, id]);
-        this.db.run(`DELETE FROM alert_outbox WHERE id = ? AND ${SUPERSEDED}`, [id]);
       }
     });
   }
