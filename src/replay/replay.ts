@@ -64,8 +64,8 @@ export class Replay {
 
   /**
    * Every matching run or filtered request of a trigger, oldest first, up to `limit`; `dryRun`
-   * only counts. A request counts once: earlier replays of it left more runs or Filtered rows
-   * under its request id, and it is replayed once per call, as its oldest match.
+   * only counts. The store selects each request's latest attempts (rows no run has replayed yet);
+   * a request counts once however many such rows it has, and is replayed from the oldest of them.
    */
   async bulk(triggerId: string, input: BulkReplay): Promise<{ matched: number; replayed: number; runIds: string[] } | ReplayResult> {
     const trigger = this.deps.triggers.get(triggerId);
@@ -85,7 +85,8 @@ export class Replay {
     const seen = new Set<string>();
     const runIds: string[] = [];
     for (let after = 0, due = Math.min(matched, input.limit); due > 0; ) {
-      const page = await this.deps.store.listReplayable(query, after, PAGE);
+      // No more rows than still due (duplicates of a request dropped below just fetch another page).
+      const page = await this.deps.store.listReplayable(query, after, Math.min(PAGE, due));
       if (page.length === 0) break;
       after = page[page.length - 1].seq;
       const requests = page.filter((c) => firstOfItsRequest(seen, c.trigger as StoredPayload)).slice(0, due);

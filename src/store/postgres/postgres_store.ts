@@ -3,7 +3,7 @@ import { redactUrl } from "../../config/redact_url.ts";
 import { describeConnectError } from "./connect_error.ts";
 import { withinDeadline } from "./deadline.ts";
 import { batchItems, INGEST_BATCH_SQL, RETRYABLE_BATCH_ERRORS } from "./ingest_batch.ts";
-import { replayWhere } from "../replay_where.ts";
+import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
@@ -410,20 +410,16 @@ export class PostgresStore implements Store {
 
   countReplayable(query: ReplayQuery): Promise<number> {
     return this.guard(async (sql) => {
-      const { where, params } = replayWhere(query, 0, (n) => `$${n}`);
-      const [row] = await sql.unsafe(`SELECT count(DISTINCT request_id)::int AS n FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where}`, params);
+      const count = replayCountSql(query, (n) => `$${n}`);
+      const [row] = await sql.unsafe(count.sql, count.params);
       return Number(row.n);
     });
   }
 
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(async (sql) => {
-      const { where, params } = replayWhere(query, afterSeq, (n) => `$${n}`);
-      const json = query.source === "runs" ? "trigger_json" : "request_json";
-      const rows: Array<{ seq: string; id: string; json: string }> = await sql.unsafe(
-        `SELECT seq, id, ${json} AS json FROM ${query.source === "runs" ? "runs" : "activity"} WHERE ${where} ORDER BY seq LIMIT $${params.length + 1}`,
-        [...params, limit],
-      );
+      const page = replayPageSql(query, afterSeq, limit, (n) => `$${n}`);
+      const rows: Array<{ seq: string; id: string; json: string }> = await sql.unsafe(page.sql, page.params);
       return rows.map((row) => ({ seq: Number(row.seq), id: row.id, trigger: JSON.parse(row.json) }));
     });
   }

@@ -10,7 +10,7 @@ import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
 import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, type SweepCounts } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
-import { replayWhere } from "../replay_where.ts";
+import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
@@ -491,18 +491,17 @@ export class SqliteStore implements Store {
 
   countReplayable(query: ReplayQuery): Promise<number> {
     return this.guard(() => {
-      const { where, params } = replayWhere(query, 0, () => "?");
-      return this.db.query<{ n: number }, Array<string | number>>(`SELECT count(DISTINCT request_id) AS n FROM ${replayTable(query)} WHERE ${where}`).get(...params)!.n;
+      const { sql, params } = replayCountSql(query, () => "?");
+      return this.db.query<{ n: number }, Array<string | number>>(sql).get(...params)!.n;
     });
   }
 
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(() => {
-      const { where, params } = replayWhere(query, afterSeq, () => "?");
-      const json = query.source === "runs" ? "trigger_json" : "request_json";
+      const { sql, params } = replayPageSql(query, afterSeq, limit, () => "?");
       return this.db
-        .query<{ seq: number; id: string; json: string }, Array<string | number>>(`SELECT seq, id, ${json} AS json FROM ${replayTable(query)} WHERE ${where} ORDER BY seq LIMIT ?`)
-        .all(...params, limit)
+        .query<{ seq: number; id: string; json: string }, Array<string | number>>(sql)
+        .all(...params)
         .map((row) => ({ seq: row.seq, id: row.id, trigger: JSON.parse(row.json) }));
     });
   }
@@ -556,4 +555,3 @@ export class SqliteStore implements Store {
   }
 }
 
-const replayTable = (query: ReplayQuery) => (query.source === "runs" ? "runs" : "activity");
