@@ -266,7 +266,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     }
 
     // The database now holds data: a second copy is refused, and changes nothing.
-    expectRefused(await migrate(["--from-data-dir", source, "--database-url", url]), /is not empty \(4 triggers, 13 runs, 18 Activity rows, 8 dedup keys\): copy into a new, empty database/);
+    expectRefused(await migrate(["--from-data-dir", source, "--database-url", url]), /is not empty \(4 triggers, 13 runs, 18 Activity rows, 8 dedup keys, 0 alert states\): copy into a new, empty database/);
 
     // With the right INLET_SECRET_KEY given, it is checked and named in the next step.
     const other = await freshDatabase((await sharedPostgres())!);

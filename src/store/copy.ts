@@ -157,11 +157,11 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
       // Writers on the target (another copy, an instance started too early) wait until the copy is done.
       await tx.unsafe("LOCK TABLE triggers, runs, activity, dedup_keys, meta, alerts, alert_outbox IN EXCLUSIVE MODE");
       const [held] = await tx.unsafe(
-        "SELECT (SELECT count(*) FROM triggers)::int AS triggers, (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM activity)::int AS activity, (SELECT count(*) FROM dedup_keys)::int AS keys",
+        "SELECT (SELECT count(*) FROM triggers)::int AS triggers, (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM activity)::int AS activity, (SELECT count(*) FROM dedup_keys)::int AS keys, (SELECT count(*) FROM alerts)::int AS alerts",
       );
-      if (held.triggers + held.runs + held.activity + held.keys > 0) {
+      if (held.triggers + held.runs + held.activity + held.keys + held.alerts > 0) {
         throw new CopyRefused(
-          `PostgreSQL at ${redactUrl(url)} is not empty (${held.triggers} triggers, ${held.runs} runs, ${held.activity} Activity rows, ${held.keys} dedup keys): copy into a new, empty database`,
+          `PostgreSQL at ${redactUrl(url)} is not empty (${held.triggers} triggers, ${held.runs} runs, ${held.activity} Activity rows, ${held.keys} dedup keys, ${held.alerts} alert states): copy into a new, empty database`,
         );
       }
       const meta = new Map(source.meta);
