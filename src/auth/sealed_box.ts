@@ -12,8 +12,6 @@ function keyFrom(text: string, message: string): Buffer {
   return decoded.key;
 }
 
-/** The meta key under which a store records the fingerprint of the key its secrets are sealed with. */
-
 /** Encrypts stored secrets with AES-256-GCM; the ciphertext names its format version. */
 export class SealedBox {
   private constructor(private readonly key: Buffer) {}

@@ -90,15 +90,9 @@ interface SourceKey {
 
 /** The key the data dir's secrets are sealed with: INLET_SECRET_KEY if set, else DIR/secret.key (read, never created). */
 function loadSourceKey(source: SqliteSource, envKey: string | undefined): SourceKey {
-  if (envKey) {
-    try {
-      return { box: SealedBox.load(source.dir, envKey), from: "INLET_SECRET_KEY" };
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-  }
   const file = join(source.dir, "secret.key");
   try {
+    if (envKey) return { box: SealedBox.load(source.dir, envKey), from: "INLET_SECRET_KEY" };
     const box = SealedBox.fromKeyFile(file);
     return box ? { box, from: file } : { box: null, from: null };
   } catch (error) {

@@ -13,7 +13,7 @@ export { parseTimestamp, timestampText, formatTimestamp, type TimestampUnit } fr
 export { cannotSign, CannotSignError } from "./cannot_sign.ts";
 export { timingSafeAnyOf } from "./any_of.ts";
 export { signAsymmetric } from "./asymmetric_key.ts";
-export { standardWebhooksRecipe, standardWebhooksKey, STANDARD_WEBHOOKS_TOLERANCE_SECONDS, type StandardWebhooksOptions, type StandardWebhooksSecret } from "./standard_webhooks.ts";
+export { standardWebhooksRecipe, standardWebhooksKey, type StandardWebhooksOptions, type StandardWebhooksSecret } from "./standard_webhooks.ts";
 export { parseJson, valueAt, stringAt, distinctJoined } from "./json_body.ts";
 export { recipes, type PluginRecipes } from "./recipes.ts";
 export { pluginContext } from "./context.ts";

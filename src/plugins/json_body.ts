@@ -8,7 +8,8 @@
 const decoder = new TextDecoder();
 
 /**
- * Parses the raw body as JSON; `undefined` when it is not valid UTF-8 JSON.
+ * Parses the raw body as JSON; `undefined` when it is not JSON. Bytes that are not UTF-8 read as
+ * U+FFFD (hooks read names and ids from it; the host has already refused such a JSON body).
  *
  * @example
  * ```ts

@@ -36,7 +36,7 @@ export interface StandardWebhooksOptions {
 }
 
 /** The tolerance every Standard Webhooks library applies, in both directions. */
-export const STANDARD_WEBHOOKS_TOLERANCE_SECONDS = 300;
+const STANDARD_WEBHOOKS_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = "whsec_";
 const encoder = new TextEncoder();

@@ -7,13 +7,12 @@
  * or HTTP edge: whatever inlet spends beyond this figure is the request path; this figure itself
  * is what the durable store costs. Env: DATA_DIR (required), PORT (0 = any).
  */
-import { join } from "node:path";
-import { SqliteStore } from "../../src/store/sqlite/sqlite_store.ts";
+import { SqliteStore, sqlitePathIn } from "../../src/store/sqlite/sqlite_store.ts";
 import { acceptedRecord } from "./accepted_record.ts";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR is required");
-const store = new SqliteStore(join(dataDir, "inlet.db"));
+const store = new SqliteStore(sqlitePathIn(dataDir));
 
 const server = Bun.serve({
   hostname: "127.0.0.1",
