@@ -33,9 +33,8 @@ export function pluginProblems(candidate: unknown): string[] {
   for (const hook of ["timestamp", "deliveryId", "event", "handshake", "sign"] as const) {
     if (p[hook] !== undefined && typeof p[hook] !== "function") problems.push(`${hook} must be a function when present`);
   }
-  if (p.timestamp && (typeof p.toleranceSeconds !== "number" || !(p.toleranceSeconds > 0))) {
-    problems.push("toleranceSeconds must be a positive number when timestamp() is given");
-  }
+  // A timestamp and its tolerance come together (whether the tolerance is a positive number is the loop's below).
+  if (p.timestamp !== undefined && p.toleranceSeconds === undefined) problems.push("toleranceSeconds must be a positive number when timestamp() is given");
   if (p.toleranceSeconds !== undefined && p.timestamp === undefined) {
     problems.push("timestamp(req, ctx) must be given with toleranceSeconds: without it every delivery's timestamp is missing, so each would be refused");
   }
