@@ -87,3 +87,21 @@ export function readonlyInput(value: string, multiline = false): HTMLInputElemen
   }
   return h("input", { type: "text", readonly: true, value, spellcheck: "false", class: "mono" });
 }
+
+/**
+ * The problem with a whole-number field's text, or null: from `min` to `max`, in `unit` when
+ * given ("seconds"). Empty is fine (the default) unless `required`; `orEmpty` says so.
+ */
+export function wholeNumberProblem(text: string, min: number, max: number, options: { unit?: string; required?: boolean; orEmpty?: boolean } = {}): string | null {
+  const t = text.trim();
+  if (t === "" && !options.required) return null;
+  const n = Number(t);
+  if (t !== "" && Number.isInteger(n) && n >= min && n <= max) return null;
+  return `Enter a whole number${options.unit ? ` of ${options.unit}` : ""} from ${min} to ${max}${options.orEmpty ? ", or leave it empty" : ""}.`;
+}
+
+/** A JSONPath query field's first rule, checked before asking the server: it starts with `$`. */
+export function queryStartProblem(text: string, example: string): string | null {
+  const t = text.trim();
+  return t === "" || t.startsWith("$") ? null : `A JSONPath query starts with $, for example ${example}.`;
+}

@@ -1,5 +1,5 @@
 import { h, options } from "../dom.ts";
-import { field, type Field } from "../field.ts";
+import { field, wholeNumberProblem, type Field } from "../field.ts";
 import type { AlertRule, Trigger } from "../types.ts";
 import type { Section } from "./section.ts";
 
@@ -67,10 +67,7 @@ export function alertsSection(trigger: Trigger | null): Section {
     list,
     add,
   );
-  const whole = (f: Field, min: number, max: number) => {
-    const n = Number(f.control.value.trim());
-    return Number.isInteger(n) && n >= min && n <= max ? null : `Enter a whole number from ${min} to ${max}.`;
-  };
+  const whole = (f: Field, min: number, max: number) => wholeNumberProblem(f.control.value, min, max, { required: true });
   return {
     el,
     value() {

@@ -1,5 +1,5 @@
 import { conditional, h, options } from "../dom.ts";
-import { field, type Field } from "../field.ts";
+import { field, wholeNumberProblem, type Field } from "../field.ts";
 import type { AuthType, Trigger } from "../types.ts";
 import { headerNameProblem } from "./header_name.ts";
 import type { Section } from "./section.ts";
@@ -81,7 +81,7 @@ export function authSection(trigger: Trigger | null): AuthSection {
     "How far exp, nbf and iat may be off: 0 to 3600; empty for the default (60).",
   );
   const toleranceText = () => toleranceField.control.value.trim();
-  const toleranceProblem = () => (toleranceText() === "" || /^\d{1,4}$/.test(toleranceText()) && Number(toleranceText()) <= 3600 ? null : "Enter a whole number of seconds from 0 to 3600.");
+  const toleranceProblem = () => wholeNumberProblem(toleranceText(), 0, 3600, { unit: "seconds" });
   const listeners: Array<() => void> = [];
   const headerSlot = conditional(headerField.wrap);
   const signatureSlot = conditional(signatureField.wrap);

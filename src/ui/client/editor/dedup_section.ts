@@ -1,6 +1,6 @@
 import { check } from "../api.ts";
 import { conditional, debounce, h, options, uid } from "../dom.ts";
-import { field } from "../field.ts";
+import { field, queryStartProblem } from "../field.ts";
 import type { DedupStrategy, Trigger } from "../types.ts";
 import { headerNameProblem } from "./header_name.ts";
 import type { SampleSource, Section } from "./section.ts";
@@ -96,9 +96,10 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
       expressionPreview.textContent = "";
       return;
     }
-    // Checked here, in the words the Ordering key field uses, before asking the server.
-    if (!source.startsWith("$")) {
-      expression.setError("A JSONPath query starts with $, for example $.data.id.");
+    // The first rule is checked here, in the words the Ordering key field uses, before asking the server.
+    const start = queryStartProblem(source, "$.data.id");
+    if (start) {
+      expression.setError(start);
       expressionPreview.textContent = "";
       return;
     }

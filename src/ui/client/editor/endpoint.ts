@@ -2,7 +2,7 @@ import { api } from "../api.ts";
 import { h, replaceChildren, uid } from "../dom.ts";
 import { timeEl } from "../time.ts";
 import { copyButton } from "../copy.ts";
-import { readonlyInput } from "../field.ts";
+import { readonlyInput, wholeNumberProblem } from "../field.ts";
 import type { Plugin, Trigger } from "../types.ts";
 
 /** A read-only value with its buttons; `actions` gets the label's id, so each button is described by what it acts on. */
@@ -43,8 +43,9 @@ function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: stri
   const button = h("button", { type: "button", class: "secondary small" }, "Rotate secret");
   button.addEventListener("click", async () => {
     const n = Number(overlap.value.trim());
-    if (!Number.isInteger(n) || n < 0 || n > 604_800) {
-      error.textContent = "Enter a whole number of seconds from 0 to 604800.";
+    const problem = wholeNumberProblem(overlap.value, 0, 604_800, { unit: "seconds" }); // empty: 0, at once
+    if (problem) {
+      error.textContent = problem;
       overlap.setAttribute("aria-invalid", "true");
       overlap.setAttribute("aria-errormessage", error.id);
       return;

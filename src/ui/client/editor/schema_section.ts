@@ -1,5 +1,5 @@
 import { h } from "../dom.ts";
-import { field, switchField } from "../field.ts";
+import { field, switchField, wholeNumberProblem } from "../field.ts";
 import type { Trigger } from "../types.ts";
 import type { Section } from "./section.ts";
 
@@ -51,9 +51,7 @@ export function schemaSection(trigger: Trigger | null): Section {
       const { value, problem } = parsed();
       const docProblem = problem ?? (toggle.control.checked && value === undefined ? "Enter the JSON Schema that bodies must conform to." : null);
       documentField.setError(docProblem);
-      const limit = size.control.value.trim();
-      const n = Number(limit);
-      const sizeProblem = limit !== "" && !(Number.isInteger(n) && n >= 1 && n <= 104_857_600) ? "Enter a whole number of bytes from 1 to 104857600, or leave it empty." : null;
+      const sizeProblem = wholeNumberProblem(size.control.value, 1, 104_857_600, { unit: "bytes", orEmpty: true });
       size.setError(sizeProblem);
       return docProblem ? documentField.control : sizeProblem ? size.control : null;
     },

@@ -1,5 +1,5 @@
 import { conditional, h, options } from "../dom.ts";
-import { field, type Field } from "../field.ts";
+import { field, queryStartProblem, wholeNumberProblem, type Field } from "../field.ts";
 import type { Trigger } from "../types.ts";
 import type { Section } from "./section.ts";
 
@@ -38,12 +38,7 @@ function headersProblem(text: string): string | null {
 }
 
 /** A whole number within bounds, or the problem with it; "" is "use the default". */
-function wholeNumber(f: Field, min: number, max: number): string | null {
-  const text = f.control.value.trim();
-  if (text === "") return null;
-  const n = Number(text);
-  return Number.isInteger(n) && n >= min && n <= max ? null : `Enter a whole number from ${min} to ${max}.`;
-}
+const wholeNumber = (f: Field, min: number, max: number) => wholeNumberProblem(f.control.value, min, max);
 
 const numberOrUndefined = (f: Field) => (f.control.value.trim() === "" ? undefined : Number(f.control.value.trim()));
 
@@ -152,7 +147,7 @@ export function workflowSection(trigger: Trigger | null): Section {
         [source, k === "script" && source.control.value.trim() === "" ? "Enter the script's source." : null],
         [timeout, k === "none" ? null : wholeNumber(timeout, k === "script" ? 1 : 100, k === "command" ? 3_600_000 : k === "script" ? 60_000 : 300_000)],
         [responseTimeout, mode.control.value === "workflow" ? wholeNumber(responseTimeout, 100, 300_000) : null],
-        [orderingKey, k !== "none" && orderingKey.control.value.trim() !== "" && !orderingKey.control.value.trim().startsWith("$") ? "A JSONPath query starts with $, for example $.customer.id." : null],
+        [orderingKey, k !== "none" ? queryStartProblem(orderingKey.control.value, "$.customer.id") : null],
       ]);
       let first: HTMLElement | null = null;
       for (const [f, problem] of problems) {
