@@ -90,8 +90,13 @@ test("a server started with INLET_ADMIN_TOKEN keeps that token after an admin-to
   expect(reset.code).toBe(0);
   expect(reset.stdout).toContain("a server started with INLET_ADMIN_TOKEN keeps that token");
   const fresh = reset.stdout.match(/: (inlet_\S+)$/m)![1];
-  // Past the server's one-second reload: the environment's token still works, the reset one not here.
-  await Bun.sleep(1500);
+  // Triggers made after the reset, once the server serves them, prove that a reload (which reads the
+  // triggers, then the token) has run since: two, one after the other, so the first reload's token
+  // read is over. The environment's token still works there, the reset one not.
+  for (const name of ["after-reset-1", "after-reset-2"]) {
+    const made = JSON.parse((await cli(["triggers", "create", "--name", name, "--data-dir", dir], NO_TOKEN)).stdout);
+    await waitFor(`the server serves ${name}`, async () => (await fetch(`${server.url}/webhooks/${made.token}`, { method: "POST", body: "{}" })).status === 200);
+  }
   expect((await adminCall(server, token)).status).toBe(200);
   expect((await adminCall(server, fresh)).status).toBe(401);
   await stop(server);

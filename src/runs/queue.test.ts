@@ -51,9 +51,9 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
 }
 
 async function until(check: () => Promise<boolean> | boolean, ms = 5000) {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
+    if (performance.now() > end) throw new Error("condition not met in time");
     await Bun.sleep(10);
   }
 }
