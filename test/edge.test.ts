@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PARSER_HEADER_BYTES } from "../src/http/edge.ts";
 import { BUN, spawnServer, type ServerProcess } from "./support/process.ts";
 import { rawHttp } from "./support/raw_http.ts";
+import { waitFor } from "./support/server.ts";
 
 /**
  * The bad-input corpus (CONTRACT §6.6): requests the HTTP layer used to refuse with a bare status
@@ -68,13 +69,12 @@ test("large header values, long tokens and long URLs: 431 and 414 in the contrac
 test("a 431 or 414 to a known token leaves one rejected Activity row under the answer's request id", async () => {
   const tooLarge = requestIdOf(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`));
   const tooLong = requestIdOf(await raw(`POST /webhooks/${token}?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`));
-  const rowsFor = async (requestId: string) => (await activity()).filter((r) => r.requestId === requestId);
-  let rows = await rowsFor(tooLong);
-  for (let i = 0; i < 50 && rows.length === 0; i++) {
-    await Bun.sleep(100);
-    rows = await rowsFor(tooLong);
-  }
-  expect(rows).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: uri too long" })]);
+  // A refusal's row is written after its answer: wait for it.
+  const rowsFor = (requestId: string) => waitFor(`the row of ${requestId}`, async () => {
+    const rows = (await activity()).filter((r) => r.requestId === requestId);
+    return rows.length > 0 && rows;
+  });
+  expect(await rowsFor(tooLong)).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: uri too long" })]);
   expect(await rowsFor(tooLarge)).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: request header fields too large" })]);
 });
 
@@ -93,7 +93,7 @@ test("a chunked body past the trigger's limit gets the contract's 413 and a reje
   const small = await createTrigger({ name: "edge-small", maxBodyBytes: 64 });
   const answer = await raw(`POST /webhooks/${small.token} HTTP/1.1\r\nHost: edge\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n${"a".repeat(128)}\r\n0\r\n\r\n`);
   expectShape(answer, 413, "payload too large");
-  const rows = await activity(small.id);
+  const rows = await waitFor("the 413's row", async () => (await activity(small.id)).length > 0 && activity(small.id));
   expect(rows.map((r) => [r.outcome, r.requestId])).toEqual([["rejected", requestIdOf(answer)]]);
 });
 
