@@ -262,6 +262,8 @@ describe("one instance, observed with gates", () => {
     // A caller without a key is answered meanwhile: the queue is not stuck, W2 waits for W1.
     const unordered = post(t.url, { label: "W0" });
     await target.arrived("W0");
+    // W2's caller is not awaited: its run exists once it is committed.
+    await waitFor("W2's run", async () => (await statusesOf(t.id, ["W2"]))[0] !== undefined);
     expect(await statusesOf(t.id, ["W1", "W2"])).toEqual(["running", "queued"]);
     target.release("W0");
     expect((await unordered).status).toBe(200);
