@@ -3,6 +3,7 @@ import { existsSync, fstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
+import { waitFor } from "../../../test/support/server.ts";
 import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -107,9 +108,11 @@ test("an ingest is answered only once the WAL flush after its commit has finishe
       run: { id, triggerId: "t", requestId: id, status: "succeeded", trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at },
       activity: { id: `a-${id}`, triggerId: "t", at, requestId: id, outcome: "run", runId: id, detail: null },
     });
+  // Each write's flush has begun once the store asked for it.
+  const flushBegun = (n: number) => waitFor(`flush ${n} begun`, () => flushes.length >= n);
   let answered = false;
   const first = ingest("r1").then(() => (answered = true));
-  await Bun.sleep(20);
+  await flushBegun(1);
   // Committed (a reader sees it) but not flushed: the caller is still waiting.
   expect(await s.getRun("r1")).not.toBeNull();
   expect(flushes).toHaveLength(1);
@@ -124,14 +127,14 @@ test("an ingest is answered only once the WAL flush after its commit has finishe
   // A write outside group commit (meta, triggers) waits for its flush too.
   let metaDone = false;
   const meta = s.setMeta("k", "v").then(() => (metaDone = true));
-  await Bun.sleep(20);
+  await flushBegun(2);
   expect(flushes).toHaveLength(2);
   expect(metaDone).toBe(false);
   flushes[1].finish();
   await meta;
 
   const second = ingest("r2");
-  await Bun.sleep(20);
+  await flushBegun(3);
   flushes[2].finish(new Error("EIO"));
   await expect(second).rejects.toThrow(StoreUnavailable);
   await expect(second).rejects.toThrow("committed, but the WAL could not be flushed to disk: EIO");
