@@ -24,3 +24,18 @@ export function rawHttp(to: { host: string; port: number }, bytes: string | Uint
     const timer = setTimeout(done, ms);
   });
 }
+
+/** Whether a new connection to `to` is refused outright (ECONNREFUSED), as opposed to accepted, however it is then answered. */
+export function connectionRefused(to: { host: string; port: number }, ms = 5000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(to);
+    const done = (refused: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(refused);
+    };
+    socket.on("connect", () => done(false));
+    socket.on("error", (error: NodeJS.ErrnoException) => done(error.code === "ECONNREFUSED"));
+    const timer = setTimeout(() => done(false), ms);
+  });
+}
