@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUN, ROOT, spawnServer } from "./support/process.ts";
+import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 
 // `npm run build` compiles dist/inlet; here the same script builds into a scratch folder, and the
 // binary is copied alone into an empty folder to prove it needs nothing beside it.
@@ -36,8 +37,13 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
     const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "bin", auth: { type: "hmac-sha512", encoding: "base64" } }) })).json();
     const curl = Bun.spawn(["bash", "-c", `${created.curl} -w '\\n%{http_code}'`], { stdout: "pipe" });
     expect((await new Response(curl.stdout).text()).trim().split("\n").at(-1)).toBe("200");
-    const plugins = await (await fetch(`${server.url}/api/plugins`, { headers })).json();
-    expect(Array.isArray(plugins)).toBe(true);
+    // The built-in plugins and the panel are inside the binary (CONTRACT §1).
+    const plugins = (await (await fetch(`${server.url}/api/plugins`, { headers })).json()) as Array<{ id: string }>;
+    expect(plugins.map((p) => p.id).sort()).toEqual(BUILTIN_PLUGINS.map((p) => p.id).sort());
+    const panel = await fetch(`${server.url}/`);
+    expect(panel.status).toBe(200);
+    expect(panel.headers.get("content-type")).toStartWith("text/html");
+    expect(await panel.text()).toContain("<script");
     // Checks run in the sandbox workers embedded in the binary; schemas and XML too.
     const checked = await (
       await fetch(`${server.url}/api/triggers`, {
