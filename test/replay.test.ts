@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { sqlitePathIn } from "../src/store/sqlite/sqlite_store.ts";
 import { cli } from "./support/process.ts";
 import { eventually, startTestServer, type TestServer } from "./support/server.ts";
 
@@ -119,6 +121,18 @@ describe("replaying a filtered request", () => {
     const refused = await api("POST", `/api/triggers/${t.id}/activity/${denied.id}/replay`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain("only Filtered requests can be replayed");
+    // Nor is their request kept (CONTRACT §6.1): only Filtered rows hold one.
+    const invalid = await fetch(t.url, { method: "POST", body: "{not json", headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.secret}` } });
+    expect(invalid.status).toBe(400);
+    expect((await server.activity(t.id)).some((r) => r.outcome === "rejected")).toBe(true);
+    const db = new Database(sqlitePathIn(server.dataDir), { readonly: true });
+    try {
+      const kept = db.query<{ outcome: string; kept: number }, [string]>("SELECT outcome, request_json IS NOT NULL AS kept FROM activity WHERE trigger_id = ? AND outcome IN ('auth_failed', 'rejected')").all(t.id);
+      expect(kept.map((r) => r.outcome).sort()).toEqual(["auth_failed", "rejected"]);
+      expect(kept.every((r) => r.kept === 0)).toBe(true);
+    } finally {
+      db.close();
+    }
     expect((await api("POST", `/api/triggers/${t.id}/activity/nope/replay`)).status).toBe(404);
     expect((await api("POST", `/api/triggers/nope/activity/${first.id}/replay`)).status).toBe(404);
     const bad = await api("POST", `/api/triggers/${t.id}/activity/${first.id}/replay`, { filter: "maybe" });
