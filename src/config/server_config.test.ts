@@ -4,7 +4,7 @@ import { isGiven, loadServerConfig, publicBaseUrl, UsageError } from "./server_c
 
 test("defaults of CONTRACT §1", () => {
   const c = loadServerConfig([], {});
-  expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./inlet-data", maxBodyBytes: 1048576, rateLimit: 0, retentionDays: 30 });
+  expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./inlet-data", maxBodyBytes: 1048576, rateLimit: 0, retentionDays: 30, alertInterval: 5 });
   expect(c.baseUrl).toBeUndefined();
   expect(publicBaseUrl(c, 8080)).toBe("http://127.0.0.1:8080");
 });
@@ -21,6 +21,7 @@ test("every flag has an env twin, and flags win over the environment", () => {
     INLET_DATABASE_URL: "postgres://u:p@db/inlet",
     INLET_ADMIN_TOKEN: "admin-token-0123456789",
     INLET_SECRET_KEY: KEY,
+    INLET_TRUSTED_PROXIES: "10.0.0.0/8,127.0.0.1",
   };
   const fromEnv = loadServerConfig([], env);
   expect(fromEnv).toMatchObject({
@@ -32,6 +33,7 @@ test("every flag has an env twin, and flags win over the environment", () => {
     databaseUrl: "postgres://u:p@db/inlet",
     adminToken: "admin-token-0123456789",
     secretKey: KEY,
+    trustedProxies: "10.0.0.0/8,127.0.0.1",
   });
   const flags = loadServerConfig(["--port", "0", "--host=::1", "--data-dir", "./d", "--base-url", "http://x:1"], env);
   expect(flags).toMatchObject({ port: 0, host: "::1", dataDir: "./d", baseUrl: "http://x:1" });
