@@ -65,6 +65,10 @@ test("with nothing set: 127.0.0.1, the data in ./inlet-data, URLs from http://HO
   expect(existsSync(join(cwd, "inlet-data", "secret.key"))).toBe(true);
   const trigger = await createTrigger(server, server.adminToken!);
   expect(trigger.url).toBe(`http://127.0.0.1:${port}/webhooks/${trigger.token}`);
+  // The default body limit is 1 MiB: a body of exactly that is taken, one byte more is a 413.
+  const sized = (bytes: number) => fetch(trigger.url, { method: "POST", body: `"${"a".repeat(bytes - 2)}"`, headers: { "Content-Type": "application/json" } });
+  expect((await sized(1024 * 1024)).status).toBe(200);
+  expect((await sized(1024 * 1024 + 1)).status).toBe(413);
   // One such line, the last: a script waiting for it may then rely on everything before.
   expect(listeningLines(server)).toEqual([`inlet listening on http://127.0.0.1:${port}`]);
   expect(server.output().trim().split("\n").at(-1)).toBe(`inlet listening on http://127.0.0.1:${port}`);
