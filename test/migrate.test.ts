@@ -81,6 +81,11 @@ describe("migrate on a SQLite data dir", () => {
     expect(await Bun.file(join(dir, "inlet.db")).exists()).toBe(false);
   });
 
+  test("--data-dir while INLET_DATABASE_URL is set is refused, not silently a migration of PostgreSQL", async () => {
+    const dir = olderDataDir();
+    expectRefused(await migrate(["--data-dir", dir], { INLET_DATABASE_URL: "postgres://u:p@127.0.0.1:1/x" }), /INLET_DATABASE_URL is set and would be migrated instead: unset it/);
+  });
+
   test("a file that is not SQLite is refused", async () => {
     const dir = tempDir();
     await Bun.write(join(dir, "inlet.db"), "not a database, just text that is long enough to have a header".repeat(20));
