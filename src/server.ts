@@ -32,6 +32,7 @@ import { PluginRegistry } from "./plugins/registry.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
 import { PostgresStore } from "./store/postgres/postgres_store.ts";
 import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
+import { DataDirInUse } from "./store/sqlite/serve_lock.ts";
 import type { Store } from "./store/store.ts";
 import { TriggerService } from "./triggers/service.ts";
 import { panelRoutes } from "./ui/routes.ts";
@@ -119,6 +120,12 @@ const RUN_DRAIN_MS = 5_000;
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const core = await openCore(config);
   const { store, triggers, plugins } = core;
+  try {
+    await store.beginServing();
+  } catch (error) {
+    await store.close();
+    throw error instanceof DataDirInUse ? new UsageError(error.message) : error;
+  }
   // Known before the port is bound, so the token in force works from the first request; a
   // generated one is made only once the port is ours (below). Read again every second, so that
   // `inlet admin-token reset` takes effect without a restart.

@@ -54,6 +54,27 @@ test("a first start that cannot bind its port stores no admin token: the next st
   await stop(server);
 });
 
+test("a second server on a data dir in use exits 2 with one line saying so; CLI commands still work, and a server starts once the first is gone", async () => {
+  const dir = dataDir();
+  const first = await serve(["--data-dir", dir, "--port", "0"]);
+  const second = await cli(["serve", "--port", "0", "--data-dir", dir], NO_TOKEN);
+  expect(second.code).toBe(2);
+  expect(second.stdout).toBe("");
+  expect(second.stderr.trim().split("\n")).toHaveLength(1);
+  expect(second.stderr).toContain(`another inlet serve is using the data dir ${dir}`);
+  expect(second.stderr).toContain("--database-url");
+  // The first still serves; the CLI still reads the data dir.
+  expect((await adminCall(first, first.adminToken!)).status).toBe(200);
+  const listed = await cli(["triggers", "list", "--json", "--data-dir", dir], NO_TOKEN);
+  expect(listed.code).toBe(0);
+  // A server killed outright leaves nothing that stops the next one.
+  first.proc.kill("SIGKILL");
+  await first.proc.exited;
+  const next = await serve(["--data-dir", dir, "--port", "0"]);
+  expect((await adminCall(next, first.adminToken!)).status).toBe(200);
+  await stop(next);
+});
+
 test("admin-token reset prints a new token that a running server accepts within a second; the old one is refused with a hint", async () => {
   const dir = dataDir();
   const server = await serve(["--data-dir", dir]);

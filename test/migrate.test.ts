@@ -208,7 +208,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     expect(await old.proc.exited).toBe(0);
 
     const sourceFiles = readdirSync(source).sort();
-    expect(sourceFiles).toEqual(["inlet.db", "secret.key"]);
+    expect(sourceFiles).toEqual(["inlet.db", "secret.key", "serve.lock"]);
     const keyFile = join(source, "secret.key");
     const key = readFileSync(keyFile, "utf8").trim();
     const url = await freshDatabase((await sharedPostgres())!);

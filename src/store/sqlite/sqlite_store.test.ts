@@ -152,7 +152,7 @@ test("each sweep statement finds its rows through an index: none reads every fin
   await new SqliteStore(path).close();
   const db = new Database(path);
   const plan = (sql: string) => db.query<{ detail: string }, [number, number]>(`EXPLAIN QUERY PLAN ${sql}`).all(0, 1).map((row) => row.detail).join(" | ");
-  expect(plan(SWEEP_SQL.dedupKeys)).toContain("INDEX dedup_by_expiry (expires_ms<?)");
+  expect(plan(SWEEP_SQL.dedupKeys)).toContain("SEARCH dedup_keys USING PRIMARY KEY (expires_ms<?)");
   expect(plan(SWEEP_SQL.activity)).toContain("INDEX activity_by_time (at_ms<?)");
   expect(plan(SWEEP_SQL.runs)).toContain("INDEX runs_by_age (created_ms<?)");
   for (const sql of Object.values(SWEEP_SQL)) expect(plan(sql)).not.toMatch(/\bSCAN (dedup_keys|activity|runs)\b/);

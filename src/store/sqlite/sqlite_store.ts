@@ -10,6 +10,8 @@ import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
 import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, type SweepCounts } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
+import { DedupIndex, EXPIRED_KEPT_MS, type Fingerprint } from "./dedup_index.ts";
+import { holdServeLock } from "./serve_lock.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
@@ -26,10 +28,15 @@ export interface SqliteStoreOptions {
   flushWal?: (fd: number) => Promise<void>;
   /** Rows the retention sweep deletes per table per transaction (SWEEP_CHUNK; tests make it small); the event loop answers requests between them. */
   sweepChunk?: number;
+  /** The dedup index's fingerprint of a key (tests make keys collide); default wyhash. */
+  fingerprint?: Fingerprint;
 }
 
 /** The embedded store's database file in a data dir. */
 export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
+
+/** A dedup key in the index: its trigger and its hash. */
+const indexKey = (triggerId: string, keyHash: string) => `${triggerId}\u0000${keyHash}`;
 
 /**
  * What the sweep deletes, one chunk at a time (`?` = the cut-off, then the chunk size), each found
@@ -37,7 +44,7 @@ export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
  * time (`INDEXED BY`: never through their status, which would read every finished run).
  */
 export const SWEEP_SQL = {
-  dedupKeys: "DELETE FROM dedup_keys WHERE (trigger_id, key_hash) IN (SELECT trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
+  dedupKeys: "DELETE FROM dedup_keys WHERE (expires_ms, trigger_id, key_hash) IN (SELECT expires_ms, trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
   activity: "DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at_ms < ? LIMIT ?)",
   runs: "DELETE FROM runs WHERE seq IN (SELECT seq FROM runs INDEXED BY runs_by_age WHERE created_ms < ? AND status IN ('succeeded', 'failed') LIMIT ?)",
 } as const;
@@ -51,6 +58,12 @@ export const SWEEP_SQL = {
  * (WalSync), and the batch's callers are answered only then. The thread that answers requests
  * never waits for a commit's flush, and the next batch is built meanwhile. An in-memory
  * database (`:memory:`, tests) has nothing to flush.
+ *
+ * Dedup keys are rows keyed by expiry first, so a claim is appended where keys of its window
+ * length end (not written on a random leaf); whether a key is new is asked of an in-memory index
+ * of the live keys (DedupIndex), loaded from those rows, and a match is confirmed on its row.
+ * The index is the one authority only while one process claims keys: `inlet serve` holds the
+ * data dir's serve lock (`beginServing`).
  */
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
@@ -61,12 +74,23 @@ export class SqliteStore implements Store {
   private readonly stmt: Record<string, Statement>;
   private closed = false;
   private readonly sweepChunk: number;
+  private readonly path: string;
+  private readonly fingerprint: Fingerprint | undefined;
+  private index: DedupIndex | null = null;
+  /** Keys the open write transaction claimed (key → expiry, in order): indexed once it commits. */
+  private readonly claimed = new Map<string, number>();
+  private claimedOrder: string[] = [];
+  /** The latest arrival time among those claims. */
+  private claimedAtMs = 0;
+  private serveLock: Database | null = null;
   /** Migration versions this open applied (for `inlet migrate`). */
   readonly applied: number[] = [];
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     // Private (0700): the database holds payloads, the admin token's hash and sealed secrets.
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.path = path;
+    this.fingerprint = options.fingerprint;
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL");
     // FULL (each commit flushed) while migrating, and for an in-memory database; see below.
@@ -88,10 +112,8 @@ export class SqliteStore implements Store {
       savepoint: db.prepare("SAVEPOINT item"),
       release: db.prepare("RELEASE item"),
       rollbackToSavepoint: db.prepare("ROLLBACK TO item"),
-      hasKey: db.prepare("SELECT 1 FROM dedup_keys WHERE trigger_id = ? AND key_hash = ? AND expires_ms > ?"),
-      claimKey: db.prepare(
-        "INSERT INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES (?, ?, ?) ON CONFLICT (trigger_id, key_hash) DO UPDATE SET expires_ms = excluded.expires_ms WHERE dedup_keys.expires_ms <= ?",
-      ),
+      keyRow: db.prepare("SELECT 1 FROM dedup_keys WHERE expires_ms = ? AND trigger_id = ? AND key_hash = ?"),
+      putKey: db.prepare("INSERT INTO dedup_keys (expires_ms, trigger_id, key_hash) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
       putRun: db.prepare(
         "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms, replay_of, lane, ordering_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
@@ -123,7 +145,7 @@ export class SqliteStore implements Store {
     };
     this.sweepChunk = Math.max(1, options.sweepChunk ?? SWEEP_CHUNK);
     const begin = db.transaction((work: () => void) => work());
-    this.group = new GroupCommit((work) => begin.immediate(work), {
+    this.group = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
       maxBatch: options.groupCommit === false ? 1 : 64,
       failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
       savepoint: (work) => this.inSavepoint(work),
@@ -150,6 +172,7 @@ export class SqliteStore implements Store {
   }
 
   private inSavepoint<T>(work: () => T): T {
+    const claims = this.claimedOrder.length;
     this.stmt.savepoint.run();
     try {
       const result = work();
@@ -158,8 +181,73 @@ export class SqliteStore implements Store {
     } catch (error) {
       this.stmt.rollbackToSavepoint.run();
       this.stmt.release.run();
+      for (const key of this.claimedOrder.splice(claims)) this.claimed.delete(key);
       throw error;
     }
+  }
+
+  /** Runs a write transaction: the keys it claimed join the index once it has committed, never before. */
+  private committing(transaction: () => void): void {
+    this.forgetClaims();
+    try {
+      transaction();
+    } catch (error) {
+      this.forgetClaims();
+      throw error;
+    }
+    if (this.claimed.size === 0) return;
+    const index = this.dedupIndex();
+    for (const [key, expiresMs] of this.claimed) index.add(key, expiresMs, this.claimedAtMs);
+    this.forgetClaims();
+  }
+
+  private forgetClaims(): void {
+    this.claimed.clear();
+    this.claimedOrder = [];
+    this.claimedAtMs = 0;
+  }
+
+  /** The index of live dedup keys, loaded from their rows on first use. */
+  private dedupIndex(): DedupIndex {
+    if (this.index) return this.index;
+    const index = new DedupIndex(this.fingerprint);
+    const from = Date.now() - EXPIRED_KEPT_MS;
+    const rows = this.db.query<{ trigger_id: string; key_hash: string; expires_ms: number }, [number]>(
+      "SELECT trigger_id, key_hash, expires_ms FROM dedup_keys WHERE expires_ms > ?",
+    );
+    for (const row of rows.iterate(from)) index.add(indexKey(row.trigger_id, row.key_hash), row.expires_ms, from);
+    rows.finalize();
+    return (this.index = index);
+  }
+
+  /** Is the key claimed and unexpired at `atMs`? Each index match is confirmed on its row. */
+  private keyIsLive(key: string, triggerId: string, keyHash: string, atMs: number): boolean {
+    for (const expiresMs of this.dedupIndex().candidates(key, atMs)) {
+      if (this.stmt.keyRow.get(expiresMs, triggerId, keyHash) !== null) return true;
+    }
+    return false;
+  }
+
+  /** Claims a dedup key inside the write transaction; false when it is live at `atMs` (a duplicate). */
+  private claimKey(triggerId: string, keyHash: string, atMs: number, expiresMs: number): boolean {
+    const key = indexKey(triggerId, keyHash);
+    const pending = this.claimed.get(key);
+    if ((pending !== undefined && pending > atMs) || this.keyIsLive(key, triggerId, keyHash, atMs)) return false;
+    // A row already there with this very expiry is the same claim: a duplicate too.
+    if (this.stmt.putKey.run(expiresMs, triggerId, keyHash).changes === 0) return false;
+    this.claimed.set(key, expiresMs);
+    this.claimedOrder.push(key);
+    this.claimedAtMs = Math.max(this.claimedAtMs, atMs);
+    return true;
+  }
+
+  /**
+   * For `inlet serve`: holds the data dir's serve lock (a second server on it is refused, with a
+   * DataDirInUse naming the dir), then loads the dedup index before the first request needs it.
+   */
+  async beginServing(): Promise<void> {
+    if (this.path !== ":memory:" && !this.serveLock) this.serveLock = holdServeLock(dirname(this.path));
+    this.dedupIndex();
   }
 
   private migrate(path: string): void {
@@ -278,7 +366,7 @@ export class SqliteStore implements Store {
   }
 
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
-    return this.guard(() => this.stmt.hasKey.get(triggerId, keyHash, now.getTime()) !== null);
+    return this.guard(() => this.keyIsLive(indexKey(triggerId, keyHash), triggerId, keyHash, now.getTime()));
   }
 
   commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }> {
@@ -288,9 +376,8 @@ export class SqliteStore implements Store {
   private applyIngest({ dedup, run, activity, lease, triggerJson: serialized }: IngestRecord): { deduplicated: boolean } {
     const at = Date.parse(activity.at);
     if (dedup) {
-      // Claimed inside the write transaction (new, or in place of an expired one): of two
-      // concurrent identical requests exactly one wins.
-      if (this.stmt.claimKey.run(activity.triggerId, dedup.keyHash, at + dedup.windowSeconds * 1000, at).changes === 0) {
+      // Claimed inside the write transaction: of two concurrent identical requests exactly one wins.
+      if (!this.claimKey(activity.triggerId, dedup.keyHash, at, at + dedup.windowSeconds * 1000)) {
         this.insertActivity({ ...activity, outcome: "deduplicated", runId: null });
         return { deduplicated: true };
       }
@@ -552,6 +639,7 @@ export class SqliteStore implements Store {
     for (const statement of Object.values(this.stmt)) statement.finalize();
     this.db.close();
     if (this.walFd !== null) closeSync(this.walFd);
+    this.serveLock?.close();
   }
 }
 

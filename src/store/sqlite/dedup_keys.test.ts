@@ -1,0 +1,116 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import type { IngestRecord } from "../../records/ingest.ts";
+import { MIGRATIONS } from "./migrations.ts";
+import { DataDirInUse } from "./serve_lock.ts";
+import { SqliteStore, sqlitePathIn } from "./sqlite_store.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "inlet-dedup-keys-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = (options?: ConstructorParameters<typeof SqliteStore>[1]) => new SqliteStore(join(dir, `db-${n++}.sqlite`), options);
+
+const at = new Date();
+/** An accepted request claiming `key`, its run id `runId` (a repeated run id makes the item fail). */
+const ingest = (key: string, runId: string, when = at): IngestRecord => ({
+  dedup: { keyHash: key, windowSeconds: 60 },
+  run: { id: runId, triggerId: "t", requestId: runId, status: "succeeded", trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: when.toISOString(), finishedAt: when.toISOString() },
+  activity: { id: `a-${runId}-${n++}`, triggerId: "t", at: when.toISOString(), requestId: runId, outcome: "run", runId, detail: null },
+});
+const outcome = (s: SqliteStore, record: IngestRecord) =>
+  s.commitIngest(record).then(
+    ({ deduplicated }) => (deduplicated ? "deduplicated" : "new"),
+    () => "failed",
+  );
+
+test("a key claimed by an item that failed is free for a later item of the same batch", async () => {
+  const s = fresh();
+  await s.commitIngest(ingest("k0", "run-1"));
+  // One batch: the first claims k1 and then fails (its run id is taken); the second claims k1.
+  const results = await Promise.all([outcome(s, ingest("k1", "run-1")), outcome(s, ingest("k1", "run-2"))]);
+  expect(results).toEqual(["failed", "new"]);
+  expect(await outcome(s, ingest("k1", "run-3"))).toBe("deduplicated");
+  await s.close();
+});
+
+test("identical claims in one batch: the first is new, the rest duplicates", async () => {
+  const s = fresh();
+  // Each arrives a millisecond after the last: each would expire at its own time.
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i)))));
+  expect(results.filter((r) => r === "new")).toHaveLength(1);
+  expect(results.filter((r) => r === "deduplicated")).toHaveLength(19);
+  await s.close();
+});
+
+test("keys survive a restart: the index is loaded from their rows", async () => {
+  const path = join(dir, "restart.sqlite");
+  const first = new SqliteStore(path);
+  expect(await outcome(first, ingest("kept", "run-1"))).toBe("new");
+  await first.close();
+  const second = new SqliteStore(path);
+  expect(await second.hasDedupKey("t", "kept", at)).toBe(true);
+  expect(await outcome(second, ingest("kept", "run-2"))).toBe("deduplicated");
+  expect(await outcome(second, ingest("other", "run-3"))).toBe("new");
+  await second.close();
+});
+
+test("keys whose fingerprints collide are told apart by their rows", async () => {
+  const s = fresh({ fingerprint: () => 7n });
+  expect(await outcome(s, ingest("a", "run-a"))).toBe("new");
+  expect(await outcome(s, ingest("b", "run-b"))).toBe("new");
+  expect(await s.hasDedupKey("t", "c", at)).toBe(false);
+  expect(await s.hasDedupKey("t", "a", at)).toBe(true);
+  expect(await outcome(s, ingest("a", "run-a2"))).toBe("deduplicated");
+  expect(await outcome(s, ingest("b", "run-b2"))).toBe("deduplicated");
+  await s.close();
+});
+
+test("an expired key is claimed again, and its old row swept", async () => {
+  const s = fresh();
+  const later = new Date(at.getTime() + 61_000);
+  expect(await outcome(s, ingest("k", "run-1"))).toBe("new");
+  expect(await outcome(s, ingest("k", "run-2", later))).toBe("new");
+  expect(await outcome(s, ingest("k", "run-3", later))).toBe("deduplicated");
+  const swept = await s.sweep(new Date(at.getTime() + 60_500), new Date(0));
+  expect(swept.dedupKeys).toBe(1);
+  expect(await s.hasDedupKey("t", "k", later)).toBe(true);
+  await s.close();
+});
+
+test("a database from before migration 10 keeps its live keys", async () => {
+  const path = join(dir, "schema-9.sqlite");
+  const db = new Database(path, { create: true });
+  db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  for (const m of MIGRATIONS.filter((m) => m.version < 10)) {
+    db.exec(m.sql);
+    db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, at.toISOString()]);
+  }
+  db.run("INSERT INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES ('t', 'old-live', ?), ('t', 'old-expired', ?)", [at.getTime() + 60_000, at.getTime() - 1]);
+  db.close();
+  const s = new SqliteStore(path);
+  expect(s.applied).toEqual([10]);
+  expect(await s.hasDedupKey("t", "old-live", at)).toBe(true);
+  expect(await s.hasDedupKey("t", "old-expired", at)).toBe(false);
+  expect(await outcome(s, ingest("old-live", "run-1"))).toBe("deduplicated");
+  expect(await outcome(s, ingest("old-expired", "run-2"))).toBe("new");
+  await s.close();
+});
+
+test("one server per data dir: a second beginServing is refused until the first closes", async () => {
+  const dataDir = join(dir, "served");
+  mkdirSync(dataDir);
+  const first = new SqliteStore(sqlitePathIn(dataDir));
+  await first.beginServing();
+  const second = new SqliteStore(sqlitePathIn(dataDir));
+  const refused = await second.beginServing().catch((error) => error);
+  expect(refused).toBeInstanceOf(DataDirInUse);
+  expect(refused.message).toContain(`another inlet serve is using the data dir ${dataDir}`);
+  // Commands on the same data dir (not serving) still read and write.
+  await second.setMeta("k", "v");
+  await first.close();
+  await second.beginServing();
+  await second.close();
+});

@@ -1,0 +1,29 @@
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+
+/** Another `inlet serve` holds the data dir. */
+export class DataDirInUse extends Error {
+  override name = "DataDirInUse";
+  readonly code = "data_dir_in_use";
+}
+
+/**
+ * Takes the data dir's serve lock: an exclusive lock on `serve.lock` (an empty SQLite file),
+ * held by the returned connection until it is closed, and by the system until the process ends,
+ * however it ends. One server per SQLite store: it owns the runs it leases, and its index of
+ * dedup keys is the one that decides which requests are new.
+ */
+export function holdServeLock(dataDir: string): Database {
+  const lock = new Database(join(dataDir, "serve.lock"), { create: true });
+  try {
+    lock.exec("PRAGMA locking_mode = EXCLUSIVE");
+    lock.exec("BEGIN EXCLUSIVE");
+    return lock;
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: string })?.code !== "SQLITE_BUSY") throw error;
+    throw new DataDirInUse(
+      `another inlet serve is using the data dir ${dataDir}: stop it first, or give this one its own --data-dir (INLET_DATA_DIR); several servers share one store through PostgreSQL (--database-url)`,
+    );
+  }
+}
