@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 
 /** CPU time used so far by a process and by its children it has waited for (ms; /proc ticks are 10 ms). */
-export function cpuMs(pid: number): { self: number; children: number } {
+export function cpuMs(pid: number): { self: number; user: number; system: number; children: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // After the command name (which may hold spaces): state is field 3; utime, stime, cutime, cstime are 14–17.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
-  return { self: (fields[11] + fields[12]) * 10, children: (fields[13] + fields[14]) * 10 };
+  return { self: (fields[11] + fields[12]) * 10, user: fields[11] * 10, system: fields[12] * 10, children: (fields[13] + fields[14]) * 10 };
 }
 
 /**

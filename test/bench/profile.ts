@@ -46,11 +46,13 @@ try {
     ? { "Content-Type": "application/json" }
     : { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
   await load(trigger.url, { seconds: 2, connections: 50, body, headers });
-  const cpu0 = cpuMs(proc.pid).self;
+  const cpu0 = cpuMs(proc.pid);
   const r = await load(trigger.url, { seconds, connections: 50, body, headers });
-  const usedMs = cpuMs(proc.pid).self - cpu0;
+  const cpu1 = cpuMs(proc.pid);
+  const usedMs = cpu1.self - cpu0.self;
+  const perRequest = (ms: number) => ((ms * 1000) / r.requests).toFixed(1);
   // CPU per request (every thread of the server): what a busy machine disturbs least.
-  console.log(`${size}: ${Math.round(r.rps)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${((usedMs * 1000) / r.requests).toFixed(1)} µs per request`);
+  console.log(`${size}: ${Math.round(r.rps)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${perRequest(usedMs)} µs per request (user ${perRequest(cpu1.user - cpu0.user)}, system ${perRequest(cpu1.system - cpu0.system)})`);
 } finally {
   proc.kill("SIGTERM");
   await proc.exited;
