@@ -34,6 +34,8 @@ export interface SweepCounts {
   dedupKeys: number;
   activity: number;
   runs: number;
+  /** Alert notifications delivered before the cut-off. */
+  notifications: number;
 }
 
 /**
@@ -41,13 +43,14 @@ export interface SweepCounts {
  * its chunk, or `stopped()`; `between` runs between chunks. The deleted rows, summed.
  */
 export async function sweepInChunks(size: number, chunk: () => Promise<SweepCounts>, stopped: () => boolean, between?: () => Promise<unknown>): Promise<SweepCounts> {
-  const total: SweepCounts = { dedupKeys: 0, activity: 0, runs: 0 };
+  const total: SweepCounts = { dedupKeys: 0, activity: 0, runs: 0, notifications: 0 };
   for (;;) {
     const done = await chunk();
     total.dedupKeys += done.dedupKeys;
     total.activity += done.activity;
     total.runs += done.runs;
-    if (Math.max(done.dedupKeys, done.activity, done.runs) < size || stopped()) return total;
+    total.notifications += done.notifications;
+    if (Math.max(done.dedupKeys, done.activity, done.runs, done.notifications) < size || stopped()) return total;
     await between?.();
   }
 }

@@ -165,7 +165,7 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       const fresh = run("t5");
       await store.commitIngest({ dedup: { keyHash: "fresh", windowSeconds: 3600 }, run: fresh, activity: activity("t5", new Date(), "run", fresh.id) });
       const swept = await store.sweep(new Date(), new Date(Date.now() - 30 * 86_400_000));
-      expect(swept).toEqual({ dedupKeys: 1, activity: 1, runs: 1 });
+      expect(swept).toEqual({ dedupKeys: 1, activity: 1, runs: 1, notifications: 0 });
       expect(await store.getRun(oldRun.id)).toBeNull();
       expect(await store.getRun(fresh.id)).not.toBeNull();
       expect(await store.hasDedupKey("t5", "fresh", new Date())).toBe(true);
@@ -240,7 +240,7 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       await ingest(fresh, new Date(), "fresh", 3600);
       // Three rows per table per statement: only going on past full chunks reaches all of them.
       const swept = await store.sweep(new Date(), new Date(Date.now() - 30 * 86_400_000));
-      expect(swept).toEqual({ dedupKeys: 9, activity: 9, runs: 8 });
+      expect(swept).toEqual({ dedupKeys: 9, activity: 9, runs: 8, notifications: 0 });
       for (const r of olds) expect(await store.getRun(r.id)).toBeNull();
       expect((await store.getRun(queued.id))?.status).toBe("queued");
       expect(await store.getRun(fresh.id)).not.toBeNull();
@@ -378,6 +378,23 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       await store.dropAlerts((id) => id !== other.id);
       expect((await store.listAlerts()).map((a) => a.id)).toEqual([ok.id]);
       expect(await store.claimAlertNotifications("d", 10, at(600_000), 30_000)).toEqual([]);
+      await store.close();
+    });
+
+    test("sweep removes alert notifications delivered before the cut-off; undelivered ones stay however old", async () => {
+      const store = await open();
+      const old = new Date(Date.now() - 40 * 86_400_000);
+      const alert = (id: string): AlertRecord => ({ id, triggerId: "tn", kind: "silence", state: "firing", since: old.toISOString(), value: 90, threshold: 60, notifiedAt: null });
+      for (const id of ["tn/a", "tn/b", "tn/c"]) expect(await store.transitionAlert(alert(id), null, { id: `n-${id}`, payload: "{}" })).toBe(true);
+      expect((await store.claimAlertNotifications("o", 10, old, 30_000)).map((n) => n.id).sort()).toEqual(["n-tn/a", "n-tn/b", "n-tn/c"]);
+      await store.settleAlertNotification("n-tn/a", "tn/a", { deliveredAt: old.toISOString() });
+      await store.settleAlertNotification("n-tn/b", "tn/b", { deliveredAt: new Date().toISOString() });
+      // n-tn/c was never delivered: it is retried, not swept.
+      await store.settleAlertNotification("n-tn/c", "tn/c", { nextMs: old.getTime() });
+      const swept = await store.sweep(new Date(), new Date(Date.now() - 30 * 86_400_000));
+      expect(swept.notifications).toBe(1);
+      expect((await store.claimAlertNotifications("o", 10, new Date(), 30_000)).map((n) => n.id)).toEqual(["n-tn/c"]);
+      expect((await store.listAlerts()).find((a) => a.id === "tn/a")?.notifiedAt).toBe(old.toISOString());
       await store.close();
     });
 

@@ -464,6 +464,9 @@ export class PostgresStore implements Store {
         runs: (
           await sql`DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE created_ms < ${cutOff} AND status IN ('succeeded', 'failed') LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`
         ).count,
+        notifications: (
+          await sql`DELETE FROM alert_outbox WHERE seq IN (SELECT seq FROM alert_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ${olderThan.toISOString()} LIMIT ${chunk} FOR UPDATE SKIP LOCKED)`
+        ).count,
       }));
     return sweepInChunks(chunk, one, () => this.closed);
   }

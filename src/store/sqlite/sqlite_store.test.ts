@@ -147,6 +147,21 @@ test("an ingest is answered only once the WAL flush after its commit has finishe
   await s.close();
 });
 
+test("asking for due alert notifications when none is due commits nothing and flushes nothing", async () => {
+  let flushes = 0;
+  const s = new SqliteStore(join(dir, "idle-claims.sqlite"), { flushWal: async () => void flushes++ });
+  const now = new Date();
+  for (let i = 0; i < 5; i++) expect(await s.claimAlertNotifications("o", 10, now, 30_000)).toEqual([]);
+  expect(flushes).toBe(0);
+  // One due: claimed through a write, durable before it is handed out.
+  const alert = { id: "t/silence::60", triggerId: "t", kind: "silence" as const, state: "firing" as const, since: now.toISOString(), value: 90, threshold: 60, notifiedAt: null };
+  await s.transitionAlert(alert, null, { id: "n1", payload: "{}" });
+  const before = flushes;
+  expect((await s.claimAlertNotifications("o", 10, now, 30_000)).map((n) => n.id)).toEqual(["n1"]);
+  expect(flushes).toBe(before + 1);
+  await s.close();
+});
+
 test("each sweep statement finds its rows through an index: none reads every finished run", async () => {
   const path = join(dir, "sweep-plans.sqlite");
   await new SqliteStore(path).close();
