@@ -4,7 +4,9 @@
  *
  * Cases: the bare baseline; the floor of the storage design (test/bench/store_floor_server.ts: the
  * bare handler committing what an accepted request commits, through inlet's SQLite store) and of
- * any durable design (test/bench/log_floor_server.ts: an fsync'd append of the body); inlet
+ * any durable design (test/bench/log_floor_server.ts: an fsync'd append of the body); the ceiling
+ * of inlet's own request path (the full configuration on a server whose commit stores nothing,
+ * test/bench/no_store_preload.ts); inlet
  * acknowledging durably with group commit and, in the same round,
  * with one transaction per request (a second server started with the benchmark knob
  * INLET_GROUP_COMMIT=0); HMAC auth; then, once, end to end: a workflow-response-mode trigger
@@ -46,6 +48,8 @@ const FULL_1K = "inlet 1 KB, hmac + header-value dedup + filter + 10 patterns";
 const STORE_FLOOR = "floor: bare Bun.serve + inlet's SQLite store (dedup key, run, Activity row)";
 // What a 200 that means "on disk" costs at the least, whatever the store: an fsync'd append (test/bench/log_floor_server.ts).
 const LOG_FLOOR = "floor: bare Bun.serve + an fsync'd append of the body (no store)";
+// What FULL_1K costs with a store that costs nothing: the same server with commitIngest a no-op (test/bench/no_store_preload.ts).
+const PATH_CEILING = "ceiling: inlet 1 KB, the same configuration, nothing stored";
 const FULL_64K = "inlet 64 KB, hmac + header-value dedup + filter + 10 patterns";
 const PG_ONE = "postgres one instance";
 const PG_TWO = "postgres two instances";
@@ -139,6 +143,13 @@ async function main() {
   cleanups.push(() => rmSync(floorDir, { recursive: true, force: true }));
   const floor = await startPinned([process.execPath, "run", "test/bench/store_floor_server.ts"], { DATA_DIR: floorDir }, /floor listening on (http:\/\/\S+)/);
   const logFloor = await startPinned([process.execPath, "run", "test/bench/log_floor_server.ts"], { DATA_DIR: floorDir }, /log floor listening on (http:\/\/\S+)/);
+  const ceilingDir = mkdtempSync(join(tmpdir(), "inlet-bench-ceiling-"));
+  cleanups.push(() => rmSync(ceilingDir, { recursive: true, force: true }));
+  const ceiling = await startPinned(
+    [process.execPath, "run", "--preload", "./test/bench/no_store_preload.ts", "src/main.ts", "serve", "--port", "0", "--data-dir", ceilingDir, "--log-requests", "false"],
+    { INLET_ADMIN_TOKEN: ADMIN },
+    /inlet listening on (http:\/\/\S+)/,
+  );
   const json = { "Content-Type": "application/json" };
   const none = await api(inlet.url, "/api/triggers", { name: "bench-none" });
   const noneSolo = await api(solo.url, "/api/triggers", { name: "bench-none-solo" });
@@ -183,6 +194,9 @@ async function main() {
   const full = await api(inlet.url, "/api/triggers", { name: "bench-full", ...FULL_CONFIGURATION });
   const fullSecret = (await (await fetch(`${inlet.url}/api/triggers/${full.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
   const fullHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", fullSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
+  const ceilingFull = await api(ceiling.url, "/api/triggers", { name: "bench-ceiling", ...FULL_CONFIGURATION });
+  const ceilingSecret = (await (await fetch(`${ceiling.url}/api/triggers/${ceilingFull.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
+  const ceilingHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", ceilingSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
   const pg = pgWanted ? await postgresCases(body1k) : null;
   // A command per request beside adnanh/webhook (issue 13): naming one of its cases brings all three.
   const commands = commandCasesWanted(only) ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
@@ -192,6 +206,7 @@ async function main() {
     { name: BARE_64K, baseline: BARE_64K, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body64k, headers: json }) },
     { name: FULL_1K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body1k, headers: fullHeaders(body1k) }) },
     { name: STORE_FLOOR, pid: floor.proc.pid, target: async () => ({ url: `${floor.url}/`, body: body1k, headers: fullHeaders(body1k) }) },
+    { name: PATH_CEILING, pid: ceiling.proc.pid, target: async () => ({ url: ceilingFull.url, body: body1k, headers: ceilingHeaders(body1k) }) },
     { name: LOG_FLOOR, pid: logFloor.proc.pid, target: async () => ({ url: `${logFloor.url}/`, body: body1k, headers: json }) },
     { name: FULL_64K, baseline: BARE_64K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }), after: settleDisk },
     { name: "inlet, auth none", pid: inlet.proc.pid, target: async () => ({ url: none.url, body: body1k, headers: json }) },
@@ -248,6 +263,7 @@ async function main() {
   }
   bare.proc.kill();
   floor.proc.kill();
+  ceiling.proc.kill();
   logFloor.proc.kill();
   solo.proc.kill("SIGTERM");
   await solo.proc.exited;
