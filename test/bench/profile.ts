@@ -4,7 +4,8 @@
  * The server runs with `bun --cpu-prof-md`, pinned to core 1, loaded by wrk on core 0 for
  * BENCH_SECONDS (10); the profile (markdown, hottest functions first) lands in
  * .bench/profile-<size>[-plain].md. PROFILE_OFF=1: no profiler, the server's CPU per request
- * instead (from /proc); PROFILE_TMP=/dev/shm: the data dir on tmpfs (no disk cost).
+ * instead (from /proc); PROFILE_TMP=/dev/shm: the data dir on tmpfs (no disk cost);
+ * PROFILE_NO_STORE=1: accepted requests are not stored at all (the request path alone).
  */
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,9 @@ const dataDir = mkdtempSync(join(process.env.PROFILE_TMP ?? tmpdir(), "inlet-pro
 const profDir = mkdtempSync(join(tmpdir(), "inlet-profile-out-"));
 // PROFILE_OFF=1: no profiler (the server's pid is printed, e.g. to read per-thread CPU from /proc).
 const profiling = !process.env.PROFILE_OFF;
-const command = [process.execPath, ...(profiling ? ["--cpu-prof-md", `--cpu-prof-dir=${profDir}`] : []), "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"];
+// PROFILE_NO_STORE=1: commitIngest stores nothing (test/bench/no_store_preload.ts): the request path alone.
+const noStore = process.env.PROFILE_NO_STORE ? ["--preload", "./test/bench/no_store_preload.ts"] : [];
+const command = [process.execPath, ...(profiling ? ["--cpu-prof-md", `--cpu-prof-dir=${profDir}`] : []), "run", ...noStore, "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"];
 const { url: base, proc } = await startPinned(command, { INLET_ADMIN_TOKEN: ADMIN }, /inlet listening on (http:\/\/\S+)/, ROOT);
 try {
   console.log(`server pid ${proc.pid}`);
