@@ -10,6 +10,9 @@ test("a command's options, server flags and positional words are told apart; --n
 test("a boolean server flag keeps a following true/false as its value, and leaves any other word positional", () => {
   expect(parseArgs(["--log-requests", "false", "ID"], {})).toEqual({ options: {}, positional: ["ID"], serverArgs: ["--log-requests", "false"] });
   expect(parseArgs(["--log-requests", "ID"], {})).toEqual({ options: {}, positional: ["ID"], serverArgs: ["--log-requests"] });
+  // The same words as for `inlet serve` (loadServerConfig): off is a value, not a positional word.
+  expect(parseArgs(["--log-requests", "off", "ID"], {})).toEqual({ options: {}, positional: ["ID"], serverArgs: ["--log-requests", "off"] });
+  expect(parseArgs(["--log-requests", "0"], {})).toEqual({ options: {}, positional: [], serverArgs: ["--log-requests", "0"] });
 });
 
 test("unknown flags and missing values are usage errors that say which", () => {

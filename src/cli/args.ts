@@ -1,4 +1,4 @@
-import { flagValue, OPTIONS, UsageError } from "../config/server_config.ts";
+import { flagValue, OPTIONS, takesNextWord, UsageError } from "../config/server_config.ts";
 
 export interface ParsedArgs {
   /** The command's own options. */
@@ -63,12 +63,4 @@ export function subcommandFirst(args: string[]): string[] {
     i += option && takesNextWord(option, args[i + 1]) ? 2 : 1;
   }
   return args;
-}
-
-/**
- * Whether a server flag written without `=` takes the next word as its value: always, except a
- * boolean flag, which takes only `true` or `false` (`--log-requests false list`, `--log-requests list`).
- */
-function takesNextWord(option: (typeof OPTIONS)[number], next: string | undefined): boolean {
-  return option.kind !== "boolean" || next === "true" || next === "false";
 }

@@ -50,6 +50,15 @@ test("bad values are one clear error naming the flag or variable", () => {
   expect(() => loadServerConfig(["--log-requests", "maybe"], {})).toThrow(/true or false/);
 });
 
+test("a boolean flag takes the next word when it says true or false, in any of its spellings; else it stands for true", () => {
+  for (const word of ["false", "0", "no", "off", "OFF"]) expect(loadServerConfig(["--log-requests", word], {}).logRequests).toBe(false);
+  for (const word of ["true", "1", "yes", "on"]) expect(loadServerConfig(["--log-requests", word], {}).logRequests).toBe(true);
+  expect(loadServerConfig(["--log-requests"], {}).logRequests).toBe(true);
+  expect(loadServerConfig(["--log-requests", "--port", "9000"], {})).toMatchObject({ logRequests: true, port: 9000 });
+  expect(() => loadServerConfig(["--log-requests", "maybe"], {})).toThrow(new UsageError('--log-requests must be true or false, got "maybe"'));
+  expect(() => loadServerConfig(["--port", "9000", "stray"], {})).toThrow(new UsageError("unexpected argument stray (see 'inlet help')"));
+});
+
 test("isGiven: a setting from a flag or its environment twin, not one left to its default", () => {
   const defaults = loadServerConfig([], {});
   expect(isGiven(defaults, "port")).toBe(false);

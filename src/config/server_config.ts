@@ -86,6 +86,21 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+const TRUE_WORDS = ["1", "true", "yes", "on"];
+const FALSE_WORDS = ["0", "false", "no", "off"];
+
+/**
+ * Whether a flag written without `=` takes the next word as its value: a flag with a value always
+ * (flagValue refuses a missing one), a boolean flag only a word that says true or false
+ * (`--log-requests off`), else it stands alone for true (`--log-requests list`). The one rule for
+ * `inlet serve` and for server flags given to other commands.
+ */
+export function takesNextWord(option: Option, next: string | undefined): boolean {
+  if (option.kind !== "boolean") return true;
+  const word = next?.trim().toLowerCase();
+  return word !== undefined && (TRUE_WORDS.includes(word) || FALSE_WORDS.includes(word));
+}
+
 function convert(option: Option, raw: string, source: string): string | number | boolean {
   if (option.kind === "integer") {
     if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`${source} must be a whole number, got ${JSON.stringify(raw)}`);
@@ -93,8 +108,8 @@ function convert(option: Option, raw: string, source: string): string | number |
   }
   if (option.kind === "boolean") {
     const v = raw.trim().toLowerCase();
-    if (["1", "true", "yes", "on"].includes(v)) return true;
-    if (["0", "false", "no", "off"].includes(v)) return false;
+    if (TRUE_WORDS.includes(v)) return true;
+    if (FALSE_WORDS.includes(v)) return false;
     throw new UsageError(`${source} must be true or false, got ${JSON.stringify(raw)}`);
   }
   return raw;
@@ -117,16 +132,22 @@ export function flagValue(flag: string, next: string | undefined): string {
 export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
   const values: Record<string, unknown> = {};
   const explicit = new Set<string>();
+  // A boolean flag just read without a value: a stray word after it was meant as its value.
+  let bareBoolean: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const option = OPTIONS.find((o) => o.flag && o.flag === flag);
-    if (!option) throw new UsageError(`${flag.startsWith("-") ? "unknown flag" : "unexpected argument"} ${flag} (see 'inlet help')`);
+    if (!option) {
+      if (bareBoolean && !arg.startsWith("-")) throw new UsageError(`${bareBoolean} must be true or false, got ${JSON.stringify(arg)}`);
+      throw new UsageError(`${flag.startsWith("-") ? "unknown flag" : "unexpected argument"} ${flag} (see 'inlet help')`);
+    }
     let raw: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
+    bareBoolean = null;
     if (raw === undefined) {
-      if (option.kind === "boolean" && (args[i + 1] === undefined || args[i + 1].startsWith("--"))) raw = "true";
-      else raw = flagValue(flag, args[++i]);
+      if (takesNextWord(option, args[i + 1])) raw = flagValue(flag, args[++i]);
+      else [raw, bareBoolean] = ["true", flag];
     }
     values[option.key] = convert(option, raw, flag);
     explicit.add(option.key);
