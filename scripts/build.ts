@@ -11,9 +11,10 @@ mkdirSync("dist", { recursive: true });
 const started = performance.now();
 // Bun's HTTP parser must let headers up to PARSER_HEADER_BYTES through (src/http/edge.ts), so that
 // inlet itself answers oversized ones with the contract's JSON 431.
-// The sandbox workers (src/checks/worker.ts) are a second entry point: Bun embeds it beside main.
+// The sandbox workers (src/checks/worker.ts) and the XML parser thread (src/ingest/xml_worker.ts)
+// are further entry points: Bun embeds them beside main.
 const execArgv = `--compile-exec-argv=--max-http-header-size=${PARSER_HEADER_BYTES}`;
-const proc = Bun.spawnSync([process.execPath, "build", "--compile", execArgv, "--minify", "--sourcemap", "src/main.ts", "src/checks/worker.ts", "--outfile", outfile], {
+const proc = Bun.spawnSync([process.execPath, "build", "--compile", execArgv, "--minify", "--sourcemap", "src/main.ts", "src/checks/worker.ts", "src/ingest/xml_worker.ts", "--outfile", outfile], {
   stdout: "inherit",
   stderr: "inherit",
 });
@@ -23,5 +24,5 @@ if (proc.exitCode !== 0) {
 }
 // --sourcemap embeds the (compressed) map in the binary, so stack traces name src/ files and lines;
 // Bun also writes it beside the binary, for each entry point: those copies are not needed.
-for (const map of [`${outfile}.map`, join(dirname(outfile), "worker.js.map")]) rmSync(map, { force: true });
+for (const map of [`${outfile}.map`, join(dirname(outfile), "worker.js.map"), join(dirname(outfile), "xml_worker.js.map")]) rmSync(map, { force: true });
 console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);

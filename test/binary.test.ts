@@ -62,6 +62,13 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
     const [run] = await (await fetch(`${server.url}/api/runs?triggerId=${checked.id}&include=trigger`, { headers })).json();
     expect(run.trigger.body).toEqual({ order: { type: "paid", email: "[REDACTED]" } });
     expect((await fetch(checked.url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } })).status).toBe(422);
+    // A large XML body is parsed on the XML parser thread, also embedded in the binary.
+    const orders = Array.from({ length: 800 }, (_, i) => `<item><sku>s${i}</sku><email>x${i}@b.c</email></item>`).join("");
+    const large = await fetch(checked.url, { method: "POST", body: `<order><type>paid</type>${orders}</order>`, headers: { "Content-Type": "application/xml" } });
+    expect(large.status).toBe(200);
+    const [largeRun] = await (await fetch(`${server.url}/api/runs?triggerId=${checked.id}&include=trigger&limit=1`, { headers })).json();
+    expect(largeRun.trigger.body.order.item).toHaveLength(800);
+    expect(largeRun.trigger.body.order.item[799]).toEqual({ sku: "s799", email: "[REDACTED]" });
     // JWTs are verified with jose inside the binary.
     const jwtTrigger = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "jwt", auth: { type: "jwt" } }) })).json();
     const key = (await (await fetch(`${server.url}/api/triggers/${jwtTrigger.id}/secret`, { headers })).json()).secret;

@@ -2,7 +2,8 @@ import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
-import { InvalidXml } from "./parse_xml.ts";
+import { InvalidXml, isXmlType } from "./parse_xml.ts";
+import { XML_THREAD_BYTES, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
 import { ERRORS, failure } from "./respond.ts";
 
 /**
@@ -12,7 +13,26 @@ import { ERRORS, failure } from "./respond.ts";
 export class ParsedBody {
   private parsed: { value: unknown; jsonText?: string } | { error: unknown } | null = null;
 
-  constructor(private readonly verified: Verified) {}
+  constructor(
+    private readonly verified: Verified,
+    private readonly xml: Pick<XmlParserThread, "parse"> = xmlParserThread,
+  ) {}
+
+  /**
+   * Parses an XML body of XML_THREAD_BYTES or more on the XML parser thread, so that the request
+   * thread is not held while it is parsed; value() then has it at once. Every other body is parsed
+   * on demand, on the request thread (a dedup key read from an XML body, before this, too).
+   */
+  async ready(): Promise<void> {
+    const { arrival, rawBody } = this.verified;
+    if (this.parsed || queryIsBody(arrival.method) || rawBody.length < XML_THREAD_BYTES || !isXmlType(arrival.headers.get("content-type"))) return;
+    try {
+      const value = await this.xml.parse(rawBody);
+      this.parsed ??= { value };
+    } catch (error) {
+      this.parsed ??= { error };
+    }
+  }
 
   /** The parsed body; throws `InvalidBody` when it does not parse under its content type. */
   value(): unknown {

@@ -125,6 +125,7 @@ export class IngestPipeline {
     const deduplicated = await deduplicate(recipe, verified, body, this.deps.store);
     if (deduplicated instanceof Ending) return deduplicated;
 
+    await body.ready();
     const parsed = parse(body, arrival.requestId);
     if (parsed instanceof Ending) return parsed;
 
