@@ -32,7 +32,8 @@ import { PluginRegistry } from "./plugins/registry.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
 import { PostgresStore } from "./store/postgres/postgres_store.ts";
 import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
-import { DataDirInUse } from "./store/sqlite/serve_lock.ts";
+import { DataDirInUse, holdServeLock } from "./store/sqlite/serve_lock.ts";
+import type { Database } from "bun:sqlite";
 import type { Store } from "./store/store.ts";
 import { TriggerService } from "./triggers/service.ts";
 import { panelRoutes } from "./ui/routes.ts";
@@ -116,15 +117,52 @@ const SWEEP_EVERY_MS = 60_000;
 /** On stop, how long executing runs may take to finish before they are put back in the queue. */
 const RUN_DRAIN_MS = 5_000;
 
-/** Starts `inlet serve`. */
+/**
+ * Starts `inlet serve`. On a SQLite data dir it first takes the dir's serve lock (one server per
+ * dir: see serve_lock.ts), before the store is opened or migrated, and lets go of it when the
+ * server stops or fails to start.
+ */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const lock = config.databaseUrl ? null : serveLockOf(config.dataDir);
+  let held = lock !== null;
+  const release = () => {
+    if (held) lock!.close();
+    held = false;
+  };
+  try {
+    const running = await startServing(config);
+    return {
+      ...running,
+      stop: async () => {
+        try {
+          await running.stop();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function serveLockOf(dataDir: string): Database {
+  try {
+    return holdServeLock(dataDir);
+  } catch (error) {
+    throw error instanceof DataDirInUse ? new UsageError(error.message) : explainDataDirError(error, dataDir);
+  }
+}
+
+async function startServing(config: ServerConfig): Promise<RunningServer> {
   const core = await openCore(config);
   const { store, triggers, plugins } = core;
   try {
     await store.beginServing();
   } catch (error) {
     await store.close();
-    throw error instanceof DataDirInUse ? new UsageError(error.message) : error;
+    throw error;
   }
   // Known before the port is bound, so the token in force works from the first request; a
   // generated one is made only once the port is ours (below). Read again every second, so that

@@ -81,9 +81,9 @@ export interface Store {
   watchTriggers?(onChange: () => void): Promise<TriggerWatch>;
 
   /**
-   * Called once by `inlet serve` before it takes requests: SQLite holds its data dir's serve lock
-   * (one server per file; a second is refused with DataDirInUse) and loads its dedup index;
-   * PostgreSQL, which instances share, has nothing to do.
+   * Called once by `inlet serve` before it takes requests (on SQLite, with the data dir's serve
+   * lock held: see serve_lock.ts): SQLite loads its dedup index; PostgreSQL, which instances
+   * share, has nothing to do.
    */
   beginServing(): Promise<void>;
   /** Is this key recorded for the trigger and unexpired at `now`? (A fast read before the full pipeline.) */

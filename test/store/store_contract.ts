@@ -124,11 +124,13 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
     test("concurrent identical claims produce exactly one run", async () => {
       const store = await open();
       await store.insertTrigger(trigger("t3"));
-      const now = new Date();
+      const now = Date.now();
+      // Each a millisecond after the last, so each claim would expire at its own time.
       const results = await Promise.all(
-        Array.from({ length: 50 }, () => {
-          const r = run("t3", now);
-          return store.commitIngest({ dedup: { keyHash: "same", windowSeconds: 60 }, run: r, activity: activity("t3", now, "run", r.id) });
+        Array.from({ length: 50 }, (_, i) => {
+          const at = new Date(now + i);
+          const r = run("t3", at);
+          return store.commitIngest({ dedup: { keyHash: "same", windowSeconds: 60 }, run: r, activity: activity("t3", at, "run", r.id) });
         }),
       );
       expect(results.filter((r) => !r.deduplicated)).toHaveLength(1);

@@ -1,11 +1,11 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import type { IngestRecord } from "../../records/ingest.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { DataDirInUse } from "./serve_lock.ts";
+import { DataDirInUse, holdServeLock } from "./serve_lock.ts";
 import { SqliteStore, sqlitePathIn } from "./sqlite_store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-dedup-keys-"));
@@ -15,8 +15,8 @@ const fresh = (options?: ConstructorParameters<typeof SqliteStore>[1]) => new Sq
 
 const at = new Date();
 /** An accepted request claiming `key`, its run id `runId` (a repeated run id makes the item fail). */
-const ingest = (key: string, runId: string, when = at): IngestRecord => ({
-  dedup: { keyHash: key, windowSeconds: 60 },
+const ingest = (key: string, runId: string, when = at, windowSeconds = 60): IngestRecord => ({
+  dedup: { keyHash: key, windowSeconds },
   run: { id: runId, triggerId: "t", requestId: runId, status: "succeeded", trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: when.toISOString(), finishedAt: when.toISOString() },
   activity: { id: `a-${runId}-${n++}`, triggerId: "t", at: when.toISOString(), requestId: runId, outcome: "run", runId, detail: null },
 });
@@ -36,6 +36,19 @@ test("a key claimed by an item that failed is free for a later item of the same 
   await s.close();
 });
 
+test("a failed claim of a key takes back only its own: an earlier claim of the same key in the batch stays in force", async () => {
+  const s = fresh();
+  await s.commitIngest(ingest("k0", "taken"));
+  const later = (ms: number) => new Date(at.getTime() + ms);
+  // One batch: A claims k for 1 s; B arrives after A's window and claims k again, then fails.
+  const results = await Promise.all([outcome(s, ingest("k", "run-a", at, 1)), outcome(s, ingest("k", "taken", later(1500)))]);
+  expect(results).toEqual(["new", "failed"]);
+  // A's claim holds within its second.
+  expect(await s.hasDedupKey("t", "k", later(500))).toBe(true);
+  expect(await outcome(s, ingest("k", "run-c", later(500)))).toBe("deduplicated");
+  await s.close();
+});
+
 test("identical claims in one batch: the first is new, the rest duplicates", async () => {
   const s = fresh();
   // Each arrives a millisecond after the last: each would expire at its own time.
@@ -52,7 +65,8 @@ test("keys survive a restart: the index is loaded from their rows", async () => 
   await first.close();
   const second = new SqliteStore(path);
   expect(await second.hasDedupKey("t", "kept", at)).toBe(true);
-  expect(await outcome(second, ingest("kept", "run-2"))).toBe("deduplicated");
+  // A later arrival (its own expiry): the row alone would not make it a duplicate, the index does.
+  expect(await outcome(second, ingest("kept", "run-2", new Date(at.getTime() + 1)))).toBe("deduplicated");
   expect(await outcome(second, ingest("other", "run-3"))).toBe("new");
   await second.close();
 });
@@ -63,8 +77,8 @@ test("keys whose fingerprints collide are told apart by their rows", async () =>
   expect(await outcome(s, ingest("b", "run-b"))).toBe("new");
   expect(await s.hasDedupKey("t", "c", at)).toBe(false);
   expect(await s.hasDedupKey("t", "a", at)).toBe(true);
-  expect(await outcome(s, ingest("a", "run-a2"))).toBe("deduplicated");
-  expect(await outcome(s, ingest("b", "run-b2"))).toBe("deduplicated");
+  expect(await outcome(s, ingest("a", "run-a2", new Date(at.getTime() + 1)))).toBe("deduplicated");
+  expect(await outcome(s, ingest("b", "run-b2", new Date(at.getTime() + 2)))).toBe("deduplicated");
   await s.close();
 });
 
@@ -94,23 +108,28 @@ test("a database from before migration 10 keeps its live keys", async () => {
   expect(s.applied).toEqual([10]);
   expect(await s.hasDedupKey("t", "old-live", at)).toBe(true);
   expect(await s.hasDedupKey("t", "old-expired", at)).toBe(false);
-  expect(await outcome(s, ingest("old-live", "run-1"))).toBe("deduplicated");
+  expect(await outcome(s, ingest("old-live", "run-1", new Date(at.getTime() + 1)))).toBe("deduplicated");
   expect(await outcome(s, ingest("old-expired", "run-2"))).toBe("new");
   await s.close();
 });
 
-test("one server per data dir: a second beginServing is refused until the first closes", async () => {
-  const dataDir = join(dir, "served");
-  mkdirSync(dataDir);
-  const first = new SqliteStore(sqlitePathIn(dataDir));
-  await first.beginServing();
-  const second = new SqliteStore(sqlitePathIn(dataDir));
-  const refused = await second.beginServing().catch((error) => error);
+test("the serve lock: a second taker is refused until the first lets go; the store beside it still reads and writes", async () => {
+  const dataDir = join(dir, "served", "nested");
+  const first = holdServeLock(dataDir);
+  const refused = (() => {
+    try {
+      holdServeLock(dataDir).close();
+      return null;
+    } catch (error) {
+      return error as Error;
+    }
+  })();
   expect(refused).toBeInstanceOf(DataDirInUse);
-  expect(refused.message).toContain(`another inlet serve is using the data dir ${dataDir}`);
+  expect(refused!.message).toContain(`another inlet serve is using the data dir ${dataDir}`);
   // Commands on the same data dir (not serving) still read and write.
-  await second.setMeta("k", "v");
-  await first.close();
-  await second.beginServing();
-  await second.close();
+  const store = new SqliteStore(sqlitePathIn(dataDir));
+  await store.setMeta("k", "v");
+  await store.close();
+  first.close();
+  holdServeLock(dataDir).close();
 });

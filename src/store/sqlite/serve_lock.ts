@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** Another `inlet serve` holds the data dir. */
@@ -11,9 +12,12 @@ export class DataDirInUse extends Error {
  * Takes the data dir's serve lock: an exclusive lock on `serve.lock` (an empty SQLite file),
  * held by the returned connection until it is closed, and by the system until the process ends,
  * however it ends. One server per SQLite store: it owns the runs it leases, and its index of
- * dedup keys is the one that decides which requests are new.
+ * dedup keys is the one that decides which requests are new. Taken before the store is opened,
+ * so a second server neither migrates nor writes anything. Keep the connection referenced: once
+ * collected, it is closed and the lock gone. Makes the data dir (0700) when there is none yet.
  */
 export function holdServeLock(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = new Database(join(dataDir, "serve.lock"), { create: true });
   try {
     lock.exec("PRAGMA locking_mode = EXCLUSIVE");

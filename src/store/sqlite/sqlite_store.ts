@@ -11,7 +11,6 @@ import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, 
 import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
 import { DedupIndex, EXPIRED_KEPT_MS, type Fingerprint } from "./dedup_index.ts";
-import { holdServeLock } from "./serve_lock.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
@@ -65,7 +64,7 @@ export const SWEEP_SQL = {
  * length end (not written on a random leaf); whether a key is new is asked of an in-memory index
  * of the live keys (DedupIndex), loaded from those rows, and a match is confirmed on its row.
  * The index is the one authority only while one process claims keys: `inlet serve` holds the
- * data dir's serve lock (`beginServing`).
+ * data dir's serve lock (serve_lock.ts) before it opens the store.
  */
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
@@ -76,22 +75,23 @@ export class SqliteStore implements Store {
   private readonly stmt: Record<string, Statement>;
   private closed = false;
   private readonly sweepChunk: number;
-  private readonly path: string;
   private readonly fingerprint: Fingerprint | undefined;
   private index: DedupIndex | null = null;
-  /** Keys the open write transaction claimed (key → expiry, in order): indexed once it commits. */
-  private readonly claimed = new Map<string, number>();
+  /**
+   * Keys the open write transaction claimed, each with its claims' expiries (two when a claim of
+   * the batch expired before a later request's arrival), and the keys in claim order, so that a
+   * savepoint's rollback takes back its own claims only. Indexed once the transaction commits.
+   */
+  private readonly claimed = new Map<string, number[]>();
   private claimedOrder: string[] = [];
   /** The latest arrival time among those claims. */
   private claimedAtMs = 0;
-  private serveLock: Database | null = null;
   /** Migration versions this open applied (for `inlet migrate`). */
   readonly applied: number[] = [];
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     // Private (0700): the database holds payloads, the admin token's hash and sealed secrets.
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.path = path;
     this.fingerprint = options.fingerprint;
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL");
@@ -187,7 +187,11 @@ export class SqliteStore implements Store {
     } catch (error) {
       this.stmt.rollbackToSavepoint.run();
       this.stmt.release.run();
-      for (const key of this.claimedOrder.splice(claims)) this.claimed.delete(key);
+      for (const key of this.claimedOrder.splice(claims).reverse()) {
+        const expiries = this.claimed.get(key)!;
+        expiries.pop();
+        if (expiries.length === 0) this.claimed.delete(key);
+      }
       throw error;
     }
   }
@@ -203,7 +207,7 @@ export class SqliteStore implements Store {
     }
     if (this.claimed.size === 0) return;
     const index = this.dedupIndex();
-    for (const [key, expiresMs] of this.claimed) index.add(key, expiresMs, this.claimedAtMs);
+    for (const [key, expiries] of this.claimed) for (const expiresMs of expiries) index.add(key, expiresMs, this.claimedAtMs);
     this.forgetClaims();
   }
 
@@ -238,21 +242,18 @@ export class SqliteStore implements Store {
   private claimKey(triggerId: string, keyHash: string, atMs: number, expiresMs: number): boolean {
     const key = indexKey(triggerId, keyHash);
     const pending = this.claimed.get(key);
-    if ((pending !== undefined && pending > atMs) || this.keyIsLive(key, triggerId, keyHash, atMs)) return false;
+    if (pending?.some((expiry) => expiry > atMs) || this.keyIsLive(key, triggerId, keyHash, atMs)) return false;
     // A row already there with this very expiry is the same claim: a duplicate too.
     if (this.stmt.putKey.run(expiresMs, triggerId, keyHash).changes === 0) return false;
-    this.claimed.set(key, expiresMs);
+    if (pending) pending.push(expiresMs);
+    else this.claimed.set(key, [expiresMs]);
     this.claimedOrder.push(key);
     this.claimedAtMs = Math.max(this.claimedAtMs, atMs);
     return true;
   }
 
-  /**
-   * For `inlet serve`: holds the data dir's serve lock (a second server on it is refused, with a
-   * DataDirInUse naming the dir), then loads the dedup index before the first request needs it.
-   */
+  /** For `inlet serve`: loads the dedup index before the first request needs it. */
   async beginServing(): Promise<void> {
-    if (this.path !== ":memory:" && !this.serveLock) this.serveLock = holdServeLock(dirname(this.path));
     this.dedupIndex();
   }
 
@@ -652,7 +653,6 @@ export class SqliteStore implements Store {
     for (const statement of Object.values(this.stmt)) statement.finalize();
     this.db.close();
     if (this.walFd !== null) closeSync(this.walFd);
-    this.serveLock?.close();
   }
 }
 
