@@ -22,7 +22,7 @@ test("a body parsed on the parser thread is what parseXml gives on the request t
     const bytes = xmlOf(64 * 1024);
     expect(await thread.parse(bytes)).toEqual(parseXml(bytes) as object);
     const refused = new TextEncoder().encode(`<a>${"x".repeat(20_000)}</b>`);
-    const error = await thread.parse(refused).catch((e) => e);
+    const error = (await thread.parse(refused).catch((e) => e)) as InvalidXml;
     expect(error).toBeInstanceOf(InvalidXml);
     expect(error.message).toBe((() => { try { parseXml(refused); } catch (e) { return (e as Error).message; } })()!);
   } finally {
