@@ -273,6 +273,12 @@ for (const [width, height, colorScheme] of [
       await expect(page.getByText("Still filtered out by the current filter").first()).toBeVisible();
       await expectAccessible(page, "activity, a Filtered row replayed");
 
+      await page.getByRole("button", { name: "Re-deliver filtered requests" }).click();
+      const dialog = page.getByRole("dialog", { name: "Re-deliver filtered requests" });
+      await expect(dialog.getByLabel("Skip the current filter")).toBeVisible();
+      await expectAccessible(page, "Re-deliver filtered requests dialog");
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+
       await page.getByRole("button", { name: "Pause updates" }).click();
       await expect(page.getByText("Paused", { exact: true })).toBeVisible();
       await expectAccessible(page, "activity, paused");

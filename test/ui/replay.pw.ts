@@ -59,3 +59,44 @@ test("Replay on a Filtered Activity row re-delivers it through the current filte
   expect(runs).toHaveLength(1);
   expect(runs[0].trigger.body).toEqual({ type: "refund" });
 });
+
+test("a Filtered request the current filter still skips can be re-delivered without the filter", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("replay-skip"), filter: { enabled: true, mode: "include", expression: '$.type == "paid"' } });
+  await postWebhook(t.url, JSON.stringify({ type: "refund" }));
+
+  await openTrigger(page, t.id, "activity");
+  const row = page.getByRole("row").filter({ hasText: "Filtered" });
+  await row.getByRole("button", { name: "Replay" }).click();
+  await expect(row.getByRole("status")).toContainText("Still filtered out by the current filter");
+  expect(await api("GET", `/api/runs?triggerId=${t.id}`)).toHaveLength(0);
+  await row.getByRole("button", { name: "Re-deliver without the filter" }).click();
+  await expect(row.getByRole("status")).toContainText("Replayed: a run started");
+  await expect(row.getByRole("button", { name: "Re-deliver without the filter" })).toBeHidden();
+  const runs = await api("GET", `/api/runs?triggerId=${t.id}&include=trigger`);
+  expect(runs).toHaveLength(1);
+  expect(runs[0].trigger.body).toEqual({ type: "refund" });
+});
+
+test("Re-deliver filtered requests: a dry run's count, a confirmation, the current filter or none", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("replay-bulk-filtered"), filter: { enabled: true, mode: "include", expression: "$.n > 5" } });
+  for (let n = 0; n < 3; n++) await postWebhook(t.url, JSON.stringify({ n }));
+  await api("PATCH", `/api/triggers/${t.id}`, { filter: { expression: "$.n == 1" } });
+
+  await openTrigger(page, t.id, "activity");
+  const button = page.getByRole("button", { name: "Re-deliver filtered requests" });
+  const dialog = page.getByRole("dialog", { name: "Re-deliver filtered requests" });
+  await button.click();
+  await expect(dialog).toContainText("3 filtered requests match. Re-deliver them?");
+  await dialog.getByRole("button", { name: "Re-deliver 3 requests" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Re-delivered 1 request; 2 still filtered out." })).toBeVisible();
+  expect((await api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).map((r: { trigger: { body: unknown } }) => r.trigger.body)).toEqual([{ n: 1 }]);
+
+  // The two the filter still skips, now past it.
+  await button.click();
+  await expect(dialog).toContainText("2 filtered requests match. Re-deliver them?");
+  await dialog.getByLabel("Skip the current filter").check();
+  await dialog.getByRole("button", { name: "Re-deliver 2 requests" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Re-delivered 2 requests." })).toBeVisible();
+  const bodies = (await api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).map((r: { trigger: { body: { n: number } } }) => r.trigger.body.n);
+  expect(bodies.sort()).toEqual([0, 1, 2]);
+});

@@ -1,5 +1,6 @@
 import { announce } from "./announce.ts";
 import { api } from "./api.ts";
+import { bulkReplay } from "./bulk_replay.ts";
 import { outcomeChart } from "./chart.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { timeEl } from "./time.ts";
@@ -92,25 +93,47 @@ export function activityPanel(trigger: Trigger): View {
     more.hidden = complete && shown >= rows.length;
   }
 
-  /** A Filtered request goes through the current filter again; the outcome is said where the button was. */
+  /**
+   * A Filtered request goes through the current filter again; the outcome is said where the
+   * button was. One the filter still skips can then be re-delivered without it.
+   */
   function replayButton(row: ActivityRow): HTMLElement {
     const said = h("span", { class: "replay-result", role: "status" });
     const button = h("button", { type: "button", class: "secondary small", "aria-describedby": `req-${row.id}` }, "Replay");
-    button.addEventListener("click", async () => {
-      button.disabled = true;
+    const skip = h("button", { type: "button", class: "secondary small", "aria-describedby": `req-${row.id}`, hidden: true }, "Re-deliver without the filter");
+    const replay = async (filter: "apply" | "skip", clicked: HTMLButtonElement) => {
+      clicked.disabled = true;
       try {
-        const answer = await api<Run | { outcome: "filtered" }>("POST", `${path}/${encodeURIComponent(row.id)}/replay`, { filter: "apply" });
+        const answer = await api<Run | { outcome: "filtered" }>("POST", `${path}/${encodeURIComponent(row.id)}/replay`, { filter });
         const message = "id" in answer ? "Replayed: a run started" : "Still filtered out by the current filter";
         said.replaceChildren(message, " ", "id" in answer ? h("a", { href: `#/triggers/${encodeURIComponent(trigger.id)}/runs/${encodeURIComponent(answer.id)}` }, "View run") : "");
+        skip.hidden = "id" in answer;
         announce(message);
       } catch (error) {
         said.textContent = `Not replayed: ${(error as Error).message}`;
       } finally {
-        button.disabled = false;
+        clicked.disabled = false;
       }
-    });
-    return h("span", { class: "replay-cell" }, button, said);
+    };
+    button.addEventListener("click", () => replay("apply", button));
+    skip.addEventListener("click", () => replay("skip", skip));
+    return h("span", { class: "replay-cell" }, button, said, skip);
   }
+
+  // Every Filtered request again, oldest first: the current filter decides, unless skipped.
+  const bulk = bulkReplay(
+    trigger.id,
+    { source: "filtered" },
+    {
+      label: "Re-deliver filtered requests",
+      counted: ["filtered request", "filtered requests"],
+      items: ["request", "requests"],
+      verb: ["Re-deliver", "Re-delivered"],
+      hint: "Oldest first, within the Activity retention period. Each goes through the trigger's current filter (unless skipped below), redaction and workflow; those that pass start a run.",
+      option: { label: "Skip the current filter", field: "filter", on: "skip", off: "apply" },
+    },
+    () => refresh(),
+  );
 
   more.addEventListener("click", async () => {
     shown += SHOW_STEP;
@@ -131,7 +154,8 @@ export function activityPanel(trigger: Trigger): View {
   const el = h(
     "section",
     { class: "activity", "aria-labelledby": "activity-heading" },
-    h("div", { class: "panel-head" }, h("h2", { id: "activity-heading" }, "Activity"), live, updated, h("span", { class: "spacer" }), pause),
+    h("div", { class: "panel-head" }, h("h2", { id: "activity-heading" }, "Activity"), live, updated, h("span", { class: "spacer" }), bulk.status, bulk.button, pause),
+    bulk.dialog,
     chartHost,
     h(
       "table",

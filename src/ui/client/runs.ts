@@ -1,10 +1,11 @@
 import { announce } from "./announce.ts";
 import { api } from "./api.ts";
+import { bulkReplay } from "./bulk_replay.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { timeEl } from "./time.ts";
 import { jsonView } from "./json_view.ts";
 import { poll } from "./poll.ts";
-import type { BulkReplayResult, Run, Trigger } from "./types.ts";
+import type { Run, Trigger } from "./types.ts";
 import type { View } from "./view.ts";
 
 const STATUS_LABELS: Record<Run["status"], string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed" };
@@ -115,61 +116,24 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
   }
 
   // Replay failed runs: a dry run says how many match, then a dialog asks to confirm.
-  const bulkStatus = h("span", { role: "status", class: "muted" });
-  const bulk = h("button", { type: "button", class: "secondary small" }, "Replay failed runs");
-  const question = h("p", { id: "bulk-replay-question" });
-  const confirm = h("button", { type: "button", class: "primary" }, "Replay");
-  const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
-  const dialog = h(
-    "dialog",
-    { class: "confirm", "aria-labelledby": "bulk-replay-title", "aria-describedby": "bulk-replay-question" },
-    h("h3", { id: "bulk-replay-title" }, "Replay failed runs"),
-    question,
-    h("p", { class: "hint" }, "Oldest first, through the same queue as live runs (live runs go first). Each new run uses the trigger's current workflow and redaction."),
-    h("div", { class: "actions" }, confirm, cancel),
+  const bulk = bulkReplay(
+    trigger.id,
+    { source: "runs", status: ["failed"] },
+    {
+      label: "Replay failed runs",
+      counted: ["failed run", "failed runs"],
+      items: ["run", "runs"],
+      verb: ["Replay", "Replayed"],
+      hint: "Oldest first, through the same queue as live runs (live runs go first). Each new run uses the trigger's current workflow and redaction.",
+    },
+    load,
   );
-  const bulkPath = `/api/triggers/${encodeURIComponent(trigger.id)}/replay`;
-  bulk.addEventListener("click", async () => {
-    bulk.disabled = true;
-    bulkStatus.textContent = "";
-    try {
-      const dry = await api<BulkReplayResult>("POST", bulkPath, { source: "runs", status: ["failed"], dryRun: true });
-      if (dry.matched === 0) {
-        bulkStatus.textContent = "No failed runs to replay.";
-        return;
-      }
-      const n = Math.min(dry.matched, 1000);
-      question.textContent =
-        dry.matched > n ? `${dry.matched} failed runs match; the oldest ${n} will be replayed.` : `${dry.matched} failed ${dry.matched === 1 ? "run matches" : "runs match"}. Replay ${dry.matched === 1 ? "it" : "them"}?`;
-      confirm.textContent = `Replay ${n} ${n === 1 ? "run" : "runs"}`;
-      dialog.showModal();
-    } catch (error) {
-      bulkStatus.textContent = `Could not count failed runs: ${(error as Error).message}`;
-    } finally {
-      bulk.disabled = false;
-    }
-  });
-  cancel.addEventListener("click", () => dialog.close());
-  confirm.addEventListener("click", async () => {
-    confirm.disabled = true;
-    try {
-      const done = await api<BulkReplayResult>("POST", bulkPath, { source: "runs", status: ["failed"], limit: 1000 });
-      dialog.close();
-      bulkStatus.textContent = `Replayed ${done.replayed} ${done.replayed === 1 ? "run" : "runs"}.`;
-      announce(bulkStatus.textContent);
-      await load();
-    } catch (error) {
-      question.textContent = `Not replayed: ${(error as Error).message}`;
-    } finally {
-      confirm.disabled = false;
-    }
-  });
 
   const el = h(
     "section",
     { class: "runs", "aria-labelledby": "runs-heading" },
-    h("div", { class: "panel-head" }, h("h2", { id: "runs-heading" }, "Runs"), h("span", { class: "spacer" }), bulkStatus, bulk),
-    dialog,
+    h("div", { class: "panel-head" }, h("h2", { id: "runs-heading" }, "Runs"), h("span", { class: "spacer" }), bulk.status, bulk.button),
+    bulk.dialog,
     h(
       "div",
       { class: "runs-grid" },
