@@ -204,6 +204,9 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const before = await snapshot(old);
     expect(before.runs).toHaveLength(3 + 2 + 1 + 5);
     expect((before.activity[orders.id] as any[]).map((r) => r.outcome)).toEqual(["auth_failed", "deduplicated", "run", "run", "run"]);
+    // Copied while that server runs: the copy says so, naming the server, not a leftover WAL.
+    const whileServed = await migrate(["--from-data-dir", source, "--database-url", await freshDatabase((await sharedPostgres())!)]);
+    expect(whileServed.stderr).toContain(`warning: inlet serve is running on ${source} (it holds its serve.lock)`);
     old.proc.kill("SIGTERM");
     expect(await old.proc.exited).toBe(0);
 

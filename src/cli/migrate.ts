@@ -169,7 +169,9 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     if (summary.requeued) print(`  ${summary.requeued} runs that were running are queued again (an instance executes them)`);
     if (summary.expiredKeys) print(`  ${summary.expiredKeys} expired dedup keys left behind`);
     if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes(ADMIN_TOKEN_META) ? " (the admin token is unchanged)" : ""}`);
-    if (source.inUse) {
+    if (source.served) {
+      printWarnings([`warning: inlet serve is running on ${source.dir} (it holds its serve.lock); stop it: what it accepts after this copy is not in PostgreSQL`]);
+    } else if (source.inUse) {
       printWarnings([`warning: ${source.path}-wal exists: a server may still be running on ${source.dir} (or it did not stop cleanly); stop it: what it accepts after this copy is not in PostgreSQL`]);
     }
     print(nextStep(source, key, where, url));

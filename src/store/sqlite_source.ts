@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { sqlitePathIn } from "./sqlite/sqlite_store.ts";
 import { MIGRATIONS } from "./sqlite/migrations.ts";
+import { isServed } from "./sqlite/serve_lock.ts";
 
 /** Why a data dir cannot be copied: the CLI prints the message as it is. */
 export class SourceRefused extends Error {
@@ -22,6 +23,8 @@ export interface SqliteSource {
   meta: Map<string, string>;
   /** `inlet.db-wal` was there: a server still has the file open (or stopped without closing it). */
   inUse: boolean;
+  /** An `inlet serve` holds the data dir's serve lock: it is running now. */
+  served: boolean;
   /** A sealed secret of some trigger (to test a key against when no fingerprint is recorded), or null. */
   sampleSealed: string | null;
   close(): void;
@@ -57,6 +60,7 @@ export function openSqliteSource(dirArg: string): SqliteSource {
   if (!existsSync(path)) throw new SourceRefused(`${dir} has no inlet.db: not the data dir of an 'inlet serve' (nothing to copy)`);
   // SQLite removes the WAL file when the last connection closes: it is there while a server runs.
   const inUse = existsSync(`${path}-wal`);
+  const served = isServed(dir);
   let db: Database;
   let version: number;
   try {
@@ -86,6 +90,7 @@ export function openSqliteSource(dirArg: string): SqliteSource {
     db,
     version,
     inUse,
+    served,
     meta,
     sampleSealed: sample?.s ?? null,
     close: () => {

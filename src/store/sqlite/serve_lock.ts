@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** Another `inlet serve` holds the data dir. */
@@ -29,5 +29,20 @@ export function holdServeLock(dataDir: string): Database {
     throw new DataDirInUse(
       `another inlet serve is using the data dir ${dataDir}: stop it first, or give this one its own --data-dir (INLET_DATA_DIR); several servers share one store through PostgreSQL (--database-url)`,
     );
+  }
+}
+
+/**
+ * Whether an `inlet serve` holds the data dir now, asked by taking the lock for an instant. A dir
+ * without `serve.lock` was never served by a server that takes it: nothing is created there.
+ */
+export function isServed(dataDir: string): boolean {
+  if (!existsSync(join(dataDir, "serve.lock"))) return false;
+  try {
+    holdServeLock(dataDir).close();
+    return false;
+  } catch (error) {
+    if (error instanceof DataDirInUse) return true;
+    throw error;
   }
 }
