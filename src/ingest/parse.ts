@@ -3,7 +3,7 @@ import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
 import { InvalidXml, isXmlType } from "./parse_xml.ts";
-import { XML_THREAD_BYTES, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
+import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
 import { ERRORS, failure } from "./respond.ts";
 
 /**
@@ -21,7 +21,9 @@ export class ParsedBody {
   /**
    * Parses an XML body of XML_THREAD_BYTES or more on the XML parser thread, so that the request
    * thread is not held while it is parsed; value() then has it at once. Every other body is parsed
-   * on demand, on the request thread (a dedup key read from an XML body, before this, too).
+   * on demand, on the request thread (a dedup key read from an XML body, before this, too). When
+   * the parser thread failed otherwise than by refusing the body (or being too busy), value()
+   * parses it on the request thread after all.
    */
   async ready(): Promise<void> {
     const { arrival, rawBody } = this.verified;
@@ -30,7 +32,7 @@ export class ParsedBody {
       const value = await this.xml.parse(rawBody);
       this.parsed ??= { value };
     } catch (error) {
-      this.parsed ??= { error };
+      if (error instanceof InvalidXml || error instanceof XmlParserBusy) this.parsed ??= { error };
     }
   }
 

@@ -95,7 +95,8 @@ function firstCrowded(root: unknown): number {
       for (const key of Object.keys(node)) if (key.startsWith("@_")) attributes++;
       if (attributes > MAX_XML_ATTRIBUTES) return attributes;
     }
-    stack.push(...values);
+    // One at a time: a spread of a huge array would overflow the stack.
+    for (const value of values) stack.push(value);
   }
   return 0;
 }

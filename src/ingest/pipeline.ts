@@ -2,6 +2,7 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import { type ActivityOutcome } from "../records/activity.ts";
 import { type RunLease, type RunRecord } from "../records/run.ts";
 import { StoreUnavailable } from "../store/errors.ts";
+import { XmlParserBusy } from "./xml_thread.ts";
 import { type Store } from "../store/store.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { TriggerService } from "../triggers/service.ts";
@@ -235,6 +236,9 @@ function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {
 function failed(requestId: string, error: unknown, log: IngestDeps["log"]): Ending {
   if (error instanceof StoreUnavailable) {
     return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
+  }
+  if (error instanceof XmlParserBusy) {
+    return Ending.stop("error", `XML parser busy: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
   }
   if (isSandboxFailure(error)) {
     return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));

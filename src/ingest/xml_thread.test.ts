@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { InvalidXml, parseXml } from "./parse_xml.ts";
 import { ParsedBody } from "./parse.ts";
-import { XML_THREAD_BYTES, XmlParserThread } from "./xml_thread.ts";
+import { XML_THREAD_BYTES, XmlParserBusy, XmlParserThread } from "./xml_thread.ts";
 import type { Verified } from "./authenticate.ts";
 
 /** An XML document of about `bytes` bytes: orders with attributes, text and repeated elements. */
@@ -71,15 +71,68 @@ test("an XML body the parser thread refuses is refused as on the request thread:
   }
 });
 
-test("a parser thread that dies fails what it held; the next body gets a new one", async () => {
+const realWorker = () => new Worker(new URL("./xml_worker.ts", import.meta.url).href);
+const scriptWorker = (source: string) => new Worker(URL.createObjectURL(new Blob([source], { type: "application/javascript" })));
+
+test("a parser thread that dies fails the body it was on; the bodies behind it go to a new one", async () => {
   let spawned = 0;
-  const crashing = URL.createObjectURL(new Blob(["self.onmessage = () => { throw new Error('boom'); };"], { type: "application/javascript" }));
-  const thread = new XmlParserThread(() => (spawned++ === 0 ? new Worker(crashing) : new Worker(new URL("./xml_worker.ts", import.meta.url).href)));
+  const thread = new XmlParserThread({ spawn: () => (spawned++ === 0 ? scriptWorker("self.onmessage = () => { throw new Error('boom'); };") : realWorker()) });
   try {
     const bytes = xmlOf(XML_THREAD_BYTES);
-    await expect(thread.parse(bytes)).rejects.toThrow("the XML parser thread failed");
-    expect(await thread.parse(bytes)).toEqual(parseXml(bytes) as object);
+    const [first, second] = await Promise.allSettled([thread.parse(bytes), thread.parse(bytes)]);
+    expect(first.status).toBe("rejected");
+    expect(String((first as PromiseRejectedResult).reason)).toContain("the XML parser thread failed");
+    expect(second).toEqual({ status: "fulfilled", value: parseXml(bytes) });
     expect(spawned).toBe(2);
+  } finally {
+    thread.close();
+  }
+});
+
+test("a body the thread does not finish within its deadline is refused as invalid XML; the ones behind it are parsed by a new thread", async () => {
+  let spawned = 0;
+  const thread = new XmlParserThread({ spawn: () => (spawned++ === 0 ? scriptWorker("self.onmessage = () => {};") : realWorker()), deadlineMs: () => 200 });
+  try {
+    const bytes = xmlOf(XML_THREAD_BYTES);
+    const [stuck, behind] = await Promise.allSettled([thread.parse(bytes), thread.parse(bytes)]);
+    expect((stuck as PromiseRejectedResult).reason).toBeInstanceOf(InvalidXml);
+    expect(String((stuck as PromiseRejectedResult).reason.message)).toBe("XML could not be parsed within 0.2 s");
+    expect(behind).toEqual({ status: "fulfilled", value: parseXml(bytes) });
+  } finally {
+    thread.close();
+  }
+});
+
+test("past the bytes that may wait, a body is refused at once (XmlParserBusy); one alone is always taken", async () => {
+  const thread = new XmlParserThread({ maxPendingBytes: 2 * XML_THREAD_BYTES });
+  try {
+    const bytes = xmlOf(XML_THREAD_BYTES);
+    const big = xmlOf(3 * XML_THREAD_BYTES);
+    const results = await Promise.allSettled([thread.parse(big), thread.parse(bytes)]);
+    expect(results[0].status).toBe("fulfilled");
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(XmlParserBusy);
+    expect(await thread.parse(bytes)).toEqual(parseXml(bytes) as object);
+  } finally {
+    thread.close();
+  }
+});
+
+test("when the parser thread fails on a body otherwise than by refusing it, the request thread parses it after all", async () => {
+  const bytes = xmlOf(XML_THREAD_BYTES);
+  const body = new ParsedBody(verifiedWith(bytes), { parse: () => Promise.reject(new Error("the XML parser thread failed: out of memory")) });
+  await body.ready();
+  expect(body.value()).toEqual(parseXml(bytes));
+  const busy = new ParsedBody(verifiedWith(bytes), { parse: () => Promise.reject(new XmlParserBusy("full")) });
+  await busy.ready();
+  expect(() => busy.value()).toThrow(XmlParserBusy);
+});
+
+test("a document of very many sibling elements is refused or accepted the same on either thread (no spread of a huge array)", async () => {
+  const thread = new XmlParserThread();
+  try {
+    const bytes = new TextEncoder().encode(`<a>${"<b/>".repeat(600_000)}</a>`);
+    const value = (await thread.parse(bytes)) as { a: { b: unknown[] } };
+    expect(value.a.b).toHaveLength(600_000);
   } finally {
     thread.close();
   }
