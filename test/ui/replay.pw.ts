@@ -72,6 +72,8 @@ test("a Filtered request the current filter still skips can be re-delivered with
   await row.getByRole("button", { name: "Re-deliver without the filter" }).click();
   await expect(row.getByRole("status")).toContainText("Replayed: a run started");
   await expect(row.getByRole("button", { name: "Re-deliver without the filter" })).toBeHidden();
+  // Its button is gone: focus is on the run it started.
+  await expect(row.getByRole("link", { name: "View run" })).toBeFocused();
   const runs = await api("GET", `/api/runs?triggerId=${t.id}&include=trigger`);
   expect(runs).toHaveLength(1);
   expect(runs[0].trigger.body).toEqual({ type: "refund" });
@@ -94,6 +96,7 @@ test("Re-deliver filtered requests: a dry run's count, a confirmation, the curre
   // The two the filter still skips, now past it.
   await button.click();
   await expect(dialog).toContainText("2 filtered requests match. Re-deliver them?");
+  await expect(dialog.getByRole("switch", { name: "Skip the current filter" })).not.toBeChecked();
   await dialog.getByLabel("Skip the current filter").check();
   await dialog.getByRole("button", { name: "Re-deliver 2 requests" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Re-delivered 2 requests." })).toBeVisible();

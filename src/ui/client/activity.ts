@@ -106,8 +106,11 @@ export function activityPanel(trigger: Trigger): View {
       try {
         const answer = await api<Run | { outcome: "filtered" }>("POST", `${path}/${encodeURIComponent(row.id)}/replay`, { filter });
         const message = "id" in answer ? "Replayed: a run started" : "Still filtered out by the current filter";
-        said.replaceChildren(message, " ", "id" in answer ? h("a", { href: `#/triggers/${encodeURIComponent(trigger.id)}/runs/${encodeURIComponent(answer.id)}` }, "View run") : "");
-        skip.hidden = "id" in answer;
+        const view = "id" in answer ? h("a", { href: `#/triggers/${encodeURIComponent(trigger.id)}/runs/${encodeURIComponent(answer.id)}` }, "View run") : null;
+        said.replaceChildren(message, " ", view ?? "");
+        // The button clicked may go: focus goes on to the run it started.
+        if (view && clicked === skip) view.focus();
+        skip.hidden = view !== null;
         announce(message);
       } catch (error) {
         said.textContent = `Not replayed: ${(error as Error).message}`;
@@ -130,7 +133,9 @@ export function activityPanel(trigger: Trigger): View {
       items: ["request", "requests"],
       verb: ["Re-deliver", "Re-delivered"],
       hint: "Oldest first, within the Activity retention period. Each goes through the trigger's current filter (unless skipped below), redaction and workflow; those that pass start a run.",
-      option: { label: "Skip the current filter", field: "filter", on: "skip", off: "apply" },
+      option: { label: "Skip the current filter", hint: "Each starts a run whatever the filter says.", field: "filter", on: "skip", off: "apply" },
+      // Through the current filter, one it still skips starts no run; past it, a shortfall is something else.
+      shortfall: (missing, sent) => (sent.filter === "apply" ? `${missing} still filtered out` : `${missing} not re-delivered (see Activity)`),
     },
     () => refresh(),
   );

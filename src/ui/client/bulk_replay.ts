@@ -1,6 +1,7 @@
 import { announce } from "./announce.ts";
 import { api } from "./api.ts";
 import { h, uid } from "./dom.ts";
+import { switchField } from "./field.ts";
 import type { BulkReplayResult } from "./types.ts";
 
 /** The most one confirmation replays (the API's `limit` default and bound). */
@@ -17,8 +18,10 @@ export interface BulkReplayWording {
   verb: [string, string];
   /** Said in the dialog under the count. */
   hint: string;
-  /** A switch in the dialog, sent as `body[option.field] = option.on` when checked. */
-  option?: { label: string; field: string; on: unknown; off: unknown };
+  /** A switch in the dialog (off at each opening), sent as `body[option.field] = option.on` when on. */
+  option?: { label: string; hint: string; field: string; on: unknown; off: unknown };
+  /** Says what became of those of the `n` sent that started no run, given the selection sent. */
+  shortfall: (missing: number, selection: Record<string, unknown>) => string;
 }
 
 /**
@@ -36,7 +39,7 @@ export function bulkReplay(triggerId: string, body: Record<string, unknown>, wor
   const status = h("span", { role: "status", class: "muted" });
   const button = h("button", { type: "button", class: "secondary small" }, wording.label);
   const question = h("p", { id: questionId });
-  const option = wording.option ? h("input", { type: "checkbox", id: uid("bulk-option") }) : null;
+  const option = wording.option ? switchField(wording.option.label, false, wording.option.hint) : null;
   const confirm = h("button", { type: "button", class: "primary" }, verb);
   const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
   const dialog = h(
@@ -45,13 +48,21 @@ export function bulkReplay(triggerId: string, body: Record<string, unknown>, wor
     h("h3", { id: titleId }, wording.label),
     question,
     h("p", { class: "hint" }, wording.hint),
-    option ? h("p", { class: "check" }, option, " ", h("label", { for: option.id }, wording.option!.label)) : "",
+    option ? option.wrap : "",
     h("div", { class: "actions" }, confirm, cancel),
   );
-  const selection = () => (option && wording.option ? { ...body, [wording.option.field]: option.checked ? wording.option.on : wording.option.off } : body);
+  const selection = (): Record<string, unknown> =>
+    option && wording.option ? { ...body, [wording.option.field]: option.control.checked ? wording.option.on : wording.option.off } : body;
+  /** How many the dialog offered: what the confirmation replays at most. */
+  let offered = 0;
   button.addEventListener("click", async () => {
     button.disabled = true;
     status.textContent = "";
+    // Each opening starts with the switch off.
+    if (option) {
+      option.control.checked = false;
+      option.control.dispatchEvent(new Event("change"));
+    }
     try {
       const dry = await api<BulkReplayResult>("POST", path, { ...selection(), dryRun: true });
       if (dry.matched === 0) {
@@ -59,6 +70,7 @@ export function bulkReplay(triggerId: string, body: Record<string, unknown>, wor
         return;
       }
       const n = Math.min(dry.matched, AT_MOST);
+      offered = n;
       question.textContent =
         dry.matched > n
           ? `${dry.matched} ${many} match; the oldest ${n} will be ${past.toLowerCase()}.`
@@ -75,11 +87,12 @@ export function bulkReplay(triggerId: string, body: Record<string, unknown>, wor
   confirm.addEventListener("click", async () => {
     confirm.disabled = true;
     try {
-      const result = await api<BulkReplayResult>("POST", path, { ...selection(), limit: AT_MOST });
+      const sent = selection();
+      // No more than the dialog offered, even if more match by now.
+      const result = await api<BulkReplayResult>("POST", path, { ...sent, limit: offered });
       dialog.close();
-      // A filtered request the current filter still skips starts no run.
-      const skipped = Math.min(result.matched, AT_MOST) - result.replayed;
-      status.textContent = `${past} ${item(result.replayed)}${skipped > 0 ? `; ${skipped} still filtered out` : ""}.`;
+      const missing = Math.min(result.matched, offered) - result.replayed;
+      status.textContent = `${past} ${item(result.replayed)}${missing > 0 ? `; ${wording.shortfall(missing, sent)}` : ""}.`;
       announce(status.textContent);
       await done();
     } catch (error) {

@@ -125,6 +125,7 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
       items: ["run", "runs"],
       verb: ["Replay", "Replayed"],
       hint: "Oldest first, through the same queue as live runs (live runs go first). Each new run uses the trigger's current workflow and redaction.",
+      shortfall: (missing) => `${missing} not replayed (see Activity)`,
     },
     load,
   );
