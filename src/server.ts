@@ -149,7 +149,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
 function serveLockOf(dataDir: string): Database {
   try {
-    return holdServeLock(dataDir);
+    // A second, not more: what can hold the lock for a moment is `migrate` asking whether a server runs.
+    return holdServeLock(dataDir, 1000);
   } catch (error) {
     throw error instanceof DataDirInUse ? new UsageError(error.message) : explainDataDirError(error, dataDir);
   }

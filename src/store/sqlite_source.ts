@@ -60,7 +60,12 @@ export function openSqliteSource(dirArg: string): SqliteSource {
   if (!existsSync(path)) throw new SourceRefused(`${dir} has no inlet.db: not the data dir of an 'inlet serve' (nothing to copy)`);
   // SQLite removes the WAL file when the last connection closes: it is there while a server runs.
   const inUse = existsSync(`${path}-wal`);
-  const served = isServed(dir);
+  let served: boolean;
+  try {
+    served = isServed(dir);
+  } catch (error) {
+    throw new SourceRefused(`${dir}/serve.lock cannot be read as a lock: ${(error as Error).message}`);
+  }
   let db: Database;
   let version: number;
   try {
