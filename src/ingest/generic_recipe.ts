@@ -22,6 +22,7 @@ export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): T
     methods: trigger.methods,
     checkOnlyMethods: [],
     credentialHeaders: new Set(credentialHeaders(auth)),
+    dedupReadsBody: dedup.strategy === "event-id" || dedup.strategy === "expression",
     // The current secret, then the previous one while a rotation's overlap lasts.
     authenticate: async (arrival, rawBody) =>
       firstPassing(

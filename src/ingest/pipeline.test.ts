@@ -7,9 +7,10 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import { compileChecks } from "../checks/compile.ts";
 import type { Delivery } from "./delivery.ts";
 import { IngestPipeline, type IngestDeps, type IngestResult } from "./pipeline.ts";
+import { XML_THREAD_BYTES, xmlParserThread } from "./xml_thread.ts";
 
 // The whole processing order in process: real stages and sandboxed checks, an in-memory store.
-function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"] } = {}) {
+function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number } = {}) {
   const store = options.store ?? new MemoryIngestStore();
   const adopted: string[] = [];
   const pipeline = new IngestPipeline({
@@ -20,7 +21,7 @@ function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugi
     store,
     plugins: { get: (id) => options.plugins?.find((p) => p.id === id) },
     compileChecks,
-    maxBodyBytes: 1024,
+    maxBodyBytes: options.maxBodyBytes ?? 1024,
     baseUrl: () => "http://inlet.test",
     now: () => new Date("2026-02-01T12:00:00.000Z"),
   });
@@ -200,4 +201,29 @@ test("the stored $trigger is the body as received for a generic trigger, and the
   expect((await app_.post(app.token, text, { ...json, "x-sig": "sig" })).outcome).toBe("run");
   const stored = JSON.parse(app_.store.commits[0].triggerJson!) as { body: Record<string, unknown> };
   expect(stored.body).toEqual({ kept: 1 });
+});
+
+test("a large XML body goes to the parser thread, before the dedup check when its key is read from the body, and never when it is a duplicate", async () => {
+  const orders = `<orders><id>evt_1</id>${"<order><n>1</n></order>".repeat(XML_THREAD_BYTES / 20)}</orders>`;
+  const xml = { "Content-Type": "application/xml" };
+  const byBody = triggerRecord({ id: "trg_body", token: "tok_body", dedup: { strategy: "expression", expression: "$.orders.id", windowSeconds: 60 } });
+  const byHeader = triggerRecord({ id: "trg_header", token: "tok_header", dedup: { strategy: "header-value", headerName: "X-Key", windowSeconds: 60 } });
+  const { post, store } = pipelineWith([byBody, byHeader], { maxBodyBytes: 1024 * 1024 });
+  const sent: number[] = [];
+  const parse = xmlParserThread.parse.bind(xmlParserThread);
+  xmlParserThread.parse = (bytes) => (sent.push(bytes.length), parse(bytes));
+  try {
+    expect((await post(byBody.token, orders, xml)).outcome).toBe("run");
+    expect(sent).toHaveLength(1);
+    expect((await post(byBody.token, orders, xml)).outcome).toBe("deduplicated");
+    expect(sent).toHaveLength(2);
+    expect((await post(byHeader.token, orders, { ...xml, "X-Key": "k" })).outcome).toBe("run");
+    expect(sent).toHaveLength(3);
+    // A duplicate by its header is never parsed.
+    expect((await post(byHeader.token, orders, { ...xml, "X-Key": "k" })).outcome).toBe("deduplicated");
+    expect(sent).toHaveLength(3);
+    expect(store.runs).toHaveLength(2);
+  } finally {
+    xmlParserThread.parse = parse;
+  }
 });

@@ -41,6 +41,8 @@ export interface TriggerRecipe {
   handshake?(arrival: Arrival, rawBody: Uint8Array): Promise<HandshakeAnswer | null>;
   /** The dedup key to claim for a verified request, or null (no dedup for it). */
   dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
+  /** Whether dedupClaim reads the parsed body (so it is parsed before the dedup check). */
+  readonly dedupReadsBody: boolean;
   /** `$trigger.app` for a verified request with its parsed body; null for generic triggers. */
   app(verified: Verified, body: unknown): AppInfo | null;
 }
