@@ -114,6 +114,8 @@ export interface RunningServer {
 }
 
 const SWEEP_EVERY_MS = 60_000;
+/** How long a starting server waits for another on its data dir to let go of the serve lock. */
+const SERVE_LOCK_WAIT_MS = 10_000;
 /** On stop, how long executing runs may take to finish before they are put back in the queue. */
 const RUN_DRAIN_MS = 5_000;
 
@@ -149,8 +151,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
 function serveLockOf(dataDir: string): Database {
   try {
-    // A second, not more: what can hold the lock for a moment is `migrate` asking whether a server runs.
-    return holdServeLock(dataDir, 1000);
+    // Up to 10 s: a restart that starts the new server while the old one still drains (runs get 5 s
+    // to finish) waits for it, as it does for `migrate`'s instant of asking whether a server runs.
+    return holdServeLock(dataDir, SERVE_LOCK_WAIT_MS);
   } catch (error) {
     throw error instanceof DataDirInUse ? new UsageError(error.message) : explainDataDirError(error, dataDir);
   }

@@ -72,8 +72,13 @@ test("a second server on a data dir in use exits 2 with one line saying so; CLI 
   await first.proc.exited;
   const next = await serve(["--data-dir", dir, "--port", "0"]);
   expect((await adminCall(next, first.adminToken!)).status).toBe(200);
-  await stop(next);
-});
+  // A restart that starts the new server while the old one is still stopping: it waits its turn.
+  next.proc.kill("SIGTERM");
+  const after = await serve(["--data-dir", dir, "--port", "0"]);
+  expect(await next.proc.exited).toBe(0);
+  expect((await adminCall(after, first.adminToken!)).status).toBe(200);
+  await stop(after);
+}, 40_000);
 
 test("admin-token reset prints a new token that a running server accepts within a second; the old one is refused with a hint", async () => {
   const dir = dataDir();

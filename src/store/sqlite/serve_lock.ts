@@ -15,7 +15,7 @@ export class DataDirInUse extends Error {
  * dedup keys is the one that decides which requests are new. Taken before the store is opened,
  * so a second server neither migrates nor writes anything. Keep the connection referenced: once
  * collected, it is closed and the lock gone. Makes the data dir (0700) when there is none yet.
- * `waitMs`: how long to wait for a holder to let go (a server waits out `isServed`'s instant).
+ * `waitMs`: how long to wait for a holder to let go (a server waits for one that is stopping).
  */
 export function holdServeLock(dataDir: string, waitMs = 0): Database {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
