@@ -51,8 +51,7 @@ export interface Core {
 export async function openCore(config: ServerConfig): Promise<Core> {
   let box: SealedBox;
   let store: Store;
-  const plugins = new PluginRegistry(BUILTIN_PLUGINS);
-  if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);
+  const plugins = await loadPlugins(config);
   try {
     box = SealedBox.load(config.dataDir, config.secretKey);
     store = await openStore(config);
@@ -70,6 +69,13 @@ export async function openCore(config: ServerConfig): Promise<Core> {
   );
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box };
+}
+
+/** The built-in plugins and those of `--plugins-dir`. */
+export async function loadPlugins(config: Pick<ServerConfig, "pluginsDir">): Promise<PluginRegistry> {
+  const plugins = new PluginRegistry(BUILTIN_PLUGINS);
+  if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);
+  return plugins;
 }
 
 /** The embedded SQLite store in the data dir, or the PostgreSQL database of `--database-url` (migrated). */

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUN, cli, ROOT, spawnServer } from "./support/process.ts";
@@ -170,4 +170,15 @@ test("a process with another secret key than the store's refuses to start, on on
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("plugins list lists the plugins without creating a data dir or opening a store", async () => {
+  const absent = join(dataDir, "never-created");
+  const listed = await cli(["plugins", "list", "--data-dir", absent]);
+  expect(listed.code).toBe(0);
+  expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((p) => p.id)).toContain("github");
+  expect(existsSync(absent)).toBe(false);
+  // Not even a database URL is dialled.
+  const withDatabase = await cli(["plugins", "list", "--database-url", "postgres://nobody@127.0.0.1:1/none"]);
+  expect(withDatabase.code).toBe(0);
 });

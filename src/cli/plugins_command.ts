@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
 import { atMost, parseArgs } from "./args.ts";
-import { withCore } from "./core.ts";
+import { loadPlugins } from "../server.ts";
 import { print } from "./output.ts";
 
 /** `inlet plugins list|new`. */
@@ -26,9 +26,8 @@ export async function plugins(args: string[]): Promise<number> {
   if (sub !== "list") throw new UsageError(`unknown command 'plugins ${sub ?? ""}' (list, new)`);
   const { positional, serverArgs } = parseArgs(rest, {});
   atMost(positional, 0, "plugins");
-  const config = loadServerConfig(serverArgs);
-  return withCore(config, async (core) => {
-    print(core.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: p.secret, source: p.source })));
-    return 0;
-  });
+  // The plugins alone: listing them neither needs nor creates a data dir or a database.
+  const registry = await loadPlugins(loadServerConfig(serverArgs));
+  print(registry.list().map((p) => ({ id: p.id, name: p.name, secret: p.secret, source: p.source })));
+  return 0;
 }
