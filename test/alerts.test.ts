@@ -318,6 +318,8 @@ describe("GET /api/alerts and the notifications", () => {
     // Below its count the other rule stays ok, and shows the measure now.
     await waitFor("measured", async () => (await listed(s, t.id)).find((r) => r.threshold === 5 && r.value === 1));
     expect((await listed(s, t.id)).find((r) => r.threshold === 5)).toMatchObject({ kind: "auth_failures", state: "ok" });
+    // One notification: the rule that fired. (The other, fine from its first evaluation, says nothing.)
+    await waitFor("notified", () => of(t.id, "auth_failures").length > 0, 10_000);
     expect(of(t.id, "auth_failures")).toHaveLength(1);
   }, 30_000);
 });

@@ -60,6 +60,8 @@ export class AlertMonitor {
   private measured = new Map<string, number>();
   private evaluating: Promise<void> | null = null;
   private delivering: Promise<void> | null = null;
+  /** A delivery was asked for while one ran (it may have looked before a transition committed). */
+  private deliverAgain = false;
 
   constructor(private readonly o: AlertMonitorOptions) {}
 
@@ -137,9 +139,16 @@ export class AlertMonitor {
 
   deliver(): Promise<void> {
     if (!this.o.url) return Promise.resolve();
-    this.delivering ??= this.deliverDue()
-      .catch((error) => this.o.log("warn", "alert delivery failed", { error: String(error) }))
-      .finally(() => (this.delivering = null));
+    if (this.delivering) {
+      this.deliverAgain = true;
+      return this.delivering;
+    }
+    this.delivering = (async () => {
+      do {
+        this.deliverAgain = false;
+        await this.deliverDue().catch((error) => this.o.log("warn", "alert delivery failed", { error: String(error) }));
+      } while (this.deliverAgain && this.timers.length > 0);
+    })().finally(() => (this.delivering = null));
     return this.delivering;
   }
 

@@ -1,0 +1,43 @@
+import { expect, test } from "bun:test";
+import type { AlertNotification } from "../records/alert.ts";
+import type { Store } from "../store/store.ts";
+import { AlertMonitor } from "./monitor.ts";
+
+test("a delivery asked for while one runs runs again after it: a notification committed meanwhile goes out at once, not at the next tick", async () => {
+  const received: string[] = [];
+  const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (request) => (received.push(await request.text()), new Response("ok")) });
+  // The first claim looks before the transition has committed (nothing due) and is slow to answer;
+  // meanwhile the evaluation that committed it asks for a delivery.
+  let claims = 0;
+  let release!: () => void;
+  const firstClaimSeen = new Promise<void>((resolve) => (release = resolve));
+  const due: AlertNotification = { id: "n1", alertId: "t/silence::60", payload: '{"type":"alert.firing"}', attempts: 0 };
+  const settled: string[] = [];
+  const store = {
+    listAlerts: async () => [],
+    claimAlertNotifications: async () => {
+      claims++;
+      if (claims === 1) {
+        release();
+        await Bun.sleep(50);
+        return [];
+      }
+      return claims === 2 ? [due] : [];
+    },
+    settleAlertNotification: async (id: string) => void settled.push(id),
+  } as unknown as Store;
+  const monitor = new AlertMonitor({ store, triggers: { list: () => [] }, url: `http://127.0.0.1:${receiver.port}/`, intervalMs: 60_000, owner: "me", log: () => {} });
+  try {
+    monitor.start();
+    const running = monitor.deliver();
+    await firstClaimSeen;
+    void monitor.deliver();
+    await running;
+    expect(received).toEqual(['{"type":"alert.firing"}']);
+    expect(settled).toEqual(["n1"]);
+    expect(claims).toBe(2);
+  } finally {
+    await monitor.stop();
+    receiver.stop(true);
+  }
+});
