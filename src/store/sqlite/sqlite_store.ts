@@ -34,6 +34,9 @@ export interface SqliteStoreOptions {
 /** The embedded store's database file in a data dir. */
 export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
 
+/** An alert notification due at `?` (now, twice): undelivered, its next attempt come, not leased to anyone now. */
+const DUE_NOTIFICATION = "delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)";
+
 /** A dedup key in the index: its trigger and its hash. */
 const indexKey = (triggerId: string, keyHash: string) => `${triggerId}\u0000${keyHash}`;
 
@@ -78,14 +81,10 @@ export class SqliteStore implements Store {
   private readonly fingerprint: Fingerprint | undefined;
   private index: DedupIndex | null = null;
   /**
-   * Keys the open write transaction claimed, each with its claims' expiries (two when a claim of
-   * the batch expired before a later request's arrival), and the keys in claim order, so that a
-   * savepoint's rollback takes back its own claims only. Indexed once the transaction commits.
+   * The claims of the open write transaction, in order (a savepoint's rollback drops those made
+   * after it): indexed once the transaction commits. A batch holds at most 64 requests.
    */
-  private readonly claimed = new Map<string, number[]>();
-  private claimedOrder: string[] = [];
-  /** The latest arrival time among those claims. */
-  private claimedAtMs = 0;
+  private claims: Array<{ key: string; expiresMs: number; atMs: number }> = [];
   /** Migration versions this open applied (for `inlet migrate`). */
   readonly applied: number[] = [];
 
@@ -145,8 +144,10 @@ export class SqliteStore implements Store {
       sweepActivity: db.prepare(SWEEP_SQL.activity),
       sweepRuns: db.prepare(SWEEP_SQL.runs),
       sweepNotifications: db.prepare(SWEEP_SQL.notifications),
-      dueNotification: db.prepare(
-        "SELECT 1 FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?) LIMIT 1",
+      dueNotification: db.prepare(`SELECT 1 FROM alert_outbox WHERE ${DUE_NOTIFICATION} LIMIT 1`),
+      claimNotifications: db.prepare(
+        `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM alert_outbox WHERE ${DUE_NOTIFICATION} ORDER BY seq LIMIT ?)
+         RETURNING id, alert_id, payload, attempts`,
       ),
     };
     this.sweepChunk = Math.max(1, options.sweepChunk ?? SWEEP_CHUNK);
@@ -178,7 +179,7 @@ export class SqliteStore implements Store {
   }
 
   private inSavepoint<T>(work: () => T): T {
-    const claims = this.claimedOrder.length;
+    const claims = this.claims.length;
     this.stmt.savepoint.run();
     try {
       const result = work();
@@ -187,34 +188,27 @@ export class SqliteStore implements Store {
     } catch (error) {
       this.stmt.rollbackToSavepoint.run();
       this.stmt.release.run();
-      for (const key of this.claimedOrder.splice(claims).reverse()) {
-        const expiries = this.claimed.get(key)!;
-        expiries.pop();
-        if (expiries.length === 0) this.claimed.delete(key);
-      }
+      this.claims.length = claims;
       throw error;
     }
   }
 
   /** Runs a write transaction: the keys it claimed join the index once it has committed, never before. */
   private committing(transaction: () => void): void {
-    this.forgetClaims();
+    this.claims = [];
     try {
       transaction();
     } catch (error) {
-      this.forgetClaims();
+      this.claims = [];
       throw error;
     }
-    if (this.claimed.size === 0) return;
+    const claims = this.claims;
+    this.claims = [];
+    if (claims.length === 0) return;
+    // What a rebuild may drop is judged from the latest arrival among them.
+    const latestMs = Math.max(...claims.map((c) => c.atMs));
     const index = this.dedupIndex();
-    for (const [key, expiries] of this.claimed) for (const expiresMs of expiries) index.add(key, expiresMs, this.claimedAtMs);
-    this.forgetClaims();
-  }
-
-  private forgetClaims(): void {
-    this.claimed.clear();
-    this.claimedOrder = [];
-    this.claimedAtMs = 0;
+    for (const c of claims) index.add(c.key, c.expiresMs, latestMs);
   }
 
   /** The index of live dedup keys, loaded from their rows on first use. */
@@ -241,14 +235,11 @@ export class SqliteStore implements Store {
   /** Claims a dedup key inside the write transaction; false when it is live at `atMs` (a duplicate). */
   private claimKey(triggerId: string, keyHash: string, atMs: number, expiresMs: number): boolean {
     const key = indexKey(triggerId, keyHash);
-    const pending = this.claimed.get(key);
-    if (pending?.some((expiry) => expiry > atMs) || this.keyIsLive(key, triggerId, keyHash, atMs)) return false;
+    // Claimed earlier in this transaction (not in the index yet), or before it.
+    if (this.claims.some((c) => c.key === key && c.expiresMs > atMs) || this.keyIsLive(key, triggerId, keyHash, atMs)) return false;
     // A row already there with this very expiry is the same claim: a duplicate too.
     if (this.stmt.putKey.run(expiresMs, triggerId, keyHash).changes === 0) return false;
-    if (pending) pending.push(expiresMs);
-    else this.claimed.set(key, [expiresMs]);
-    this.claimedOrder.push(key);
-    this.claimedAtMs = Math.max(this.claimedAtMs, atMs);
+    this.claims.push({ key, expiresMs, atMs });
     return true;
   }
 
@@ -559,14 +550,12 @@ export class SqliteStore implements Store {
       idle
         ? []
         : this.write(() =>
-            this.db
-              .query<{ id: string; alert_id: string; payload: string; attempts: number }, [string, number, number, number, number]>(
-                `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (
-                   SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?) ORDER BY seq LIMIT ?)
-                 RETURNING id, alert_id, payload, attempts`,
-              )
-              .all(owner, t + leaseMs, t, t, limit)
-              .map((row) => ({ id: row.id, alertId: row.alert_id, payload: row.payload, attempts: row.attempts })),
+            (this.stmt.claimNotifications.all(owner, t + leaseMs, t, t, limit) as Array<{ id: string; alert_id: string; payload: string; attempts: number }>).map((row) => ({
+              id: row.id,
+              alertId: row.alert_id,
+              payload: row.payload,
+              attempts: row.attempts,
+            })),
           ),
     );
   }
