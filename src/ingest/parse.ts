@@ -12,6 +12,7 @@ import { ERRORS, failure } from "./respond.ts";
  */
 export class ParsedBody {
   private parsed: { value: unknown; jsonText?: string } | { error: unknown } | null = null;
+  private readying: Promise<void> | null = null;
 
   constructor(
     private readonly verified: Verified,
@@ -25,7 +26,12 @@ export class ParsedBody {
    * the parser thread failed otherwise than by refusing the body (or being too busy), value()
    * parses it on the request thread after all.
    */
-  async ready(): Promise<void> {
+  ready(): Promise<void> {
+    // Once: asked again (before and after the dedup check), a body is not sent to the thread twice.
+    return (this.readying ??= this.readyOnce());
+  }
+
+  private async readyOnce(): Promise<void> {
     const { arrival, rawBody } = this.verified;
     if (this.parsed || queryIsBody(arrival.method) || rawBody.length < XML_THREAD_BYTES || !isXmlType(arrival.headers.get("content-type"))) return;
     try {

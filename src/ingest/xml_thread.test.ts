@@ -117,6 +117,14 @@ test("past the bytes that may wait, a body is refused at once (XmlParserBusy); o
   }
 });
 
+test("ready() asked twice sends the body to the parser thread once, even when the thread failed on it", async () => {
+  let sent = 0;
+  const body = new ParsedBody(verifiedWith(xmlOf(XML_THREAD_BYTES)), { parse: () => (sent++, Promise.reject(new Error("the XML parser thread failed"))) });
+  await body.ready();
+  await body.ready();
+  expect(sent).toBe(1);
+});
+
 test("when the parser thread fails on a body otherwise than by refusing it, the request thread parses it after all", async () => {
   const bytes = xmlOf(XML_THREAD_BYTES);
   const body = new ParsedBody(verifiedWith(bytes), { parse: () => Promise.reject(new Error("the XML parser thread failed: out of memory")) });
