@@ -32,7 +32,9 @@ export async function migrate(args: string[], print: Print): Promise<number> {
   if (positional.length) throw new UsageError(`unexpected argument ${positional[0]} (see 'inlet help')`);
   const config = loadServerConfig(serverArgs);
   const from = options["from-data-dir"];
-  const dataDirFlag = serverArgs.some((a) => a === "--data-dir" || a.startsWith("--data-dir="));
+  // Given on the command line (not by the environment, which isGiven would count too).
+  const onCommandLine = (flag: string) => serverArgs.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const dataDirFlag = onCommandLine("--data-dir");
   if (from !== undefined) {
     if (dataDirFlag) {
       throw new UsageError("--data-dir has no use with --from-data-dir: the data dir copied is --from-data-dir, the target is --database-url");
@@ -44,7 +46,7 @@ export async function migrate(args: string[], print: Print): Promise<number> {
   if (config.databaseUrl) {
     // `--data-dir` on the command line names the store to migrate: a database URL from the
     // environment must not silently take its place.
-    if (dataDirFlag && !serverArgs.some((a) => a === "--database-url" || a.startsWith("--database-url="))) {
+    if (dataDirFlag && !onCommandLine("--database-url")) {
       throw new UsageError("--data-dir names the SQLite store to migrate, but INLET_DATABASE_URL is set and would be migrated instead: unset it (env -u INLET_DATABASE_URL inlet migrate --data-dir DIR), or leave --data-dir out to migrate PostgreSQL");
     }
     const { applied, version } = await migratePostgres(config.databaseUrl);

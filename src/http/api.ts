@@ -47,13 +47,15 @@ export const presentActivity = (row: ActivityRecord) => ({
 });
 
 /**
- * Whether a request carries the admin token (`Authorization: Bearer <token>`). The scheme name is
- * case-insensitive (RFC 9110 §11.1): `bearer <token>` is the same credential.
+ * Whether a request carries the admin token (`Authorization: Bearer <token>`): "admin", "wrong
+ * token" (a bearer token that is not it), or "no token". The scheme name is case-insensitive
+ * (RFC 9110 §11.1): `bearer <token>` is the same credential.
  */
-function isAdminRequest(request: Request, adminTokenHash: string): boolean {
+function adminCredential(request: Request, adminTokenHash: string): "admin" | "wrong token" | "no token" {
   const header = request.headers.get("authorization") ?? "";
   const bearer = /^bearer +/i.exec(header);
-  return bearer !== null && adminTokenMatches(header.slice(bearer[0].length), adminTokenHash);
+  if (bearer === null) return "no token";
+  return adminTokenMatches(header.slice(bearer[0].length), adminTokenHash) ? "admin" : "wrong token";
 }
 
 /** The management API of CONTRACT §3, behind the admin token. */
@@ -77,10 +79,10 @@ export function apiRoutes(deps: ApiDeps) {
         }),
     )
     .onBeforeHandle(({ request }) => {
-      if (!isAdminRequest(request, deps.adminTokenHash())) {
-        const bearer = /^bearer +/i.test(request.headers.get("authorization") ?? "");
+      const credential = adminCredential(request, deps.adminTokenHash());
+      if (credential !== "admin") {
         // The body is the contract's; the header says how to get back in (RFC 6750 error_description).
-        const challenge = bearer ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
+        const challenge = credential === "wrong token" ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
         return json(401, { error: "unauthorized" }, { "WWW-Authenticate": `Bearer realm="inlet"${challenge}` });
       }
     })
