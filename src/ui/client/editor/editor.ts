@@ -89,7 +89,7 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     "form",
     { class: "editor", novalidate: true, "aria-label": trigger ? `Settings of ${trigger.name}` : "New trigger settings" },
     summary,
-    h("div", { class: "editor-grid" }, h("div", { class: "editor-main" }, authPart, regions.map((s) => s.el)), h("div", { class: "editor-aside" }, sample.el)),
+    h("div", { class: "editor-grid" }, h("div", { class: "editor-main" }, authPart, regions.map((s) => asRegion(s.el))), h("div", { class: "editor-aside" }, sample.el)),
     actions,
   );
 
@@ -177,4 +177,15 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
   });
 
   return { el: form };
+}
+
+/**
+ * A settings region (CONTRACT §6.7 names them: `Alerts`, `Schema`, `Workflow`…) as a region
+ * landmark named by its legend, around its fieldset, which stays the group of its fields.
+ */
+function asRegion(fieldset: HTMLElement): HTMLElement {
+  const legend = fieldset.querySelector(":scope > legend");
+  if (!legend) return fieldset;
+  legend.id ||= uid("region");
+  return h("section", { class: "region-landmark", "aria-labelledby": legend.id }, fieldset);
 }
