@@ -1,3 +1,4 @@
+import { parseJson, valueAt } from "./json_body.ts";
 import type { HandshakeResult, PluginRequest } from "./types.ts";
 
 /** One condition of a declared handshake. `field` is a path into the JSON body. */
@@ -27,35 +28,16 @@ export interface DeclaredHandshake {
   reply: HandshakeReply;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
-function jsonBody(rawBody: Uint8Array): unknown {
-  try {
-    return JSON.parse(decoder.decode(rawBody));
-  } catch {
-    return undefined;
-  }
-}
-
-function at(value: unknown, path: string[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (current === null || typeof current !== "object" || Array.isArray(current) || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
 function holds(condition: HandshakeCondition, req: PluginRequest, body: () => unknown): boolean {
   if ("header" in condition) return req.headers.get(condition.header) === condition.equals;
-  const value = at(body(), condition.field);
+  const value = valueAt(body(), ...condition.field);
   if ("present" in condition) return (value !== undefined) === condition.present;
   return value === condition.equals;
 }
 
 function answer(reply: HandshakeReply, body: unknown): Response | null {
   if ("echo" in reply) {
-    const value = at(body, reply.echo);
+    const value = valueAt(body, ...reply.echo);
     // No string to echo: not this handshake, and the request goes on as an ordinary delivery.
     if (typeof value !== "string") return null;
     return reply.as === "text" ? new Response(value, { status: 200, headers: { "content-type": "text/plain" } }) : Response.json({ [reply.key]: value });
@@ -80,7 +62,7 @@ export function declaredHandshake(declarations: readonly DeclaredHandshake[]): (
   return (req) => {
     if (req.method !== "POST") return null;
     let parsed: { value: unknown } | null = null;
-    const body = () => (parsed ??= { value: jsonBody(req.rawBody) }).value;
+    const body = () => (parsed ??= { value: parseJson(req.rawBody) }).value;
     for (const declaration of declarations) {
       if (declaration.when.every((condition) => holds(condition, req, body))) return answer(declaration.reply, body());
     }

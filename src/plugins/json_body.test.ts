@@ -10,6 +10,9 @@ test("the JSON body readers never throw: no value where the body or a step is mi
   const body = { subscription: { type: "channel.follow", n: 3 }, list: [{ type: "x" }] };
   expect(valueAt(body, "subscription", "type")).toBe("channel.follow");
   expect(valueAt(body, "subscription", "missing", "deeper")).toBeUndefined();
+  // Own fields only: nothing is read off a prototype.
+  expect(valueAt({}, "constructor")).toBeUndefined();
+  expect(valueAt({ a: {} }, "a", "toString")).toBeUndefined();
   expect(valueAt(body, "list", "0")).toBeUndefined(); // arrays are not stepped into
   expect(valueAt("text", "a")).toBeUndefined();
   expect(stringAt(body, "subscription", "type")).toBe("channel.follow");

@@ -25,7 +25,8 @@ export function parseJson(rawBody: Uint8Array): unknown {
 }
 
 /**
- * The value at `path` inside nested objects, or `undefined` when any step is missing.
+ * The value at `path` inside nested objects, or `undefined` when any step is missing (only own
+ * fields count: `constructor` or `toString` is never read off a prototype).
  *
  * @example
  * ```ts
@@ -35,7 +36,7 @@ export function parseJson(rawBody: Uint8Array): unknown {
 export function valueAt(value: unknown, ...path: string[]): unknown {
   let at = value;
   for (const key of path) {
-    if (at === null || typeof at !== "object" || Array.isArray(at)) return undefined;
+    if (at === null || typeof at !== "object" || Array.isArray(at) || !Object.hasOwn(at, key)) return undefined;
     at = (at as Record<string, unknown>)[key];
   }
   return at;
