@@ -60,6 +60,8 @@ describe("admin token on every call", () => {
   test("missing, wrong, empty or of another scheme: 401 {error: unauthorized}, before anything is read or changed", async () => {
     const t = await server.createTrigger({ name: "guarded", auth: { type: "bearer" } });
     const before = (await server.api("GET", "/api/triggers")).body;
+    // Every route of CONTRACT §3 and §6 is in the list walked below (an empty list would pass).
+    expect(calls({ id: t.id, activityId: "any" }).map((c) => c.method).length).toBeGreaterThanOrEqual(15);
     for (const authorization of [undefined, "Bearer wrong", "Bearer ", `Bearer  ${ADMIN_TOKEN}x`, `Basic ${btoa(`admin:${ADMIN_TOKEN}`)}`, ADMIN_TOKEN, `Token ${ADMIN_TOKEN}`]) {
       for (const call of calls({ id: t.id, activityId: "any" })) {
         const headers: Record<string, string> = { ...JSON_TYPE, ...(authorization === undefined ? {} : { Authorization: authorization }) };

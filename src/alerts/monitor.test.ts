@@ -41,3 +41,24 @@ test("a delivery asked for while one runs runs again after it: a notification co
     receiver.stop(true);
   }
 });
+
+test("a notification not delivered is retried with backoff: each wait twice the last (1 s, 2 s, 4 s…)", async () => {
+  const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down", { status: 503 }) });
+  let attempts = 0;
+  const waits: number[] = [];
+  const store = {
+    listAlerts: async () => [],
+    // The same notification, due again after each failed attempt.
+    claimAlertNotifications: async () => [{ id: "n1", alertId: "t/silence::60", payload: "{}", attempts: attempts++ }],
+    settleAlertNotification: async (_id: string, _alertId: string, outcome: { nextMs?: number }) => void waits.push(outcome.nextMs! - Date.now()),
+  } as unknown as Store;
+  const monitor = new AlertMonitor({ store, triggers: { list: () => [] }, url: `http://127.0.0.1:${receiver.port}/`, intervalMs: 60_000, owner: "me", log: () => {} });
+  try {
+    for (let i = 0; i < 4; i++) await monitor.deliver();
+    expect(waits).toHaveLength(4);
+    // Within the few milliseconds between settling and reading the clock.
+    for (const [i, wait] of waits.entries()) expect(Math.abs(wait - 1000 * 2 ** i)).toBeLessThan(100);
+  } finally {
+    receiver.stop(true);
+  }
+});
