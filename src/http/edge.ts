@@ -29,9 +29,12 @@ export const EDGE_REFUSALS: Readonly<Record<number, string>> = { 414: "uri too l
 export function refuseOversized(request: Request): Response | null {
   const url = request.url;
   if (url.length > MAX_URL_BYTES) return edgeRefusal(414, EDGE_REFUSALS[414]);
+  // Summed over Headers.toJSON() (one native call), not the entries iterator (an array per header).
+  const headers = request.headers.toJSON() as Record<string, string | string[]>;
   let size = 0;
-  for (const [name, value] of request.headers) {
-    size += name.length + value.length + 4;
+  for (const name in headers) {
+    const value = headers[name];
+    size += typeof value === "string" ? name.length + value.length + 4 : value.reduce((sum, v) => sum + name.length + v.length + 4, 0);
     if (size > MAX_HEADER_BYTES) return edgeRefusal(431, EDGE_REFUSALS[431]);
   }
   return null;

@@ -21,19 +21,30 @@ export interface PerTriggerGauge {
   values: Record<string, number>;
 }
 
+/** One trigger's series: requests by outcome, then status; its latency histogram. */
+interface TriggerSeries {
+  outcomes: Map<string, Map<number, number>>;
+  latency: Histogram;
+}
+
 export class Metrics {
-  private readonly outcomes = new Map<string, number>();
-  private readonly latency = new Map<string, Histogram>();
+  /** By trigger id: looked up by the names as they come, no key string built per request. */
+  private readonly series = new Map<string, TriggerSeries>();
 
   /** Records one webhook request. `triggerId` is "unknown" for unmatched tokens. */
   observe(triggerId: string, outcome: string, status: number, seconds: number): void {
-    const key = `${triggerId}\u0000${outcome}\u0000${status}`;
-    this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
-    let h = this.latency.get(triggerId);
-    if (!h) {
-      h = { counts: new Array(BUCKETS.length).fill(0), sum: 0, count: 0 };
-      this.latency.set(triggerId, h);
+    let series = this.series.get(triggerId);
+    if (!series) {
+      series = { outcomes: new Map(), latency: { counts: new Array(BUCKETS.length).fill(0), sum: 0, count: 0 } };
+      this.series.set(triggerId, series);
     }
+    let byStatus = series.outcomes.get(outcome);
+    if (!byStatus) {
+      byStatus = new Map();
+      series.outcomes.set(outcome, byStatus);
+    }
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    const h = series.latency;
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.counts[i]++;
     h.sum += seconds;
     h.count++;
@@ -41,8 +52,7 @@ export class Metrics {
 
   /** Forgets a deleted trigger's series. */
   forget(triggerId: string): void {
-    this.latency.delete(triggerId);
-    for (const key of this.outcomes.keys()) if (key.startsWith(`${triggerId}\u0000`)) this.outcomes.delete(key);
+    this.series.delete(triggerId);
   }
 
   render(extra: Record<string, number> = {}, perTrigger: PerTriggerGauge[] = []): string {
@@ -50,12 +60,15 @@ export class Metrics {
       "# HELP inlet_webhook_requests_total Webhook requests by trigger, outcome and status.",
       "# TYPE inlet_webhook_requests_total counter",
     ];
-    for (const [key, value] of this.outcomes) {
-      const [trigger, outcome, status] = key.split("\u0000");
-      lines.push(`inlet_webhook_requests_total{trigger="${label(trigger)}",outcome="${label(outcome)}",status="${status}"} ${value}`);
+    for (const [trigger, { outcomes }] of this.series) {
+      for (const [outcome, byStatus] of outcomes) {
+        for (const [status, value] of byStatus) {
+          lines.push(`inlet_webhook_requests_total{trigger="${label(trigger)}",outcome="${label(outcome)}",status="${status}"} ${value}`);
+        }
+      }
     }
     lines.push("# HELP inlet_webhook_duration_seconds Time from request to response, by trigger.", "# TYPE inlet_webhook_duration_seconds histogram");
-    for (const [trigger, h] of this.latency) {
+    for (const [trigger, { latency: h }] of this.series) {
       const t = label(trigger);
       BUCKETS.forEach((le, i) => lines.push(`inlet_webhook_duration_seconds_bucket{trigger="${t}",le="${le}"} ${h.counts[i]}`));
       lines.push(`inlet_webhook_duration_seconds_bucket{trigger="${t}",le="+Inf"} ${h.count}`);

@@ -15,3 +15,14 @@ test("headers: every name but the hidden ones, __proto__ included", () => {
   expect(JSON.stringify(out)).toBe('{"__proto__":"x","x-team":"ops"}');
   expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
 });
+
+test("headers: a repeated Set-Cookie is one string, its last value; a repeated other header its values joined", () => {
+  const headers = new Headers();
+  headers.append("Set-Cookie", "a=1");
+  headers.append("Set-Cookie", "b=2");
+  headers.append("Accept", "text/plain");
+  headers.append("Accept", "application/json");
+  const out = headersObject(headers, new Set());
+  expect(out).toEqual({ "set-cookie": "b=2", accept: "text/plain, application/json" });
+  for (const value of Object.values(out)) expect(typeof value).toBe("string");
+});

@@ -183,7 +183,7 @@ export class IngestPipeline {
       receivedAt: now.toISOString(),
       method,
       headers: headersObject(verified.headers, recipe.credentialHeaders),
-      query: fieldsOf(new URLSearchParams(query)),
+      query: query === "" ? {} : fieldsOf(new URLSearchParams(query)),
       body,
       bodyJson,
       app: recipe.app(verified, body),

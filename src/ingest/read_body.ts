@@ -25,10 +25,9 @@ const cut = (received: number, declared: string | null, error: unknown) =>
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw new BodyTooLarge(`Content-Length ${declared} exceeds ${limit} bytes`);
-  const stream = request.body;
-  if (!stream) return EMPTY;
   if (declared !== null && Number(declared) <= limit) {
-    // The length is known and within the limit: one read, no chunk copying.
+    // The length is known and within the limit: one read, no chunk copying, and no stream object
+    // made for the body (`request.body` builds one: ~0.5 µs of a 1 KB request's ~30).
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(await request.arrayBuffer());
@@ -38,6 +37,8 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     if (bytes.length > limit) throw new BodyTooLarge(`body exceeds ${limit} bytes`);
     return bytes;
   }
+  const stream = request.body;
+  if (!stream) return EMPTY;
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

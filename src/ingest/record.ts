@@ -40,7 +40,7 @@ export function triggerJson(delivery: Delivery, payload: ReturnType<typeof trigg
   return `{"body":${delivery.bodyJson},${JSON.stringify(rest).slice(1)}`;
 }
 
-const at = (delivery: Delivery) => ({ triggerId: delivery.trigger.id, requestId: delivery.requestId, now: delivery.now });
+const at = (delivery: Delivery, iso?: string) => ({ triggerId: delivery.trigger.id, requestId: delivery.requestId, now: delivery.now, iso });
 
 /**
  * Records the run, the dedup key and the Activity row in one transaction (durable when this
@@ -81,7 +81,7 @@ export async function recordRun(
       dedup: delivery.claim,
       run,
       triggerJson: triggerJson(delivery, payload),
-      activity: activityRow(at(delivery), "run", detail, run.id),
+      activity: activityRow(at(delivery, createdAt), "run", detail, run.id),
       lease,
     }));
   } catch (error) {
