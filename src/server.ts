@@ -205,9 +205,8 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
-    onRunCommitted: (trigger, run) => queue.onCommitted(trigger, run),
+    onRunCommitted: (trigger, run, lease) => queue.onCommitted(trigger, run, lease),
     runLease: (trigger) => queue.leaseFor(trigger),
-    leaseUnused: () => queue.leaseUnused(),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
     log: logEvent,
   });

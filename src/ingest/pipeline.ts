@@ -1,6 +1,6 @@
 import type { PluginRegistry } from "../plugins/registry.ts";
 import { type ActivityOutcome } from "../records/activity.ts";
-import { type RunLease, type RunRecord } from "../records/run.ts";
+import { type HeldRunLease, type RunRecord } from "../records/run.ts";
 import { StoreUnavailable } from "../store/errors.ts";
 import { XmlParserBusy } from "./xml_thread.ts";
 import { type Store } from "../store/store.ts";
@@ -46,12 +46,10 @@ export interface IngestDeps {
   callerAddress?(request: Request): Uint8Array | null;
   /** Workflow response mode: waits for the run's result and returns the workflow's response. */
   workflowResponse?(trigger: TriggerRecord, run: RunRecord & { trigger: unknown }, requestId: string): Promise<Response>;
-  /** Called once a run is durably committed (the run queue picks it up). */
-  onRunCommitted?(trigger: TriggerRecord, run: RunRecord): void;
-  /** A lease to commit a run already held by this instance (workflow response mode), or null. */
-  runLease?(trigger: TriggerRecord): RunLease | null;
-  /** A lease from `runLease` that no run was committed with (a duplicate, or a failed commit). */
-  leaseUnused?(): void;
+  /** Called once a run is durably committed (the run queue picks it up), with the lease it was committed held by, if any. */
+  onRunCommitted?(trigger: TriggerRecord, run: RunRecord, lease: HeldRunLease | null): void;
+  /** A lease to commit a run already held by this instance (workflow response mode), or null; see {@link HeldRunLease}. */
+  runLease?(trigger: TriggerRecord): HeldRunLease | null;
   /** Where an unexpected failure's stack goes (the caller gets an opaque 500, the owner an `error` row). */
   log?(level: "error", message: string, fields: Record<string, unknown>): void;
   now?(): Date;
@@ -168,9 +166,10 @@ export class IngestPipeline {
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
 
-    const { run, duplicate } = await recordRun(this.deps, screened, body, await orderingKeyOf(checks, body));
+    const { run, duplicate, lease } = await recordRun(this.deps, screened, body, await orderingKeyOf(checks, body));
     if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
-    this.deps.onRunCommitted?.(trigger, run);
+    if (this.deps.onRunCommitted) this.deps.onRunCommitted(trigger, run, lease);
+    else lease?.release();
     return Ending.committed("run", ack(requestId), run);
   }
 

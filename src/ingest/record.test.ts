@@ -46,24 +46,29 @@ test("a workflow run is queued, or running under this instance's lease in workfl
   const queued = await recordRun({ store: new MemoryIngestStore() }, delivery({ trigger: http }), {});
   expect(queued.run).toMatchObject({ status: "queued", attempts: 0, finishedAt: null });
   const store = new MemoryIngestStore();
-  const lease = { owner: "me", untilMs: 1 };
+  const lease = { owner: "me", untilMs: 1, release: () => {} };
   const leased = await recordRun({ store, runLease: () => lease }, delivery({ trigger: http }), {});
   expect(leased.run.status).toBe("running");
   expect(store.commits[0].lease).toBe(lease);
+  // Handed on with the run: its slot is the run's until the queue is done with it.
+  expect(leased.lease).toBe(lease);
 });
 
-test("a lease no run was committed with (a duplicate, a failed commit) is given back", async () => {
+test("a lease no run was committed with (a duplicate, a failed commit) is released, and only that one", async () => {
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never });
   const store = new MemoryIngestStore();
-  let unused = 0;
-  const deps = { store, runLease: () => ({ owner: "me", untilMs: 1 }), leaseUnused: () => unused++ };
-  await recordRun(deps, delivery({ trigger: http }), {});
-  expect(unused).toBe(0);
-  expect((await recordRun(deps, delivery({ trigger: http, requestId: "req-2" }), {})).duplicate).toBe(true);
-  expect(unused).toBe(1);
+  let released = 0;
+  const deps = { store, runLease: () => ({ owner: "me", untilMs: 1, release: () => released++ }) };
+  const first = await recordRun(deps, delivery({ trigger: http }), {});
+  expect(released).toBe(0);
+  expect(first.lease).not.toBeNull();
+  const duplicate = await recordRun(deps, delivery({ trigger: http, requestId: "req-2" }), {});
+  expect(duplicate.duplicate).toBe(true);
+  expect(duplicate.lease).toBeNull();
+  expect(released).toBe(1);
   const failing = { ...deps, store: { commitIngest: () => Promise.reject(new Error("disk full")) } };
   await expect(recordRun(failing, delivery({ trigger: http, claim: null }), {})).rejects.toThrow("disk full");
-  expect(unused).toBe(2);
+  expect(released).toBe(2);
 });
 
 test("a key already claimed makes the commit a duplicate, with no run", async () => {
@@ -86,7 +91,7 @@ test("a filtered request records its key and reason without a run, and keeps its
 test("a replayed run remembers what it replays; an ordered one is never committed already leased", async () => {
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never, response: { mode: "workflow", timeoutMs: 1000 } });
   const store = new MemoryIngestStore();
-  const lease = { owner: "me", untilMs: 1 };
+  const lease = { owner: "me", untilMs: 1, release: () => {} };
   const { run } = await recordRun({ store, runLease: () => lease }, delivery({ trigger: http, claim: null, replayOf: "run-0" }), {}, "key-hash");
   expect(run).toMatchObject({ replayOf: "run-0", orderingKey: "key-hash", status: "queued" });
   expect(store.commits[0].lease).toBeNull();

@@ -1,5 +1,5 @@
 import type { DedupClaim } from "../records/ingest.ts";
-import type { RunLease, RunRecord } from "../records/run.ts";
+import type { HeldRunLease, RunRecord } from "../records/run.ts";
 import type { Store } from "../store/store.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { activityRow } from "./activity.ts";
@@ -10,9 +10,7 @@ import type { Delivery } from "./delivery.ts";
 export interface RecordDeps {
   store: Pick<Store, "commitIngest">;
   /** A lease to commit a run already held by this instance (workflow response mode), or null. */
-  runLease?(trigger: TriggerRecord): RunLease | null;
-  /** A lease from `runLease` that no run was committed with (a duplicate, or a failed commit). */
-  leaseUnused?(): void;
+  runLease?(trigger: TriggerRecord): HeldRunLease | null;
 }
 
 /** `$trigger`: the run's input (CONTRACT §3), with the redacted body. */
@@ -46,13 +44,16 @@ const at = (delivery: Delivery, iso?: string) => ({ triggerId: delivery.trigger.
  * Records the run, the dedup key and the Activity row in one transaction (durable when this
  * resolves); `duplicate` when the store found the key already claimed (then only a
  * `deduplicated` Activity row was written). Workflow `none` is recorded as already succeeded.
+ * `lease`: the run was committed already held by this instance (workflow response mode), in the
+ * lease's slot, which the caller hands on with the run; a lease no run was committed with is
+ * released here.
  */
 export async function recordRun(
   deps: RecordDeps,
   delivery: Delivery,
   body: unknown,
   orderingKey: string | null = null,
-): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean }> {
+): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean; lease: HeldRunLease | null }> {
   const { trigger, now } = delivery;
   const immediate = trigger.workflow.kind === "none";
   // An ordered run waits for its key in the queue, and a replay (nobody waits for its answer) takes
@@ -85,11 +86,11 @@ export async function recordRun(
       lease,
     }));
   } catch (error) {
-    if (lease) deps.leaseUnused?.();
+    lease?.release();
     throw error;
   }
-  if (deduplicated && lease) deps.leaseUnused?.();
-  return { run, duplicate: deduplicated };
+  if (deduplicated) lease?.release();
+  return { run, duplicate: deduplicated, lease: deduplicated ? null : lease };
 }
 
 /**

@@ -31,6 +31,16 @@ export interface RunLease {
   untilMs: number;
 }
 
+/**
+ * A lease taken before its run's commit, holding one of the instance's slots for workflow response
+ * mode runs. Released exactly once, by whoever ends its use: the recorder when no run was committed
+ * with it (a duplicate, a failed commit), else the queue when the run is done; a second call does
+ * nothing.
+ */
+export interface HeldRunLease extends RunLease {
+  release(): void;
+}
+
 /** A run with its `$trigger`, as a runner receives it. */
 export type ClaimedRun = RunRecord & { trigger: unknown };
 

@@ -43,7 +43,7 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
       ...extra,
     };
     await store.commitIngest({ dedup: null, run, lease, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
-    if (tell) queue.onCommitted(as, run);
+    if (tell) queue.onCommitted(as, run, lease);
     return run;
   };
   const statuses = async () => (await store.listRuns({ limit: 500, includeTrigger: false })).map((r) => r.status);
@@ -172,11 +172,15 @@ test("workflow response mode starts at most directLimit runs at once; past it a 
   await until(() => running === 0);
   // A slot is taken when the lease is given, before the commit: callers of one burst cannot all pass.
   const t = trigger("workflow");
-  expect([queue.leaseFor(t), queue.leaseFor(t), queue.leaseFor(t)].map((lease) => lease !== null)).toEqual([true, true, false]);
-  queue.leaseUnused(); // a duplicate, say: nothing was committed with it
-  expect(queue.leaseFor(t)).not.toBeNull();
-  queue.leaseUnused();
-  queue.leaseUnused();
+  const leases = [queue.leaseFor(t), queue.leaseFor(t), queue.leaseFor(t)];
+  expect(leases.map((lease) => lease !== null)).toEqual([true, true, false]);
+  leases[0]!.release(); // a duplicate, say: nothing was committed with it
+  leases[0]!.release(); // a second release frees nothing more
+  const again = queue.leaseFor(t);
+  expect(again).not.toBeNull();
+  expect(queue.leaseFor(t)).toBeNull();
+  again!.release();
+  leases[1]!.release();
   await queue.stop(1000);
   await store.close();
 });

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { ClaimedRun, RunLease, RunRecord } from "../records/run.ts";
+import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
 import type { Store } from "../store/store.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
@@ -95,27 +95,35 @@ export class RunQueue {
    * A lease for a run about to be committed that must execute here: the caller of a workflow
    * response mode trigger waits on this instance. Null for other runs, and once stopping.
    */
-  leaseFor(trigger: TriggerRecord): RunLease | null {
+  leaseFor(trigger: TriggerRecord): HeldRunLease | null {
     if (trigger.response.mode !== "workflow" || this.stopping || this.direct >= this.directLimit) return null;
     // Its slot is taken now, not when the run starts after its commit: a burst of callers
     // arriving in one commit's time cannot all get past the limit.
     this.direct++;
-    return { owner: this.owner, untilMs: this.now().getTime() + this.leaseMs };
+    let held = true;
+    return {
+      owner: this.owner,
+      untilMs: this.now().getTime() + this.leaseMs,
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.direct--;
+        if (this.backlog) this.poll();
+      },
+    };
   }
 
-  /** A lease from `leaseFor` that no run was committed with (a duplicate, a failed commit): its slot is free again. */
-  leaseUnused(): void {
-    this.direct--;
-  }
-
-  /** The pipeline's hook: a run was durably committed. */
-  onCommitted(trigger: TriggerRecord, run: RunRecord): void {
-    if (run.status === "running" && "trigger" in run) {
-      // Committed already held by this instance (leaseFor): it starts now, uncounted.
+  /**
+   * The pipeline's hook: a run was durably committed; `lease` when it was committed already held
+   * by this instance (`leaseFor`): it starts now, in the lease's slot, which it frees when done.
+   */
+  onCommitted(trigger: TriggerRecord, run: RunRecord, lease: HeldRunLease | null = null): void {
+    if (lease && run.status === "running" && "trigger" in run) {
       this.waiterFor(run.id);
-      this.execute(run as ClaimedRun, trigger, false);
+      this.execute(run as ClaimedRun, trigger, lease.release);
       return;
     }
+    lease?.release();
     if (run.status !== "queued" || this.stopping) return;
     if (this.active < this.concurrency) this.claimAndExecute(run.id, trigger);
     else if (this.polling) this.pollAgain = true;
@@ -172,23 +180,23 @@ export class RunQueue {
     this.active++;
     this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now())).then(
       (claimed) => {
-        if (claimed) this.execute(claimed, trigger, true);
-        else this.release(true);
+        if (claimed) this.execute(claimed, trigger, this.freeSlot);
+        else this.freeSlot();
       },
       (error: unknown) => {
         // Still queued in the store: the next poll picks it up.
         this.log("warn", "could not claim a run", { runId, error: String(error) });
         this.backlog = true;
-        this.release(true);
+        this.freeSlot();
       },
     );
   }
 
-  private release(counted: boolean): void {
-    if (counted) this.active--;
-    else this.direct--;
+  /** Frees one of the `concurrency` slots (counted in `active`). */
+  private readonly freeSlot = (): void => {
+    this.active--;
     if (this.backlog) this.poll();
-  }
+  };
 
   private async poll(): Promise<void> {
     if (this.stopping) return;
@@ -207,7 +215,7 @@ export class RunQueue {
       const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now()));
       this.active -= free - claimed.length;
       this.backlog = claimed.length === free;
-      for (const run of claimed) this.execute(run, undefined, true);
+      for (const run of claimed) this.execute(run, undefined, this.freeSlot);
     } catch (error) {
       this.active -= free;
       this.log("warn", "could not claim queued runs", { error: String(error) });
@@ -229,7 +237,8 @@ export class RunQueue {
     return claim;
   }
 
-  private execute(run: ClaimedRun, known: TriggerRecord | undefined, counted: boolean): void {
+  /** Executes a claimed run in a slot taken for it; `freeSlot` gives the slot back (called once). */
+  private execute(run: ClaimedRun, known: TriggerRecord | undefined, freeSlot: () => void): void {
     if (this.stopping) {
       // Claimed while the server began to stop: back to the queue for the next start.
       const task = this.store
@@ -237,8 +246,7 @@ export class RunQueue {
         .catch((error) => this.log("warn", "could not release a run", { runId: run.id, error: String(error) }))
         .finally(() => {
           this.tasks.delete(task);
-          if (counted) this.active--;
-          else this.direct--;
+          freeSlot();
         });
       this.tasks.add(task);
       return;
@@ -258,7 +266,7 @@ export class RunQueue {
       if (freed) return;
       freed = true;
       this.running.delete(run.id);
-      this.release(counted);
+      freeSlot();
     };
     const task = this.complete(run, known, context, free).finally(() => {
       free();
