@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { sqlitePathIn } from "../src/store/sqlite/sqlite_store.ts";
 import { cli } from "./support/process.ts";
+import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
 import { eventually, startTestServer, type TestServer } from "./support/server.ts";
 
 // Replay (CONTRACT §6.1) through real HTTP: a real server, a real downstream target.
@@ -28,8 +29,8 @@ afterAll(async () => {
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", ...headers } });
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(server.url + path, {
+const apiOn = async (on: TestServer, method: string, path: string, body?: unknown) => {
+  const r = await fetch(on.url + path, {
     method,
     headers: { Authorization: "Bearer test-admin-token-0123456789abcdef", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
@@ -37,11 +38,13 @@ const api = async (method: string, path: string, body?: unknown) => {
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : null };
 };
+const api = (method: string, path: string, body?: unknown) => apiOn(server, method, path, body);
 const runsOf = async (triggerId: string) => (await api("GET", `/api/runs?triggerId=${triggerId}&include=trigger`)).body as any[];
-const settled = (runId: string) => eventually(async () => {
-  const run = (await api("GET", `/api/runs/${runId}`)).body;
+const settledOn = (on: TestServer, runId: string) => eventually(async () => {
+  const run = (await apiOn(on, "GET", `/api/runs/${runId}`)).body;
   return run.status === "succeeded" || run.status === "failed" ? run : null;
 });
+const settled = (runId: string) => settledOn(server, runId);
 
 describe("replaying one run", () => {
   test("a failed run again: same $trigger and requestId, the trigger's current workflow and redaction, replayOf set, one Activity row", async () => {
@@ -343,6 +346,8 @@ describe("replay: what each promise of CONTRACT §6.1 pins", () => {
     expect((await settled(run.id)).status).toBe("failed");
     // Replayed by hand while the filter and the target still refuse: a second Filtered row and a second failed run.
     expect((await api("POST", `/api/triggers/${t.id}/activity/${row.id}/replay`)).body).toEqual({ outcome: "filtered" });
+    const filteredAgain = (await server.activity(t.id)).find((r) => r.outcome === "filtered");
+    expect(filteredAgain).toMatchObject({ requestId: row.requestId, detail: `replay of ${row.id}: filter (exclude) matched` });
     const byHand = await settled((await api("POST", `/api/runs/${run.id}/replay`)).body.id);
     expect(byHand.status).toBe("failed");
 
@@ -356,7 +361,8 @@ describe("replay: what each promise of CONTRACT §6.1 pins", () => {
     expect((await settled(runs.body.runIds[0])).replayOf).toBe(byHand.id);
     const requests = await bulk(t.id, { source: "filtered" });
     expect(requests.body).toMatchObject({ matched: 1, replayed: 1 });
-    expect((await api("GET", `/api/runs/${requests.body.runIds[0]}`)).body.replayOf).toBe(row.id);
+    // Its newest Filtered row: the latest attempt.
+    expect((await api("GET", `/api/runs/${requests.body.runIds[0]}`)).body.replayOf).toBe(filteredAgain.id);
   });
 
   test("`limit` is 1000 unless given; every bad field is named in `details`", async () => {
@@ -421,4 +427,85 @@ describe("inlet triggers replay, flag by flag", () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toBe("inlet: trigger not found\n");
   }, 30_000);
+});
+
+/**
+ * A bulk replay selects each request once, by its latest attempt (the newest row of it), and never
+ * a request a run already came of: what the store selects is what is counted and what is replayed.
+ */
+function latestAttemptOnly(store: string, serverOf: () => TestServer) {
+  describe(`bulk replay selects each request once, by its latest attempt (${store})`, () => {
+    const call = (method: string, path: string, body?: unknown) => apiOn(serverOf(), method, path, body);
+    const bulk = (triggerId: string, body: unknown) => call("POST", `/api/triggers/${triggerId}/replay`, body);
+    const filteredTrigger = (name: string) =>
+      serverOf().createTrigger({ name, filter: { enabled: true, mode: "exclude", expression: "$.skip == true" }, workflow: { kind: "http", url: targetUrl("/latest"), retry: { maxAttempts: 1 } } });
+
+    test("a filtered request that a replay of its older Filtered row ran is not selected through its newer Filtered row", async () => {
+      status = 200;
+      const t = await filteredTrigger("replay-ran-once");
+      await post(t.url, { skip: true });
+      const [original] = await serverOf().activity(t.id);
+      // Filtered again: a newer Filtered row that keeps the same request.
+      expect((await call("POST", `/api/triggers/${t.id}/activity/${original.id}/replay`, { filter: "apply" })).body).toEqual({ outcome: "filtered" });
+      const [again] = await serverOf().activity(t.id);
+      expect(again).toMatchObject({ outcome: "filtered", requestId: original.requestId, detail: `replay of ${original.id}: filter (exclude) matched` });
+      // Then the original row past the filter: the request has its run.
+      const ran = await call("POST", `/api/triggers/${t.id}/activity/${original.id}/replay`, { filter: "skip" });
+      expect(ran.status).toBe(201);
+      expect((await settledOn(serverOf(), ran.body.id)).status).toBe("succeeded");
+
+      expect((await bulk(t.id, { source: "filtered", dryRun: true })).body).toEqual({ matched: 0, replayed: 0, runIds: [] });
+      expect((await bulk(t.id, { source: "filtered", filter: "skip" })).body).toEqual({ matched: 0, replayed: 0, runIds: [] });
+      expect((await call("GET", `/api/runs?triggerId=${t.id}`)).body).toHaveLength(1);
+    });
+
+    test("a request with several Filtered rows is counted and replayed once, from its newest row", async () => {
+      status = 200;
+      const t = await filteredTrigger("replay-newest-row");
+      await post(t.url, { skip: true, n: 1 });
+      await post(t.url, { skip: true, n: 2 });
+      const [second, first] = await serverOf().activity(t.id);
+      expect((await call("POST", `/api/triggers/${t.id}/activity/${first.id}/replay`)).body).toEqual({ outcome: "filtered" });
+      const [newest] = await serverOf().activity(t.id);
+      expect(newest).toMatchObject({ outcome: "filtered", requestId: first.requestId });
+
+      expect((await bulk(t.id, { source: "filtered", dryRun: true })).body.matched).toBe(2);
+      const replay = await bulk(t.id, { source: "filtered", filter: "skip" });
+      expect(replay.body).toMatchObject({ matched: 2, replayed: 2 });
+      const runs = await Promise.all(replay.body.runIds.map((id: string) => settledOn(serverOf(), id)));
+      expect(runs.map((r) => [r.replayOf, r.trigger.body.n])).toEqual([
+        [second.id, 2],
+        [newest.id, 1],
+      ]);
+    });
+
+    test("a run whose newest replay succeeded is not replayed by 'failed', though an older replay of it failed", async () => {
+      status = 500;
+      const t = await filteredTrigger("replay-newest-run");
+      await post(t.url, { skip: false });
+      const [run] = (await call("GET", `/api/runs?triggerId=${t.id}`)).body;
+      expect((await settledOn(serverOf(), run.id)).status).toBe("failed");
+      const failedAgain = await settledOn(serverOf(), (await call("POST", `/api/runs/${run.id}/replay`)).body.id);
+      expect(failedAgain.status).toBe("failed");
+      status = 200;
+      const succeeded = await settledOn(serverOf(), (await call("POST", `/api/runs/${run.id}/replay`)).body.id);
+      expect(succeeded.status).toBe("succeeded");
+
+      expect((await bulk(t.id, { status: ["failed"] })).body).toEqual({ matched: 0, replayed: 0, runIds: [] });
+      expect((await bulk(t.id, { status: ["failed", "succeeded"], dryRun: true })).body.matched).toBe(1);
+    });
+  });
+}
+
+latestAttemptOnly("SQLite", () => server);
+
+describe.skipIf(!postgresAvailable())("on PostgreSQL", () => {
+  let onPostgres: TestServer;
+  beforeAll(async () => {
+    onPostgres = await startTestServer({}, ["--database-url", await freshDatabase((await sharedPostgres())!), "--run-concurrency", "4"]);
+  }, 60_000);
+  afterAll(async () => {
+    await onPostgres?.close();
+  });
+  latestAttemptOnly("PostgreSQL", () => onPostgres);
 });

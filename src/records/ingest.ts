@@ -32,9 +32,10 @@ export interface ReplayQuery {
   untilMs?: number;
 }
 
-/** One thing to replay: a run or a filtered Activity row, with the `$trigger` it carried. */
+/** One thing to replay: a run or a filtered Activity row, with its request's id and the `$trigger` it carried. */
 export interface ReplayCandidate {
   seq: number;
   id: string;
+  requestId: string;
   trigger: unknown;
 }

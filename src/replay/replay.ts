@@ -48,7 +48,7 @@ export class Replay {
     if (!original) return refused(404, "run not found");
     const trigger = this.deps.triggers.get(original.triggerId);
     if (!trigger) return refused(404, "the run's trigger no longer exists");
-    return this.replay(trigger, original.trigger as StoredPayload, runId, "skip");
+    return this.replay(trigger, original.trigger as StoredPayload, original, "skip");
   }
 
   /** A filtered request again: the current filter decides (unless skipped), then a run. */
@@ -59,13 +59,13 @@ export class Replay {
     if (!row || row.triggerId !== triggerId) return refused(404, "Activity row not found");
     if (row.outcome !== "filtered") return refused(409, `only Filtered requests can be replayed; this one was ${row.outcome} (replay its run instead, if it has one)`);
     if (row.request === undefined) return refused(409, "this Filtered request was recorded before inlet kept filtered requests, so there is nothing to replay");
-    return this.replay(trigger, row.request as StoredPayload, activityId, filter);
+    return this.replay(trigger, row.request as StoredPayload, row, filter);
   }
 
   /**
    * Every matching run or filtered request of a trigger, oldest first, up to `limit`; `dryRun`
-   * only counts. The store selects each request's latest attempts (rows no run has replayed yet);
-   * a request counts once however many such rows it has, and is replayed from the oldest of them.
+   * only counts. The store selects one row per request, its latest attempt (store/replay_where.ts),
+   * so what is counted is what is replayed.
    */
   async bulk(triggerId: string, input: BulkReplay): Promise<{ matched: number; replayed: number; runIds: string[] } | ReplayResult> {
     const trigger = this.deps.triggers.get(triggerId);
@@ -82,30 +82,31 @@ export class Replay {
     const matched = await this.deps.store.countReplayable(query);
     if (input.dryRun) return { matched, replayed: 0, runIds: [] };
     const filter = input.source === "runs" ? "skip" : input.filter;
-    const seen = new Set<string>();
     const runIds: string[] = [];
     for (let after = 0, due = Math.min(matched, input.limit); due > 0; ) {
-      // No more rows than still due (duplicates of a request dropped below just fetch another page).
       const page = await this.deps.store.listReplayable(query, after, Math.min(PAGE, due));
       if (page.length === 0) break;
       after = page[page.length - 1].seq;
-      const requests = page.filter((c) => firstOfItsRequest(seen, c.trigger as StoredPayload)).slice(0, due);
-      due -= requests.length;
+      due -= page.length;
       // One page at a time, committed together by the store's grouped commit; between pages the
       // event loop serves live requests, so a large replay never holds the request thread.
-      const results = await Promise.all(requests.map((c) => this.replay(trigger, c.trigger as StoredPayload, c.id, filter, startMs)));
+      const results = await Promise.all(page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c, filter, startMs)));
       for (const result of results) if (result.kind === "run") runIds.push(result.run.id);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return { matched, replayed: runIds.length, runIds };
   }
 
-  private async replay(trigger: TriggerRecord, payload: StoredPayload, replayOf: string, filter: "apply" | "skip", notBefore = 0): Promise<ReplayResult> {
+  /**
+   * `original` is the run or Activity row replayed. The replay takes its row's request id (not the
+   * payload's, which a hand-edited or old row may lack): the store relates a request's rows by it.
+   */
+  private async replay(trigger: TriggerRecord, payload: StoredPayload, original: { id: string; requestId: string }, filter: "apply" | "skip", notBefore = 0): Promise<ReplayResult> {
     const now = new Date(Math.max(this.now().getTime(), notBefore + 1));
     const ending = await this.deps.deliver(
       {
         trigger,
-        requestId: payload.requestId ?? crypto.randomUUID(),
+        requestId: original.requestId,
         now,
         receivedAt: payload.receivedAt ?? now.toISOString(),
         method: payload.method ?? "POST",
@@ -115,7 +116,7 @@ export class Replay {
         bodyJson: null,
         app: payload.app ?? null,
         claim: null,
-        replayOf,
+        replayOf: original.id,
       },
       { filter },
     );
@@ -127,14 +128,6 @@ export class Replay {
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
-}
-
-/** True the first time a request id is seen (a payload without one is its own request). */
-function firstOfItsRequest(seen: Set<string>, payload: StoredPayload): boolean {
-  if (!payload.requestId) return true;
-  if (seen.has(payload.requestId)) return false;
-  seen.add(payload.requestId);
-  return true;
 }
 
 function refused(status: 404 | 409 | 500, error: string): ReplayResult {

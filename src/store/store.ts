@@ -118,9 +118,12 @@ export interface Store {
   claimAlertNotifications(owner: string, limit: number, now: Date, leaseMs: number): Promise<AlertNotification[]>;
   /** Marks a notification delivered (and its alert notified), or schedules its next attempt. */
   settleAlertNotification(id: string, alertId: string, outcome: { deliveredAt: string } | { nextMs: number }): Promise<void>;
-  /** How many requests a bulk replay matches: distinct request ids among its runs or filtered rows. */
+  /** How many requests a bulk replay matches: `listReplayable` holds one row for each. */
   countReplayable(query: ReplayQuery): Promise<number>;
-  /** The next `limit` runs or filtered requests a bulk replay matches after `afterSeq`, oldest first (it pages through these). */
+  /**
+   * The next `limit` runs or filtered requests a bulk replay matches after `afterSeq`, oldest
+   * first (it pages through these): one row per request, its latest attempt (store/replay_where.ts).
+   */
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]>;
   listRuns(filter: { triggerId?: string; includeTrigger: boolean } & Page): Promise<RunRecord[]>;
   getRun(id: string): Promise<RunRecord | null>;

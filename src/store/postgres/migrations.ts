@@ -99,4 +99,17 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX runs_by_replay_of ON runs (replay_of) WHERE replay_of IS NOT NULL;
     `,
   },
+  {
+    version: 8,
+    name: "bulk replay selects one row per request, its latest attempt: replays and Filtered rows indexed by request",
+    // Bulk replay looks for later runs and later Filtered rows of a candidate's request. Both
+    // indexes are partial so that live requests do not pay for them: replays are the only runs in
+    // the first (it replaces runs_by_replay_of, whose lookups it serves), and a request that is
+    // filtered writes the second, one that runs does not.
+    sql: `
+      DROP INDEX runs_by_replay_of;
+      CREATE INDEX runs_replays_by_request ON runs (request_id, seq) WHERE replay_of IS NOT NULL;
+      CREATE INDEX activity_filtered_by_request ON activity (request_id, seq) WHERE outcome = 'filtered';
+    `,
+  },
 ];

@@ -424,8 +424,8 @@ export class PostgresStore implements Store {
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.guard(async (sql) => {
       const page = replayPageSql(query, afterSeq, limit, (n) => `$${n}`);
-      const rows: Array<{ seq: string; id: string; json: string }> = await sql.unsafe(page.sql, page.params);
-      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, trigger: JSON.parse(row.json) }));
+      const rows: Array<{ seq: string; id: string; request_id: string; json: string }> = await sql.unsafe(page.sql, page.params);
+      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, requestId: row.request_id, trigger: JSON.parse(row.json) }));
     });
   }
 

@@ -589,9 +589,9 @@ export class SqliteStore implements Store {
     return this.guard(() => {
       const { sql, params } = replayPageSql(query, afterSeq, limit, () => "?");
       return this.db
-        .query<{ seq: number; id: string; json: string }, Array<string | number>>(sql)
+        .query<{ seq: number; id: string; request_id: string; json: string }, Array<string | number>>(sql)
         .all(...params)
-        .map((row) => ({ seq: row.seq, id: row.id, trigger: JSON.parse(row.json) }));
+        .map((row) => ({ seq: row.seq, id: row.id, requestId: row.request_id, trigger: JSON.parse(row.json) }));
     });
   }
 
