@@ -7,7 +7,7 @@ import { waitFor } from "../../../test/support/server.ts";
 import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
+import { PAGE_SIZE, SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,6 +22,33 @@ test("migrations apply once: reopening keeps data and schema", async () => {
   const b = new SqliteStore(path);
   expect(await b.getMeta("kept")).toBe("yes");
   await b.close();
+});
+
+test("a new database gets 8 KB pages; one made with SQLite's default 4 KB keeps them and works", async () => {
+  const pageSize = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    const size = (db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
+    db.close();
+    return size;
+  };
+  const fresh = join(dir, "pages-new.sqlite");
+  const a = new SqliteStore(fresh);
+  await a.setMeta("kept", "yes");
+  await a.close();
+  expect(PAGE_SIZE).toBe(8192);
+  expect(pageSize(fresh)).toBe(PAGE_SIZE);
+
+  // A data dir from before: its tables were created with 4 KB pages, which cannot change now.
+  const older = join(dir, "pages-old.sqlite");
+  const seed = new Database(older, { create: true });
+  seed.exec("PRAGMA page_size = 4096");
+  seed.exec("CREATE TABLE leftover (x)");
+  seed.close();
+  const b = new SqliteStore(older);
+  await b.setMeta("kept", "yes");
+  expect(await b.getMeta("kept")).toBe("yes");
+  await b.close();
+  expect(pageSize(older)).toBe(4096);
 });
 
 test("a database migrated by a newer inlet is refused, not written to", async () => {
@@ -72,7 +99,7 @@ test("commits flushed by the store itself still checkpoint: the WAL stays bounde
   const s = new SqliteStore(path);
   const at = new Date().toISOString();
   const body = { text: "x".repeat(2000) };
-  const total = 8000; // ~16 MB of runs
+  const total = 16000; // ~32 MB of runs: the WAL checkpoints at ~1000 pages (8 MB of 8 KB pages)
   for (let i = 0; i < total; i += 100) {
     await Promise.all(
       Array.from({ length: 100 }, (_, j) => {

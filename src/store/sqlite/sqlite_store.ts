@@ -69,6 +69,9 @@ export const SWEEP_SQL = {
  * The index is the one authority only while one process claims keys: `inlet serve` holds the
  * data dir's serve lock (serve_lock.ts) before it opens the store.
  */
+/** The page size of a database this store creates (see the constructor). */
+export const PAGE_SIZE = 8192;
+
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly db: Database;
@@ -93,6 +96,11 @@ export class SqliteStore implements Store {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.fingerprint = options.fingerprint;
     this.db = new Database(path, { create: true, strict: true });
+    // A new database gets 8 KB pages (an existing one keeps its own: the size is fixed once a table
+    // exists). Measured on the full configuration against SQLite's 4 KB default: 1 KB bodies 52 vs
+    // 54-55 µs of CPU per request, 64 KB bodies 588-605 vs 618-625 µs (fewer WAL frames and
+    // overflow pages per row); 16 KB pages were better for 64 KB bodies but worse for 1 KB ones.
+    this.db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     this.db.exec("PRAGMA journal_mode = WAL");
     // FULL (each commit flushed) while migrating, and for an in-memory database; see below.
     this.db.exec("PRAGMA synchronous = FULL");
