@@ -6,6 +6,7 @@
  * .bench/profile-<size>[-plain].md. PROFILE_OFF=1: no profiler, the server's CPU per request
  * instead (from /proc); PROFILE_TMP=/dev/shm: the data dir on tmpfs (no disk cost);
  * PROFILE_NO_STORE=1: accepted requests are not stored at all (the request path alone).
+ * PROFILE_CONNECTIONS=200: wrk's connections (50): how much of a cost is per batch, not per request.
  */
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,9 +49,9 @@ try {
   const headers: Record<string, string> = plain
     ? { "Content-Type": "application/json" }
     : { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
-  await load(trigger.url, { seconds: 2, connections: 50, body, headers });
+  await load(trigger.url, { seconds: 2, connections: Number(process.env.PROFILE_CONNECTIONS ?? 50), body, headers });
   const cpu0 = cpuMs(proc.pid);
-  const r = await load(trigger.url, { seconds, connections: 50, body, headers });
+  const r = await load(trigger.url, { seconds, connections: Number(process.env.PROFILE_CONNECTIONS ?? 50), body, headers });
   const cpu1 = cpuMs(proc.pid);
   const usedMs = cpu1.self - cpu0.self;
   const perRequest = (ms: number) => ((ms * 1000) / r.requests).toFixed(1);
