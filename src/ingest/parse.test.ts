@@ -4,6 +4,7 @@ import { authenticateRequest, type Verified } from "./authenticate.ts";
 import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
 import { parse, ParsedBody } from "./parse.ts";
+import { parseJson } from "../plugins/json_body.ts";
 
 const trigger = triggerRecord({ methods: ["GET", "POST"] });
 
@@ -18,6 +19,36 @@ test("a JSON body parses once, however often it is asked for", async () => {
   expect(first).toEqual({ a: [1, 2] });
   expect(body.value()).toBe(first);
   expect(parse(body, v.arrival.requestId)).toEqual({ value: first });
+});
+
+test("bytes a plugin's hook parsed already (a delivery id in the body) are not parsed again: the host takes that value", async () => {
+  const v = await verified({ headers: { "Content-Type": "application/json" } }, '{"id":"evt_1","data":{"n":1}}');
+  const byHook = parseJson(v.rawBody);
+  const parseText = JSON.parse;
+  let parses = 0;
+  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    parses++;
+    return parseText(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    expect(parseJson(v.rawBody)).toBe(byHook); // every hook of the request: one parse
+    const body = new ParsedBody(v);
+    expect(body.value()).toBe(byHook);
+    expect(body.jsonText()).toBe('{"id":"evt_1","data":{"n":1}}');
+  } finally {
+    JSON.parse = parseText;
+  }
+  expect(parses).toBe(0);
+});
+
+test("what a hook parsed leniently is still refused by the host's checks: bytes that are not UTF-8, nesting past the limit", async () => {
+  const bad = await verified({ headers: { "Content-Type": "application/json" } }, "");
+  const invalidUtf8 = { ...bad, rawBody: new Uint8Array([0x22, 0xff, 0x22]) };
+  expect(parseJson(invalidUtf8.rawBody)).toBe("\ufffd");
+  expect((parse(new ParsedBody(invalidUtf8), bad.arrival.requestId) as Ending).outcome).toBe("rejected");
+  const deep = await verified({ headers: { "Content-Type": "application/json" } }, "[".repeat(300) + "]".repeat(300));
+  expect(parseJson(deep.rawBody)).toBeArray();
+  expect((parse(new ParsedBody(deep), deep.arrival.requestId) as Ending).outcome).toBe("rejected");
 });
 
 test("invalid JSON under a JSON type is 400 with a durable rejected row", async () => {

@@ -1,6 +1,7 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import { fieldsOf } from "./literal_fields.ts";
+import { parsedByHooks } from "../plugins/json_body.ts";
 import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
 import { InvalidXml, isXmlType } from "./parse_xml.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
@@ -81,7 +82,8 @@ export class ParsedBody {
   private parseNow(): { value: unknown; jsonText?: string } {
     const { arrival, rawBody } = this.verified;
     if (queryIsBody(arrival.method)) return { value: fieldsOf(new URLSearchParams(arrival.query)) };
-    return parseBodyAndText(rawBody, arrival.headers.get("content-type"));
+    // An app trigger's hook may have parsed these bytes already (a delivery id in the body).
+    return parseBodyAndText(rawBody, arrival.headers.get("content-type"), parsedByHooks(rawBody));
   }
 }
 

@@ -70,8 +70,10 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
 /**
  * A JSON body: its value, and its text as received (decoded, a byte-order mark dropped), which is
  * known to be valid JSON of the same value — stored as is while nothing changes the body.
+ * `parsed`: these very bytes, already parsed by a plugin's hook (leniently: the depth and UTF-8
+ * checks still run here, and refuse what they refuse), so they are not parsed a second time.
  */
-export function parseJsonBody(bytes: Uint8Array): { value: unknown; text: string } {
+export function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | null = null): { value: unknown; text: string } {
   if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let text: string;
   try {
@@ -79,6 +81,7 @@ export function parseJsonBody(bytes: Uint8Array): { value: unknown; text: string
   } catch {
     throw new InvalidBody("JSON body is not valid UTF-8 (RFC 8259 §8.1): it would not be stored as sent");
   }
+  if (parsed) return { value: parsed.value, text };
   try {
     return { value: JSON.parse(text), text };
   } catch (error) {
@@ -97,10 +100,10 @@ export function parseBody(bytes: Uint8Array, contentType: string | null): unknow
   return parseBodyAndText(bytes, contentType).value;
 }
 
-/** {@link parseBody}, with a JSON body's text as received (see parseJsonBody). */
-export function parseBodyAndText(bytes: Uint8Array, contentType: string | null): { value: unknown; jsonText?: string } {
+/** {@link parseBody}, with a JSON body's text as received (see parseJsonBody, and its `parsed`). */
+export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: { value: unknown } | null = null): { value: unknown; jsonText?: string } {
   if (isJsonType(contentType)) {
-    const { value, text } = parseJsonBody(bytes);
+    const { value, text } = parseJsonBody(bytes, parsed);
     return { value, jsonText: text };
   }
   if (isXmlType(contentType)) return { value: parseXml(bytes) };

@@ -61,8 +61,8 @@ function answer(reply: HandshakeReply, body: unknown): Response | null {
 export function declaredHandshake(declarations: readonly DeclaredHandshake[]): (req: PluginRequest) => HandshakeResult {
   return (req) => {
     if (req.method !== "POST") return null;
-    let parsed: { value: unknown } | null = null;
-    const body = () => (parsed ??= { value: parseJson(req.rawBody) }).value;
+    // Parsed at most once, and only if a condition reads the body (parseJson keeps it per request).
+    const body = () => parseJson(req.rawBody);
     for (const declaration of declarations) {
       if (declaration.when.every((condition) => holds(condition, req, body))) return answer(declaration.reply, body());
     }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { distinctJoined, parseJson, stringAt, valueAt } from "./json_body.ts";
+import { distinctJoined, parsedByHooks, parseJson, stringAt, valueAt } from "./json_body.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -20,4 +20,18 @@ test("the JSON body readers never throw: no value where the body or a step is mi
   expect(stringAt({ type: "" }, "type")).toBeNull();
   expect(distinctJoined(["a", null, "b", "a"])).toBe("a,b");
   expect(distinctJoined([null])).toBeNull();
+});
+
+test("a body is parsed once, whichever hooks ask: the same value for the same bytes, none shared between bodies", () => {
+  const raw = bytes('{"id":"evt_1"}');
+  expect(parsedByHooks(raw)).toBeNull();
+  const first = parseJson(raw);
+  expect(parseJson(raw)).toBe(first);
+  expect(parsedByHooks(raw)).toEqual({ value: first });
+  const same = bytes('{"id":"evt_1"}');
+  expect(parseJson(same)).not.toBe(first);
+  expect(parseJson(same)).toEqual(first);
+  const broken = bytes("{not json");
+  expect(parseJson(broken)).toBeUndefined();
+  expect(parsedByHooks(broken)).toBeNull();
 });

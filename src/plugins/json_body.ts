@@ -8,8 +8,17 @@
 const decoder = new TextDecoder();
 
 /**
+ * What parseJson gave, per body: the hooks of one request (a delivery id, a timestamp, a
+ * handshake read from the body) and the host's own parse of a JSON body share one parse of the
+ * same bytes. Keyed by the bytes' object, which is one request's, and gone with it.
+ */
+const parsedBodies = new WeakMap<Uint8Array, unknown>();
+
+/**
  * Parses the raw body as JSON; `undefined` when it is not JSON. Bytes that are not UTF-8 read as
  * U+FFFD (hooks read names and ids from it; the host has already refused such a JSON body).
+ * Parsed once per request, whichever hooks ask: every caller gets the same value, so read it, do
+ * not change it (the host stores the body it parses, which may be this one).
  *
  * @example
  * ```ts
@@ -17,11 +26,24 @@ const decoder = new TextDecoder();
  * ```
  */
 export function parseJson(rawBody: Uint8Array): unknown {
+  if (parsedBodies.has(rawBody)) return parsedBodies.get(rawBody);
+  let value: unknown;
   try {
-    return JSON.parse(decoder.decode(rawBody));
+    value = JSON.parse(decoder.decode(rawBody));
   } catch {
-    return undefined;
+    value = undefined;
   }
+  parsedBodies.set(rawBody, value);
+  return value;
+}
+
+/**
+ * The host's side of that sharing: the value a hook's parseJson already gave for these bytes, or
+ * null when no hook parsed them (or they did not parse). Not for plugins.
+ */
+export function parsedByHooks(rawBody: Uint8Array): { value: unknown } | null {
+  const value = parsedBodies.get(rawBody);
+  return value === undefined ? null : { value };
 }
 
 /**
