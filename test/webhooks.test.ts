@@ -274,6 +274,8 @@ describe("rate limit and storage", () => {
     await expectShape(r, 503, "unavailable");
     const ready = await s.fetch(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
+    // The same wait as the webhook's: a load balancer or probe that honours it asks again then.
+    expect(ready.headers.get("retry-after")).toBe("5");
     await s.close();
   });
 });

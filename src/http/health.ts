@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
 import type { Store } from "../store/store.ts";
 import type { Metrics, PerTriggerGauge } from "./metrics.ts";
 
@@ -12,9 +13,10 @@ export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Recor
       values: await store.runsWaitingOnKey().catch(() => ({})),
     },
   ];
-  const plain = (status: number, text: string, type = "text/plain; charset=utf-8") => new Response(text, { status, headers: { "Content-Type": type } });
+  const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
+    new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
   return new Elysia({ name: "inlet-health" })
     .get("/healthz", () => plain(200, "ok\n"))
-    .get("/readyz", async () => ((await store.ping()) ? plain(200, "ready\n") : plain(503, "store unreachable\n")))
-    .get("/metrics", async () => plain(200, metrics.render(gauges(), await perTrigger()), "text/plain; version=0.0.4; charset=utf-8"));
+    .get("/readyz", async () => ((await store.ping()) ? plain(200, "ready\n") : plain(503, "store unreachable\n", { "Retry-After": UNAVAILABLE_RETRY_AFTER })))
+    .get("/metrics", async () => plain(200, metrics.render(gauges(), await perTrigger()), { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }));
 }

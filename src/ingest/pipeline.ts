@@ -26,7 +26,7 @@ import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
-import { ack, duplicateAck, ERRORS, failure } from "./respond.ts";
+import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
 import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows. */
@@ -67,8 +67,6 @@ interface PreparedTrigger {
   checks: PreparedChecks;
   recipe: TriggerRecipe;
 }
-
-const NO_STORE_RETRY = "5";
 
 /**
  * The life of one request to `/webhooks/<token>`, in the processing order of SPEC.md:
@@ -237,10 +235,10 @@ function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {
 /** A request the store, the sandbox or a bug did not let finish: 503 (retry later) or an opaque 500, in the contract's shape. */
 function failed(requestId: string, error: unknown, log: IngestDeps["log"]): Ending {
   if (error instanceof StoreUnavailable) {
-    return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
+    return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
   }
   if (error instanceof XmlParserBusy) {
-    return Ending.stop("error", `XML parser busy: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": NO_STORE_RETRY }));
+    return Ending.stop("error", `XML parser busy: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
   }
   if (isSandboxFailure(error)) {
     return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));

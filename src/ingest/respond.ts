@@ -2,6 +2,12 @@
 
 const JSON_TYPE = "application/json";
 
+/**
+ * `Retry-After` (seconds) of every 503 that says inlet cannot take the request now (the store, or
+ * the XML parser, is unavailable): webhook calls, the management API and `/readyz` alike.
+ */
+export const UNAVAILABLE_RETRY_AFTER = "5";
+
 /** A JSON answer; `undefined` means no body at all (204). The one JSON response helper of the server. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   if (body === undefined) return new Response(null, { status, headers });
