@@ -1,7 +1,6 @@
 import { ADMIN_TOKEN_META } from "../records/meta_keys.ts";
 import { newSecret } from "./secrets.ts";
 import { sha256Hex } from "./digest.ts";
-import { timingSafeEqual } from "./timing_safe_equal.ts";
 import type { Store } from "../store/store.ts";
 
 const META_KEY = ADMIN_TOKEN_META;
@@ -49,9 +48,4 @@ export async function resetAdminToken(store: Store): Promise<string> {
   const token = `inlet_${newSecret()}`;
   await store.setMeta(META_KEY, sha256Hex(token));
   return token;
-}
-
-/** Constant-time check of a presented admin token against the stored hash. */
-export function adminTokenMatches(presented: string, hash: string): boolean {
-  return timingSafeEqual(sha256Hex(presented), hash);
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { ADMIN_TOKEN_HINT, adminTokenMatches } from "../auth/admin_token.ts";
+import { ADMIN_TOKEN_HINT } from "../auth/admin_token.ts";
+import { tokenMatchesHash } from "../auth/token_hash.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import { ACTIVITY_LABELS } from "./activity_labels.ts";
 import { type ActivityRecord } from "../records/activity.ts";
@@ -15,6 +16,7 @@ import { jsonResponse } from "../ingest/respond.ts";
 import type { AlertRecord } from "../records/alert.ts";
 import { pageAfter, pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
+import { bearerCredential, unauthorized } from "./bearer.ts";
 
 
 export interface ApiDeps {
@@ -46,18 +48,6 @@ export const presentActivity = (row: ActivityRecord) => ({
   detail: row.detail,
 });
 
-/**
- * Whether a request carries the admin token (`Authorization: Bearer <token>`): "admin", "wrong
- * token" (a bearer token that is not it), or "no token". The scheme name is case-insensitive
- * (RFC 9110 §11.1): `bearer <token>` is the same credential.
- */
-function adminCredential(request: Request, adminTokenHash: string): "admin" | "wrong token" | "no token" {
-  const header = request.headers.get("authorization") ?? "";
-  const bearer = /^bearer +/i.exec(header);
-  if (bearer === null) return "no token";
-  return adminTokenMatches(header.slice(bearer[0].length), adminTokenHash) ? "admin" : "wrong token";
-}
-
 /** The management API of CONTRACT §3, behind the admin token. */
 export function apiRoutes(deps: ApiDeps) {
   const { triggers, store } = deps;
@@ -79,12 +69,8 @@ export function apiRoutes(deps: ApiDeps) {
         }),
     )
     .onBeforeHandle(({ request }) => {
-      const credential = adminCredential(request, deps.adminTokenHash());
-      if (credential !== "admin") {
-        // The body is the contract's; the header says how to get back in (RFC 6750 error_description).
-        const challenge = credential === "wrong token" ? `, error="invalid_token", error_description="${ADMIN_TOKEN_HINT}"` : "";
-        return json(401, { error: "unauthorized" }, { "WWW-Authenticate": `Bearer realm="inlet"${challenge}` });
-      }
+      const credential = bearerCredential(request, (token) => tokenMatchesHash(token, deps.adminTokenHash()));
+      if (credential !== "accepted") return unauthorized(credential, ADMIN_TOKEN_HINT);
     })
     // API viewers on another origin may load it (with the admin token).
     .get("/openapi.json", () => json(200, openApiDocument(deps.baseUrl()), { "Access-Control-Allow-Origin": "*" }))
