@@ -9,6 +9,7 @@ import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerCon
 import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
+import { metricsGuard } from "./http/metrics_access.ts";
 import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
 import { Metrics, triggerInfo } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
@@ -240,11 +241,18 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
       }),
     )
     .use(
-      healthRoutes(store, metrics, () => ({ inlet_triggers: triggers.list().length }), () => [
-        ...checkPoolGauges(checkPool.snapshot()),
-        triggerInfo(triggers.list()),
-        { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
-      ]),
+      healthRoutes(
+        store,
+        metrics,
+        () => ({ inlet_triggers: triggers.list().length }),
+        () => [
+          ...checkPoolGauges(checkPool.snapshot()),
+          triggerInfo(triggers.list()),
+          { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
+        ],
+        // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
+        metricsGuard(config.metricsToken, () => adminHash),
+      ),
     )
     .use(panelRoutes());
 

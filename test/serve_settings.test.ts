@@ -16,6 +16,7 @@ const CLEAN = {
   INLET_DATABASE_URL: "",
   INLET_ADMIN_TOKEN: "",
   INLET_SECRET_KEY: "",
+  INLET_METRICS_TOKEN: "",
   INLET_LOG_REQUESTS: "false",
 };
 const TOKEN = "serve-settings-admin-token-0123456789";
@@ -109,4 +110,19 @@ test("a flag wins over its environment twin", async () => {
   } finally {
     taken.stop(true);
   }
+});
+
+test("INLET_METRICS_TOKEN: /metrics of a started `inlet serve` asks for it (or the admin token)", async () => {
+  const metricsToken = "serve-settings-metrics-token-0123456789";
+  const server = await spawnServer([BUN, "run", MAIN], ["--data-dir", tempDir()], { env: { ...CLEAN, INLET_ADMIN_TOKEN: TOKEN, INLET_METRICS_TOKEN: metricsToken } });
+  const scrape = (token?: string) => fetch(`${server.url}/metrics`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const refused = await scrape();
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="inlet"');
+  expect(await refused.json()).toEqual({ error: "unauthorized" });
+  expect((await scrape("serve-settings-wrong-token-0123")).status).toBe(401);
+  expect((await scrape(metricsToken)).status).toBe(200);
+  expect((await scrape(TOKEN)).status).toBe(200);
+  expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  await stop(server);
 });

@@ -11,3 +11,7 @@ test("a command's help has its own usage lines and the flags every command takes
   expect(HELP).toContain("inlet plugins new ID");
   expect(helpFor("admin-token").split("\n")[1]).toStartWith("  inlet admin-token reset [flags]");
 });
+
+test("the help lists --metrics-token with its environment twin, INLET_METRICS_TOKEN", () => {
+  expect(HELP).toMatch(/^  --metrics-token +INLET_METRICS_TOKEN +when set, \/metrics requires it as a bearer token/m);
+});

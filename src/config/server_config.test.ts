@@ -76,3 +76,14 @@ test("INLET_SECRET_KEY: base64 of 32 bytes in either alphabet, padded or not, ke
   expect(refused(KEY + "+_")).toContain("is not base64");
   expect(refused("pa$$word-pa$$word")).not.toContain("pa$$word");
 });
+
+test("--metrics-token / INLET_METRICS_TOKEN: unset by default, flag over env, at least 16 characters like the admin token, never shown when refused", () => {
+  expect(loadServerConfig([], {}).metricsToken).toBeUndefined();
+  expect(loadServerConfig([], { INLET_METRICS_TOKEN: "metrics-token-from-env" }).metricsToken).toBe("metrics-token-from-env");
+  expect(loadServerConfig(["--metrics-token", "metrics-token-from-flag"], { INLET_METRICS_TOKEN: "metrics-token-from-env" }).metricsToken).toBe("metrics-token-from-flag");
+  expect(loadServerConfig(["--metrics-token=metrics-token-from-flag"], {}).metricsToken).toBe("metrics-token-from-flag");
+  const refused = (args: string[], env: Record<string, string>) => (thrown(() => loadServerConfig(args, env)) as Error).message;
+  expect(refused(["--metrics-token", "short-secret"], {})).toBe("--metrics-token: must be at least 16 characters (got 12 characters, not shown)");
+  expect(refused([], { INLET_METRICS_TOKEN: "short-secret" })).not.toContain("short-secret");
+  expect(() => loadServerConfig(["--metrics-token"], {})).toThrow("--metrics-token needs a value");
+});

@@ -19,6 +19,7 @@ export const ServerConfigSchema = Type.Object({
   rateLimit: Type.Integer({ minimum: 0 }),
   sandboxWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
   trustedProxies: Type.Optional(Type.String()),
+  metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   alertUrl: Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" })),
   alertSecret: Type.Optional(Type.String()),
   alertInterval: Type.Integer({ minimum: 1, maximum: 5 }),
@@ -41,6 +42,8 @@ interface Option {
   help: string;
   fallback?: string | number | boolean;
   envOnly?: boolean;
+  /** A credential: an error about its value never shows it. */
+  credential?: boolean;
 }
 
 export const OPTIONS: Option[] = [
@@ -55,6 +58,14 @@ export const OPTIONS: Option[] = [
   { key: "alertSecret", flag: "--alert-secret", env: "INLET_ALERT_SECRET", kind: "string", help: "Standard Webhooks secret (whsec_…) that signs alert notifications" },
   { key: "alertInterval", flag: "--alert-interval", env: "INLET_ALERT_INTERVAL", kind: "integer", fallback: 5, help: "seconds between alert evaluations (1 to 5)" },
   { key: "trustedProxies", flag: "--trusted-proxies", env: "INLET_TRUSTED_PROXIES", kind: "string", help: "CIDR,CIDR of proxies whose X-Forwarded-For names the caller (else the header is ignored)" },
+  {
+    key: "metricsToken",
+    flag: "--metrics-token",
+    env: "INLET_METRICS_TOKEN",
+    kind: "string",
+    credential: true,
+    help: "when set, /metrics requires it as a bearer token (the admin token works too); unset, /metrics is open",
+  },
   { key: "sandboxWorkers", flag: "--sandbox-workers", env: "INLET_SANDBOX_WORKERS", kind: "integer", fallback: 2, help: "threads that evaluate filters, redaction, expression keys and schemas (one trigger uses at most all but one)" },
   { key: "idleTimeout", flag: "--idle-timeout", env: "INLET_IDLE_TIMEOUT", kind: "integer", help: "seconds a connection may send nothing before it is closed (a body cut this way is Rejected in Activity) [default Bun's, 10]" },
   { key: "rateLimit", flag: "--rate-limit", env: "INLET_RATE_LIMIT", kind: "integer", fallback: 0, help: "requests per second per trigger before 429 (0 = no limit)" },
@@ -69,8 +80,8 @@ export const OPTIONS: Option[] = [
     help: "how long an instance holds a run it executes without renewing (a run of an instance that died is taken over after it)",
   },
   { key: "logRequests", flag: "--log-requests", env: "INLET_LOG_REQUESTS", kind: "boolean", fallback: true, help: "one JSON log line per webhook request (true/false)" },
-  { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, help: "admin token (default: generated on first start, printed once)" },
-  { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },
+  { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, credential: true, help: "admin token (default: generated on first start, printed once)" },
+  { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, credential: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },
 ];
 
 /** What a value that fails the schema must be, where TypeBox's own words would not help. */
@@ -79,6 +90,7 @@ const MESSAGES: Partial<Record<keyof ServerConfig, string>> = {
   baseUrl: "must be an http:// or https:// URL",
   alertUrl: "must be an http:// or https:// URL",
   adminToken: "must be at least 16 characters",
+  metricsToken: "must be at least 16 characters",
 };
 
 /** A usage error: the CLI prints its message on one line and exits non-zero. */
@@ -167,7 +179,7 @@ export function loadServerConfig(args: string[], env: Record<string, string | un
     const name = option ? option.flag || option.env : first.path;
     // URLs may carry a password: what was given is shown without it; a credential not at all.
     const given = typeof first.value === "string" && /url/i.test(option?.key ?? "") ? redactUrl(first.value) : first.value;
-    const got = option?.envOnly ? `${String(first.value).length} characters, not shown` : JSON.stringify(given);
+    const got = option?.credential ? `${String(first.value).length} characters, not shown` : JSON.stringify(given);
     throw new UsageError(`${name}: ${(option && MESSAGES[option.key]) ?? first.message} (got ${got})`);
   }
   if (typeof values.secretKey === "string") {

@@ -2,9 +2,19 @@ import { Elysia } from "elysia";
 import { UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
 import type { Store } from "../store/store.ts";
 import type { Metrics, PerTriggerGauge } from "./metrics.ts";
+import type { MetricsGuard } from "./metrics_access.ts";
 
-/** `/healthz` (process up), `/readyz` (store reachable), `/metrics` (Prometheus). */
-export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Record<string, number>, more: () => PerTriggerGauge[] = () => []) {
+/**
+ * `/healthz` (process up), `/readyz` (store reachable): open to load balancers. `/metrics`
+ * (Prometheus): open too unless `guard` refuses the request (see `metricsGuard`).
+ */
+export function healthRoutes(
+  store: Store,
+  metrics: Metrics,
+  gauges: () => Record<string, number>,
+  more: () => PerTriggerGauge[] = () => [],
+  guard: MetricsGuard = () => null,
+) {
   const perTrigger = async (): Promise<PerTriggerGauge[]> => [
     ...more(),
     {
@@ -18,5 +28,5 @@ export function healthRoutes(store: Store, metrics: Metrics, gauges: () => Recor
   return new Elysia({ name: "inlet-health" })
     .get("/healthz", () => plain(200, "ok\n"))
     .get("/readyz", async () => ((await store.ping()) ? plain(200, "ready\n") : plain(503, "store unreachable\n", { "Retry-After": UNAVAILABLE_RETRY_AFTER })))
-    .get("/metrics", async () => plain(200, metrics.render(gauges(), await perTrigger()), { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }));
+    .get("/metrics", async ({ request }) => guard(request) ?? plain(200, metrics.render(gauges(), await perTrigger()), { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }));
 }

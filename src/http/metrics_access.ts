@@ -1,0 +1,26 @@
+import { sha256Hex } from "../auth/digest.ts";
+import { tokenMatchesHash } from "../auth/token_hash.ts";
+import { bearerCredential, unauthorized } from "./bearer.ts";
+
+/** Said in the challenge of a refused token: which tokens `/metrics` takes. */
+export const METRICS_TOKEN_HINT = "token not accepted for /metrics; send the value of --metrics-token (INLET_METRICS_TOKEN) or the admin token";
+
+/** Who may read `/metrics`: null to serve the request, else the 401 to answer it with. */
+export type MetricsGuard = (request: Request) => Response | null;
+
+/**
+ * Who may read `/metrics`. Without a metrics token, anyone: CONTRACT §5 lists the endpoint
+ * without credentials, and scrapers and acceptance suites read it so. With one, a request must
+ * carry it, or the admin token (whose holder reads every trigger through the API anyway), as
+ * `Authorization: Bearer`; otherwise the management API's 401 and challenge. The admin token is
+ * asked for each time: `inlet admin-token reset` changes it while the server runs.
+ */
+export function metricsGuard(metricsToken: string | undefined, adminTokenHash: () => string): MetricsGuard {
+  if (metricsToken === undefined) return () => null;
+  const hash = sha256Hex(metricsToken);
+  const accepts = (token: string) => tokenMatchesHash(token, hash) || tokenMatchesHash(token, adminTokenHash());
+  return (request) => {
+    const credential = bearerCredential(request, accepts);
+    return credential === "accepted" ? null : unauthorized(credential, METRICS_TOKEN_HINT);
+  };
+}
