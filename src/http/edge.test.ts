@@ -17,6 +17,17 @@ test("a long request line is 414, large headers 431, anything else goes on", asy
   expect(refuseOversized(new Request("http://h.test/x", { headers: { "x-fine": "a".repeat(1000) } }))).toBeNull();
 });
 
+test("repeated headers count one by one toward the 431 limit, Set-Cookie (kept as a list) like any other", async () => {
+  const each = 36;
+  const count = Math.ceil(MAX_HEADER_BYTES / ("set-cookie".length + each + 4)) + 1;
+  const cookies = new Headers();
+  for (let i = 0; i < count; i++) cookies.append("Set-Cookie", `c${i}=${"v".repeat(each - 2 - String(i).length)}`);
+  await expectShape(refuseOversized(new Request("http://h.test/x", { headers: cookies }))!, 431, "request header fields too large");
+  const few = new Headers();
+  for (let i = 0; i < 10; i++) few.append("Set-Cookie", `c${i}=${"v".repeat(30)}`);
+  expect(refuseOversized(new Request("http://h.test/x", { headers: few }))).toBeNull();
+});
+
 test("routing ignores the Host: a short host is re-addressed, keeping path, query, method and body", async () => {
   const original = new Request("http://x/webhooks/tok?a=1", { method: "POST", body: "{}", headers: { "X-Sig": "s" } });
   const routed = routable(original);

@@ -26,3 +26,10 @@ test("headers: a repeated Set-Cookie is one string, its last value; a repeated o
   expect(out).toEqual({ "set-cookie": "b=2", accept: "text/plain, application/json" });
   for (const value of Object.values(out)) expect(typeof value).toBe("string");
 });
+
+test("headers: sorted by name, whatever order they arrived in, so the same headers make the same $trigger.headers", () => {
+  const a = headersObject(new Headers([["X-B", "2"], ["User-Agent", "curl"], ["X-A", "1"], ["Accept", "*/*"]]), new Set());
+  const b = headersObject(new Headers([["Accept", "*/*"], ["X-A", "1"], ["X-B", "2"], ["User-Agent", "curl"]]), new Set());
+  expect(Object.keys(a)).toEqual(["accept", "user-agent", "x-a", "x-b"]);
+  expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+});

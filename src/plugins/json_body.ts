@@ -10,7 +10,8 @@ const decoder = new TextDecoder();
 /**
  * What parseJson gave, per body: the hooks of one request (a delivery id, a timestamp, a
  * handshake read from the body) and the host's own parse of a JSON body share one parse of the
- * same bytes. Keyed by the bytes' object, which is one request's, and gone with it.
+ * same bytes. Keyed by the bytes' object, which is one request's and gone with it (or the one
+ * empty array every request without a body shares, which never parses).
  */
 const parsedBodies = new WeakMap<Uint8Array, unknown>();
 

@@ -65,7 +65,8 @@ export class Replay {
   /**
    * Every matching run or filtered request of a trigger, oldest first, up to `limit`; `dryRun`
    * only counts. The store selects one row per request, its latest attempt (store/replay_where.ts),
-   * so what is counted is what is replayed.
+   * so the count and the replay go over the same requests (a filtered request the current filter
+   * skips again is counted in `matched`, not in `replayed`).
    */
   async bulk(triggerId: string, input: BulkReplay): Promise<{ matched: number; replayed: number; runIds: string[] } | ReplayResult> {
     const trigger = this.deps.triggers.get(triggerId);

@@ -104,7 +104,8 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
     name: "bulk replay selects one row per request, its latest attempt: replays and Filtered rows indexed by request",
     // Bulk replay looks for later runs and later Filtered rows of a candidate's request. Both
     // indexes are partial so that live requests do not pay for them: replays are the only runs in
-    // the first (it replaces runs_by_replay_of, whose lookups it serves), and a request that is
+    // the first (runs_by_replay_of goes: the selection no longer looks runs up by what they replay,
+    // and nothing else did), and a request that is
     // filtered writes the second, one that runs does not.
     sql: `
       DROP INDEX runs_by_replay_of;

@@ -53,6 +53,9 @@ export const SWEEP_SQL = {
   notifications: "DELETE FROM alert_outbox WHERE seq IN (SELECT seq FROM alert_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ? LIMIT ?)",
 } as const;
 
+/** The page size of a database this store creates (see the constructor). */
+export const PAGE_SIZE = 8192;
+
 /**
  * The embedded store: one SQLite file in the data dir, WAL, grouped commits, each on disk before
  * any caller it covers is answered. The connection runs with `synchronous = NORMAL` — SQLite's
@@ -69,9 +72,6 @@ export const SWEEP_SQL = {
  * The index is the one authority only while one process claims keys: `inlet serve` holds the
  * data dir's serve lock (serve_lock.ts) before it opens the store.
  */
-/** The page size of a database this store creates (see the constructor). */
-export const PAGE_SIZE = 8192;
-
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly db: Database;
