@@ -12,7 +12,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { parseBody } from "../../src/ingest/parse_body.ts";
-import { authenticateAppRequest, hostHandshake, pluginContext, type InletPlugin, type PluginFixture, type PluginRequest } from "../../src/plugins/index.ts";
+import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, type InletPlugin, type PluginFixture, type PluginRequest } from "../../src/plugins/index.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";
 const NOW = new Date(1_750_000_000_000);
@@ -139,6 +139,22 @@ export function failureModeSuite(cases: Case[]): void {
         expect(plugin.deliveryId ? plugin.deliveryId(req, ctx) : null).toBe(fixture.deliveryId);
         const body = parseBody(req.rawBody, req.headers.get("content-type"));
         expect(plugin.event ? plugin.event(req, body) : null).toBe(fixture.event);
+      });
+
+      // parseJson gives every hook of a request, and the host's own parse, one shared value: a hook
+      // that changed it would change the stored body.
+      test("its hooks leave the body they read as it arrived", async () => {
+        const { req } = await deliver(c, NOW);
+        const ctx = pluginContext(fixture.appSecret, NOW);
+        const shared = parseJson(req.rawBody);
+        const asSent = parseJson(req.rawBody.slice()); // other bytes object: a parse of its own
+        await authenticate(c, req);
+        plugin.timestamp?.(req, ctx);
+        plugin.deliveryId?.(req, ctx);
+        if (handshake) await handshake(req, ctx);
+        plugin.event?.(req, shared ?? parseBody(req.rawBody, req.headers.get("content-type")));
+        expect(parseJson(req.rawBody)).toBe(shared);
+        expect(shared).toEqual(asSent);
       });
 
       test.if(handshake !== undefined)("a regular delivery is not taken for a handshake", async () => {
