@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { BUN, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
+import { adminApi, BUN, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
 import { rawHttp } from "./support/raw_http.ts";
 import { ADMIN_TOKEN, startTestServer, UUID, waitFor, type TestServer } from "./support/server.ts";
 import { withTempDir } from "./support/temp_dir.ts";
@@ -160,15 +160,13 @@ test("INLET_TRUSTED_PROXIES in a real inlet serve: X-Forwarded-For names the cal
       spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dataDir, "--log-requests", "false"], {
         env: { INLET_ADMIN_TOKEN: ADMIN_TOKEN, INLET_TRUSTED_PROXIES: trusted },
       });
-    const api = (s: ServerProcess, path: string, body?: unknown) =>
-      fetch(s.url + path, { method: body === undefined ? "GET" : "POST", headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     const stop = async (s: ServerProcess) => {
       s.proc.kill("SIGTERM");
       expect(await s.proc.exited).toBe(0);
     };
     const refusedAs = async (s: ServerProcess, triggerId: string, address: string) =>
       waitFor(`a rejected row naming ${address}`, async () => {
-        const rows = (await (await api(s, `/api/triggers/${triggerId}/activity`)).json()) as any[];
+        const rows = (await adminApi(s, ADMIN_TOKEN, "GET", `/api/triggers/${triggerId}/activity`)).body as any[];
         return rows[0]?.detail === `source address ${address} is not in the trigger's allowed sources` && rows[0].outcome === "rejected";
       });
     const expectForbidden = async (answer: Response) => {
@@ -180,9 +178,9 @@ test("INLET_TRUSTED_PROXIES in a real inlet serve: X-Forwarded-For names the cal
     const proxied = await serve("127.0.0.1/32");
     let t: any;
     try {
-      const created = await api(proxied, "/api/triggers", { name: "behind-proxy", sources: { allow: ["203.0.113.0/24"] } });
+      const created = await adminApi(proxied, ADMIN_TOKEN, "POST", "/api/triggers", { name: "behind-proxy", sources: { allow: ["203.0.113.0/24"] } });
       expect(created.status).toBe(201);
-      t = await created.json();
+      t = created.body;
       const url = `${proxied.url}/webhooks/${t.token}`;
       // The peer (127.0.0.1) is trusted: the header's client decides, allowed or not.
       const allowed = await post(url, { "X-Forwarded-For": "203.0.113.9" });
