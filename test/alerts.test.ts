@@ -13,7 +13,8 @@ import { ADMIN_TOKEN, startTestServer, waitFor, type TestServer } from "./suppor
 
 // Alerts (CONTRACT §6.3) through real HTTP: a local destination records every notification.
 const SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
-type Note = { type: string; text: string; alert: any; verified: boolean; headers: Record<string, string>; payload: Record<string, unknown> };
+/** `receivedAt`: `performance.now()` when the destination took it (for delays measured in this process). */
+type Note = { type: string; text: string; alert: any; verified: boolean; headers: Record<string, string>; payload: Record<string, unknown>; receivedAt: number };
 const notes: Note[] = [];
 /** Attempts the destination refused (while `failNext` lasts), to compare with what it took later. */
 const refused: Note[] = [];
@@ -22,6 +23,7 @@ const destination = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   async fetch(request) {
+    const receivedAt = performance.now();
     const body = await request.text();
     const headers = Object.fromEntries(request.headers);
     let verified = true;
@@ -31,7 +33,7 @@ const destination = Bun.serve({
       verified = false;
     }
     const payload = JSON.parse(body);
-    const note = { ...payload, verified, headers, payload };
+    const note = { ...payload, verified, headers, payload, receivedAt };
     if (failNext > 0) {
       failNext--;
       refused.push(note);
@@ -323,6 +325,30 @@ describe("GET /api/alerts and the notifications", () => {
     expect(of(t.id, "auth_failures")).toHaveLength(1);
   }, 30_000);
 });
+
+test("with the default interval, a rule is evaluated within 5 s: a 401 just after an evaluation is notified within 5 s (+2 s margin)", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "inlet-test-alerts-default-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  // The trigger exists before the server under test starts, so that its first evaluation (at
+  // start) already sees the rule: no wait for a later tick before the measure begins.
+  const setup = await startTestServer({ dataDir });
+  const t = await setup.createTrigger({ name: "default-interval", auth: { type: "bearer" }, alerts: [{ kind: "auth_failures", count: 1, seconds: 600 }] });
+  await setup.close();
+  // No --alert-interval and no INLET_ALERT_INTERVAL (startTestServer reads no environment but the admin token).
+  const s = await startTestServer({ dataDir }, ["--alert-url", alertUrl, "--alert-secret", SECRET]);
+  cleanups.push(() => s.close());
+  // The rule is listed once an evaluation has looked at it; the 401 follows at once, so the next
+  // evaluation is a whole interval away: the worst case the contract bounds, not a lucky phase.
+  await waitFor("the first evaluation", async () => (await listed(s, t.id)).length === 1, 5000, 10);
+  const conditionTrue = performance.now();
+  expect((await post(`${s.url}/webhooks/${t.token}`, { Authorization: "Bearer wrong" })).status).toBe(401);
+  const fired = await waitFor("firing notification", () => of(t.id, "auth_failures")[0], 15_000);
+  expectNotification(fired, "firing", t);
+  // Contract: 5 s. Margin 2 s for what is not the interval: a timer late on a loaded machine, the
+  // 401's Activity row written just after its answer, the evaluation's reads, the local POST.
+  // An interval of 10 s would take about 10 s here, and fail.
+  expect(fired.receivedAt - conditionTrue).toBeLessThanOrEqual(5000 + 2000);
+}, 30_000);
 
 describe("rule limits: seconds 1..604800, count 1..1000000, at most 10 rules", () => {
   const RANGE = { seconds: [1, 604_800], count: [1, 1_000_000] } as const;

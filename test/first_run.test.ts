@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropDatabase } from "./support/instances.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
-import { BUN, cli, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
+import { adminApi, BUN, canSeeOpenFiles, cli, hasOpen, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
 import { waitFor } from "./support/server.ts";
+import { sqlitePathIn } from "../src/store/sqlite/sqlite_store.ts";
 
 // First start, lost admin tokens, and what `inlet serve` and the CLI tell a new user.
 const dirs: string[] = [];
@@ -24,8 +25,8 @@ const dataDir = () => {
 };
 /** Without INLET_ADMIN_TOKEN, whatever the environment of the test run says. */
 const NO_TOKEN = { INLET_ADMIN_TOKEN: "" };
-const serve = async (args: string[], env: Record<string, string> = NO_TOKEN) => {
-  const server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--log-requests", "false", ...args], { env });
+const serve = async (args: string[], env: Record<string, string> = NO_TOKEN, onSpawn?: (proc: ReturnType<typeof Bun.spawn>) => void) => {
+  const server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--log-requests", "false", ...args], { env, onSpawn });
   servers.push(server);
   return server;
 };
@@ -72,12 +73,69 @@ test("a second server on a data dir in use exits 2 with one line saying so; CLI 
   await first.proc.exited;
   const next = await serve(["--data-dir", dir, "--port", "0"]);
   expect((await adminCall(next, first.adminToken!)).status).toBe(200);
-  // A restart that starts the new server while the old one is still stopping: it waits its turn.
-  next.proc.kill("SIGTERM");
-  const after = await serve(["--data-dir", dir, "--port", "0"]);
-  expect(await next.proc.exited).toBe(0);
-  expect((await adminCall(after, first.adminToken!)).status).toBe(200);
-  await stop(after);
+  await stop(next);
+}, 40_000);
+
+// Where /proc shows which files a process has open: that is how the test sees the new server wait.
+test.skipIf(!canSeeOpenFiles)("a restart while the old server still drains a request waits for the data dir, then serves", async () => {
+  const dir = dataDir();
+  const env = { INLET_ADMIN_TOKEN: "restart-admin-token-0123456789abcdef" };
+  const runs = async (server: ServerProcess, triggerId: string) => (await adminApi(server, env.INLET_ADMIN_TOKEN, "GET", `/api/runs?triggerId=${triggerId}`)).body as any[];
+  const old = await serve(["--data-dir", dir], env);
+  // A request in flight whose answer is a command that runs until the test creates `release` ($0 of
+  // the script): the old server's stop finishes it, and holds the data dir's serve.lock until then.
+  // The command gives up by itself after 30 s: it runs in its own process group, so a server killed
+  // outright (a test run cut short) would leave it polling a file that never comes.
+  const release = join(dir, "release");
+  const { body: t } = await adminApi(old, env.INLET_ADMIN_TOKEN, "POST", "/api/triggers", {
+    name: "slow",
+    response: { mode: "workflow", timeoutMs: 30_000 },
+    workflow: { kind: "command", argv: ["sh", "-c", 'i=0; while [ ! -e "$0" ] && [ $i -lt 1500 ]; do sleep 0.02; i=$((i+1)); done; echo \'{"drained":true}\'', release], timeoutMs: 30_000 },
+  });
+  const inFlight = fetch(`${old.url}/webhooks/${t.token}`, { method: "POST", body: "{}" });
+  inFlight.catch(() => {}); // awaited below
+  await waitFor("the run is running", async () => (await runs(old, t.id))[0]?.status === "running");
+
+  old.proc.kill("SIGTERM");
+  let fresh: ReturnType<typeof Bun.spawn> | undefined;
+  let listeningAt = Infinity;
+  const starting: Promise<ServerProcess> = serve(["--data-dir", dir], env, (proc) => (fresh = proc)).then((server) => ((listeningAt = performance.now()), server));
+  starting.catch(() => {}); // awaited below, where a start that failed is reported
+  try {
+    await waitFor("the new server at the lock", () => fresh && (fresh.exitCode !== null || hasOpen(fresh.pid, join(dir, "serve.lock"))), 15_000, 10);
+    // Seen waiting for a whole second of the old one's stop: alive, not listening, its store (inlet.db,
+    // opened only once the lock is taken) not open. Without the wait it exits 2 at once; were the lock
+    // let go before the drain, it would open the store within milliseconds. (A window, not a wait for
+    // an event: what is shown is that nothing happens.)
+    const until = performance.now() + 1000;
+    while (performance.now() < until) {
+      expect({ old: old.proc.exitCode, fresh: fresh!.exitCode, store: hasOpen(fresh!.pid, sqlitePathIn(dir)), listening: listeningAt < Infinity }).toEqual({
+        old: null,
+        fresh: null,
+        store: false,
+        listening: false,
+      });
+      await Bun.sleep(10);
+    }
+    const releasedAt = performance.now();
+    writeFileSync(release, "");
+
+    // The old one answers its request, exits 0; only then (after the release) does the new one listen.
+    const answer = await inFlight;
+    expect([answer.status, await answer.json()]).toEqual([200, { drained: true }]);
+    expect(await old.proc.exited).toBe(0);
+    const next = await starting;
+    expect(listeningAt).toBeGreaterThan(releasedAt);
+    // And serves the same data dir: the drained run is there, a new request runs.
+    expect((await fetch(`${next.url}/webhooks/${t.token}`, { method: "POST", body: "{}" })).status).toBe(200);
+    expect((await runs(next, t.id)).map((r) => r.status)).toEqual(["succeeded", "succeeded"]);
+    await stop(next);
+  } finally {
+    // Whatever failed: the old server's command ends, and the new server, once it listens, is
+    // among those afterAll stops (or has exited).
+    writeFileSync(release, "");
+    await starting.catch(() => {});
+  }
 }, 40_000);
 
 test("admin-token reset prints a new token that a running server accepts within a second; the old one is refused with a hint", async () => {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { adminApi, BUN, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
 import { rawHttp } from "./support/raw_http.ts";
-import { startTestServer, UUID, type TestServer } from "./support/server.ts";
+import { ADMIN_TOKEN, startTestServer, UUID, waitFor, type TestServer } from "./support/server.ts";
+import { withTempDir } from "./support/temp_dir.ts";
 
 // Who may send (CONTRACT §6.4) through real HTTP: the peer here is 127.0.0.1.
 let server: TestServer;
@@ -149,3 +152,57 @@ test("allow entries: bare addresses and ranges of both families, exactly 100, ea
     expect((await server.api("POST", "/api/triggers", { name: "shape", sources: notAList })).status).toBe(400);
   }
 });
+
+test("INLET_TRUSTED_PROXIES in a real inlet serve: X-Forwarded-For names the caller only while the variable trusts the peer", async () => {
+  await withTempDir("inlet-test-sources-env-", async (dataDir) => {
+    // The variable and nothing else: no flag, so only the environment can make 127.0.0.1 a proxy.
+    const serve = (trusted: string) =>
+      spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dataDir, "--log-requests", "false"], {
+        env: { INLET_ADMIN_TOKEN: ADMIN_TOKEN, INLET_TRUSTED_PROXIES: trusted },
+      });
+    const stop = async (s: ServerProcess) => {
+      s.proc.kill("SIGTERM");
+      expect(await s.proc.exited).toBe(0);
+    };
+    const refusedAs = async (s: ServerProcess, triggerId: string, address: string) =>
+      waitFor(`a rejected row naming ${address}`, async () => {
+        const rows = (await adminApi(s, ADMIN_TOKEN, "GET", `/api/triggers/${triggerId}/activity`)).body as any[];
+        return rows[0]?.detail === `source address ${address} is not in the trigger's allowed sources` && rows[0].outcome === "rejected";
+      });
+    const expectForbidden = async (answer: Response) => {
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get("x-request-id")).toMatch(UUID);
+      expect(await answer.json()).toEqual({ error: "forbidden", request_id: answer.headers.get("x-request-id") });
+    };
+
+    const proxied = await serve("127.0.0.1/32");
+    let t: any;
+    try {
+      const created = await adminApi(proxied, ADMIN_TOKEN, "POST", "/api/triggers", { name: "behind-proxy", sources: { allow: ["203.0.113.0/24"] } });
+      expect(created.status).toBe(201);
+      t = created.body;
+      const url = `${proxied.url}/webhooks/${t.token}`;
+      // The peer (127.0.0.1) is trusted: the header's client decides, allowed or not.
+      const allowed = await post(url, { "X-Forwarded-For": "203.0.113.9" });
+      expect(allowed.status).toBe(200);
+      expect(await allowed.json()).toEqual({ received: true, request_id: allowed.headers.get("x-request-id") });
+      await expectForbidden(await post(url, { "X-Forwarded-For": "198.51.100.4" }));
+      await refusedAs(proxied, t.id, "198.51.100.4");
+      // No header: the proxy itself is the caller, and it is not in the list.
+      await expectForbidden(await post(url));
+      await refusedAs(proxied, t.id, "127.0.0.1");
+    } finally {
+      await stop(proxied);
+    }
+
+    // The same data dir, trigger and request, the variable empty (what the loader reads as unset,
+    // whatever this test run's own environment holds): the header is ignored, the peer decides.
+    const direct = await serve("");
+    try {
+      await expectForbidden(await post(`${direct.url}/webhooks/${t.token}`, { "X-Forwarded-For": "203.0.113.9" }));
+      await refusedAs(direct, t.id, "127.0.0.1");
+    } finally {
+      await stop(direct);
+    }
+  });
+}, 60_000);

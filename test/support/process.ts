@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -25,14 +26,22 @@ export interface ServerProcess {
   adminToken: string | null;
 }
 
-/** Starts `command` (a binary or `bun run src/main.ts`) with `serve`, and waits for the listening line. */
-export async function spawnServer(command: string[], args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+/**
+ * Starts `command` (a binary or `bun run src/main.ts`) with `serve`, and waits for the listening line.
+ * `onSpawn` gets the process at once, for tests that watch it before it listens.
+ */
+export async function spawnServer(
+  command: string[],
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; onSpawn?: (proc: ReturnType<typeof Bun.spawn>) => void } = {},
+): Promise<ServerProcess> {
   const proc = Bun.spawn([...command, "serve", "--port", "0", ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...(options.env ?? {}) },
     stdout: "pipe",
     stderr: "pipe",
   });
+  options.onSpawn?.(proc);
   let text = "";
   let errors = "";
   // Drained all along, so that the child never blocks on a full stderr pipe.
@@ -67,4 +76,43 @@ export async function spawnServer(command: string[], args: string[], options: { 
     errors: () => errors,
     adminToken: text.match(/admin token[^:]*: (\S+)/)?.[1] ?? null,
   };
+}
+
+/** JSON call over HTTP to the management API of a server started by `spawnServer`, with `adminToken`. */
+export async function adminApi(server: { url: string }, adminToken: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(server.url + path, {
+    method,
+    headers: { Authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Whether `/proc` shows processes' open files (Linux). */
+export const canSeeOpenFiles = (() => {
+  try {
+    readdirSync("/proc/self/fd");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Whether process `pid` has the file at `path` open now (Linux: `/proc/PID/fd`); false once it has exited. */
+export function hasOpen(pid: number, path: string): boolean {
+  const target = realpathSync(path);
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  return fds.some((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === target;
+    } catch {
+      return false; // closed meanwhile
+    }
+  });
 }
