@@ -55,14 +55,16 @@ test("a first start that cannot bind its port stores no admin token: the next st
   await stop(server);
 });
 
-test("a second server on a data dir in use exits 2 with one line saying so; CLI commands still work, and a server starts once the first is gone", async () => {
+test("a second server on a data dir in use says at once that it waits, then exits 2 with one line saying why; CLI commands still work, and a server starts once the first is gone", async () => {
   const dir = dataDir();
   const first = await serve(["--data-dir", dir, "--port", "0"]);
   const second = await cli(["serve", "--port", "0", "--data-dir", dir], NO_TOKEN);
   expect(second.code).toBe(2);
   expect(second.stdout).toBe("");
-  expect(second.stderr.trim().split("\n")).toHaveLength(1);
-  expect(second.stderr).toContain(`another inlet serve is using the data dir ${dir}`);
+  const [waiting, why, ...more] = second.stderr.trim().split("\n");
+  expect(more).toEqual([]);
+  expect(waiting).toBe(`note: another inlet serve holds the data dir ${dir}; waiting up to 10 s for it to stop`);
+  expect(why).toContain(`another inlet serve is using the data dir ${dir}`);
   expect(second.stderr).toContain("--database-url");
   // The first still serves; the CLI still reads the data dir.
   expect((await adminCall(first, first.adminToken!)).status).toBe(200);
