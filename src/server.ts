@@ -25,6 +25,7 @@ import { localOnlyNote } from "./config/base_url.ts";
 import { explainBindError } from "./config/bind_error.ts";
 import { missingPluginWarnings } from "./plugins/missing.ts";
 import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
+import { allowedMethods, methodNotAllowed } from "./http/method_not_allowed.ts";
 import { clientAddress } from "./net/client_address.ts";
 import { AlertMonitor } from "./alerts/monitor.ts";
 import { Replay } from "./replay/replay.ts";
@@ -232,8 +233,13 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   alerts.start();
   const ingest = ingestHandler(pipeline, metrics, log);
   const edgeRefused = edgeRefusalHandler(pipeline, metrics, log);
+  // Set once every route is registered (below): which methods a path no route took answers to.
+  let allowed: (path: string) => string[] = () => [];
   const app = new Elysia({ name: "inlet" })
-    .onError(({ code, error }) => errorResponse(code, error))
+    .onError(({ code, error, path }) => {
+      const allow = code === "NOT_FOUND" ? allowed(path) : [];
+      return allow.length > 0 ? methodNotAllowed(allow) : errorResponse(code, error);
+    })
     .use(
       apiRoutes({
         triggers,
@@ -263,6 +269,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
       ),
     )
     .use(panelRoutes());
+  allowed = allowedMethods(app.routes);
 
   const stopStarted = async () => {
     checkPool.close();

@@ -83,6 +83,24 @@ test("an empty token and unknown paths are 404 with a request id", async () => {
   expectShape(await raw(`GET /nothing/here HTTP/1.1\r\nHost: edge\r\n\r\n`), 404, "not found");
 });
 
+test("a known path asked with a method it does not answer is 405 with Allow, in the webhook path's shape; unknown paths stay 404", async () => {
+  const cases: Array<[string, string, string]> = [
+    ["DELETE", "/metrics", "GET, HEAD"],
+    ["POST", "/healthz", "GET, HEAD"],
+    ["PUT", "/api/triggers", "GET, HEAD, POST"],
+    ["POST", `/api/triggers/${triggerId}/secret`, "GET, HEAD"],
+    ["PUT", "/", "GET, HEAD"],
+  ];
+  for (const [method, path, allow] of cases) {
+    const answer = await raw(`${method} ${path} HTTP/1.1\r\nHost: edge\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    expectShape(answer, 405, "method not allowed");
+    expect({ method, path, allow: /\r\nallow: ([^\r]*)/i.exec(answer)?.[1] }).toEqual({ method, path, allow });
+  }
+  expectShape(await raw(`DELETE /nothing/here HTTP/1.1\r\nHost: edge\r\nConnection: close\r\n\r\n`), 404, "not found");
+  // The webhook path keeps its own rules: an unknown token is 404 whatever the method.
+  expectShape(await raw(`PUT /webhooks/nope HTTP/1.1\r\nHost: edge\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`), 404, "not found");
+});
+
 test("a body declared larger than any limit, Bun's own included, gets the contract's 413, to a trigger or to any other route", async () => {
   const huge = 5 * 1024 * 1024 * 1024;
   expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nContent-Length: ${huge}\r\n\r\n{}`), 413, "payload too large");

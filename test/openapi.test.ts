@@ -125,6 +125,8 @@ test("an API viewer on another origin may load the document: the CORS preflight 
     method: "OPTIONS",
     headers: { Origin: "https://viewer.example", "Access-Control-Request-Method": "GET" },
   });
-  expect(otherPreflight.status).toBe(404);
+  // No route answers OPTIONS there: 405 with what does (GET, HEAD, POST), and no CORS grant.
+  expect(otherPreflight.status).toBe(405);
+  expect(otherPreflight.headers.get("allow")).toBe("GET, HEAD, POST");
   expect(otherPreflight.headers.get("access-control-allow-origin")).toBeNull();
 });

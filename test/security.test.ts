@@ -41,7 +41,7 @@ test("an unauthenticated call to the API gets its 401 without the server bufferi
     ["POST", "/api/triggers", 401],
     ["PATCH", "/api/triggers/x", 401],
     ["POST", "/api/check", 401],
-    ["POST", "/healthz", 404],
+    ["POST", "/healthz", 405],
   ] as const) {
     const { body, pulled } = endlessBody();
     const answer = await server.fetch(path, { method, body, headers: { Authorization: "Bearer wrong" }, duplex: "half" } as RequestInit);
