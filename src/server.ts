@@ -258,7 +258,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
       healthRoutes(
         store,
         metrics,
-        () => ({ inlet_triggers: triggers.list().length }),
+        () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges() }),
         () => [
           ...checkPoolGauges(checkPool.snapshot()),
           triggerInfo(triggers.list()),

@@ -201,3 +201,21 @@ test("a live /metrics parses: outcome counters, latency histograms, alert and tr
   expect(info.samples).toContainEqual({ name: "inlet_trigger_info", labels: { trigger: named.id, name: AWKWARD }, value: 1 });
   expect(info.samples).toContainEqual({ name: "inlet_trigger_info", labels: { trigger: app.id, name: "pushes", app: "github" }, value: 1 });
 });
+
+test("/metrics shows the SQLite store's dedup index: its entries and the bytes it takes, which grow with the live keys", async () => {
+  const gauges = async () => {
+    const families = parseExposition(await (await server.fetch(`${server.url}/metrics`)).text());
+    const value = (name: string) => {
+      const family = families.get(name);
+      expect(family?.type).toBe("gauge");
+      return family!.samples[0].value;
+    };
+    return { keys: value("inlet_dedup_index_keys"), bytes: value("inlet_dedup_index_bytes") };
+  };
+  const before = await gauges();
+  const keyed = await server.createTrigger({ name: "keyed", dedup: { strategy: "payload-hash", windowSeconds: 3600 } });
+  for (let i = 0; i < 3; i++) expect((await server.fetch(keyed.url, { method: "POST", body: `{"n":${i}}` })).status).toBe(200);
+  const after = await gauges();
+  expect(after.keys).toBe(before.keys + 3);
+  expect(after.bytes).toBeGreaterThanOrEqual(after.keys * 16);
+});

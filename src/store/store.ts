@@ -86,6 +86,11 @@ export interface Store {
    * share, has nothing to do.
    */
   beginServing(): Promise<void>;
+  /**
+   * Gauges of what the store holds in this process's memory, for `/metrics` (SQLite: its dedup
+   * index, which grows with the live keys; PostgreSQL: none).
+   */
+  memoryGauges(): Record<string, number>;
   /** Is this key recorded for the trigger and unexpired at `now`? (A fast read before the full pipeline.) */
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean>;
   /** Commits an accepted request durably (grouped with others); resolves once on disk. */

@@ -211,6 +211,11 @@ export class PostgresStore implements Store {
     return Promise.resolve();
   }
 
+  /** Nothing held in memory grows with the data. */
+  memoryGauges(): Record<string, number> {
+    return {};
+  }
+
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
     return this.guard(
       async (sql) => (await sql`SELECT 1 FROM dedup_keys WHERE trigger_id = ${triggerId} AND key_hash = ${keyHash} AND expires_ms > ${now.getTime()}`).length > 0,

@@ -47,6 +47,11 @@ export class DedupIndex {
     return this.used;
   }
 
+  /** Bytes the table's arrays take (16 per slot; a rebuild briefly holds the old table too). */
+  get bytes(): number {
+    return this.hi.byteLength + this.lo.byteLength + this.expires.byteLength;
+  }
+
   /** The expiries of entries live at `nowMs` whose fingerprint is `key`'s: usually none, one for a seen key. */
   candidates(key: string, nowMs: number): readonly number[] {
     const fp = this.fingerprint(key);

@@ -256,6 +256,15 @@ export class SqliteStore implements Store {
     this.dedupIndex();
   }
 
+  /**
+   * The dedup index's entries (live keys, and expired ones until its next rebuild) and the bytes
+   * its table takes: it has no cap, so a long window at a high rate is watched here (README).
+   */
+  memoryGauges(): Record<string, number> {
+    const index = this.index;
+    return { inlet_dedup_index_keys: index?.size ?? 0, inlet_dedup_index_bytes: index?.bytes ?? 0 };
+  }
+
   private migrate(path: string): void {
     this.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
     const done = new Set(this.db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
