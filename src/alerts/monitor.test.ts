@@ -28,7 +28,6 @@ test("a delivery asked for while one runs runs again after it: a notification co
   } as unknown as Store;
   const monitor = new AlertMonitor({ store, triggers: { list: () => [] }, url: `http://127.0.0.1:${receiver.port}/`, intervalMs: 60_000, owner: "me", log: () => {} });
   try {
-    monitor.start();
     const running = monitor.deliver();
     await firstClaimSeen;
     void monitor.deliver();

@@ -62,6 +62,8 @@ export class AlertMonitor {
   private delivering: Promise<void> | null = null;
   /** A delivery was asked for while one ran (it may have looked before a transition committed). */
   private deliverAgain = false;
+  /** Set by `stop()`: a delivery running then finishes its round and asks for no other. */
+  private stopped = false;
 
   constructor(private readonly o: AlertMonitorOptions) {}
 
@@ -75,6 +77,7 @@ export class AlertMonitor {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const t of this.timers.splice(0)) clearInterval(t);
     await Promise.allSettled([this.evaluating, this.delivering]);
   }
@@ -147,7 +150,7 @@ export class AlertMonitor {
       do {
         this.deliverAgain = false;
         await this.deliverDue().catch((error) => this.o.log("warn", "alert delivery failed", { error: String(error) }));
-      } while (this.deliverAgain && this.timers.length > 0);
+      } while (this.deliverAgain && !this.stopped);
     })().finally(() => (this.delivering = null));
     return this.delivering;
   }
