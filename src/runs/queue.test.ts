@@ -6,6 +6,7 @@ import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
 import type { ClaimedRun, RunRecord } from "../records/run.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { triggerRecord } from "../../test/support/ingest.ts";
+import { waitFor } from "../../test/support/wait.ts";
 import { RunQueue, type ExecuteRun } from "./queue.ts";
 import { RunAborted, type RunOutcome } from "./types.ts";
 
@@ -50,14 +51,6 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
   return { store, queue, commit, statuses, trigger: t };
 }
 
-async function until(check: () => Promise<boolean> | boolean, ms = 5000) {
-  const end = performance.now() + ms;
-  while (!(await check())) {
-    if (performance.now() > end) throw new Error("condition not met in time");
-    await Bun.sleep(10);
-  }
-}
-
 test("bounded concurrency: never more than `concurrency` at once; every run executes exactly once", async () => {
   let current = 0;
   let peak = 0;
@@ -72,7 +65,7 @@ test("bounded concurrency: never more than `concurrency` at once; every run exec
   });
   await queue.start();
   const runs = await Promise.all(Array.from({ length: 30 }, () => commit()));
-  await until(async () => (await statuses()).every((s) => s === "succeeded"));
+  await waitFor("every run succeeded", async () => (await statuses()).every((s) => s === "succeeded"));
   expect(peak).toBe(3);
   expect(executed.sort()).toEqual(runs.map((r) => r.id).sort());
   const one = await store.getRun(runs[0].id);
@@ -91,7 +84,7 @@ test("runs committed without telling the queue (left by a previous process) are 
   const early = await commit(false);
   await queue.start();
   const later = await commit(false);
-  await until(async () => (await statuses()).every((s) => s === "succeeded"));
+  await waitFor("every run succeeded", async () => (await statuses()).every((s) => s === "succeeded"));
   expect(executed.sort()).toEqual([early.id, later.id].sort());
   await queue.stop(1000);
   await store.close();
@@ -103,7 +96,7 @@ test("at start, runs a crashed process left running are requeued and executed (a
   await store.claimRun(run.id, "crashed-process", 60_000, new Date());
   expect(await statuses()).toEqual(["running"]);
   await queue.start();
-  await until(async () => (await statuses())[0] === "succeeded");
+  await waitFor("the requeued run succeeded", async () => (await statuses())[0] === "succeeded");
   await queue.stop(1000);
   await store.close();
 });
@@ -116,9 +109,9 @@ test("a failed outcome and a throwing runner are recorded as failed runs", async
   });
   await queue.start();
   const a = await commit();
-  await until(async () => (await store.getRun(a.id))?.status === "failed");
+  await waitFor("the failed outcome recorded", async () => (await store.getRun(a.id))?.status === "failed");
   const b = await commit();
-  await until(async () => (await store.getRun(b.id))?.status === "failed");
+  await waitFor("the throwing runner recorded", async () => (await store.getRun(b.id))?.status === "failed");
   expect(await store.getRun(a.id)).toMatchObject({ attempts: 3, error: "the target answered 500", result: { status: 500 } });
   expect((await store.getRun(b.id))?.error).toContain("internal error: bug in a runner");
   await queue.stop(1000);
@@ -162,14 +155,14 @@ test("workflow response mode starts at most directLimit runs at once; past it a 
   await queue.start();
   const runs = [await commit(), await commit(), await commit(), await commit()];
   expect(runs.map((r) => r.status)).toEqual(["running", "running", "queued", "queued"]);
-  await until(() => running === 3); // two at once, and one queued run in the queue's one slot
+  await waitFor("three runs running", () => running === 3); // two at once, and one queued run in the queue's one slot
   gate.resolve();
   const outcomes = await Promise.all(runs.map((r) => queue.waitFor(r.id, 5000)));
   expect(outcomes.map((o) => o?.answer?.body)).toEqual(runs.map((r) => r.id));
   expect(most).toBe(3);
   // Once they ended, the next caller starts at once again.
   expect((await commit()).status).toBe("running");
-  await until(() => running === 0);
+  await waitFor("no run running", () => running === 0);
   // A slot is taken when the lease is given, before the commit: callers of one burst cannot all pass.
   const t = trigger("workflow");
   const leases = [queue.leaseFor(t), queue.leaseFor(t), queue.leaseFor(t)];
@@ -193,7 +186,7 @@ test("waitFor times out with null while the run goes on and is recorded", async 
   await queue.start();
   const run = await commit(true, { n: 1 }, { ...t, response: { mode: "workflow", timeoutMs: 100 } });
   expect(await queue.waitFor(run.id, 100)).toBeNull();
-  await until(async () => (await store.getRun(run.id))?.status === "succeeded");
+  await waitFor("the run recorded succeeded", async () => (await store.getRun(run.id))?.status === "succeeded");
   await queue.stop(1000);
   await store.close();
 });
@@ -210,7 +203,7 @@ test("no run executes twice when commits, immediate starts and polls race", asyn
   );
   await queue.start();
   const runs = await Promise.all(Array.from({ length: 60 }, (_, i) => commit(i % 3 !== 0)));
-  await until(async () => (await statuses()).every((s) => s === "succeeded"));
+  await waitFor("every run succeeded", async () => (await statuses()).every((s) => s === "succeeded"));
   expect(counts.size).toBe(runs.length);
   expect([...counts.values()].every((c) => c === 1)).toBe(true);
   await queue.stop(1000);
@@ -232,7 +225,7 @@ test("graceful stop: running runs finish within the drain time; the rest go back
   await queue.start();
   const slow = await commit(true, { ms: 10_000 });
   const quick = await commit(true, { ms: 50 });
-  await until(() => queue.inFlight === 2);
+  await waitFor("both runs in flight", () => queue.inFlight === 2);
   const started = performance.now();
   await queue.stop(300);
   expect(performance.now() - started).toBeLessThan(2000);
@@ -257,14 +250,14 @@ test("ordered runs: the next run of a key starts as soon as the run before it en
   );
   await queue.start();
   const first = await commit(true, { label: "k1" }, undefined, { orderingKey: '"k"' });
-  await until(() => started.includes("k1"));
+  await waitFor("k1 started", () => started.includes("k1"));
   const second = await commit(true, { label: "k2" }, undefined, { orderingKey: '"k"' });
   await commit(true, { label: "free" });
-  await until(() => started.includes("free"));
+  await waitFor("the unordered run started", () => started.includes("free"));
   expect(started).toEqual(["k1", "free"]);
   expect((await store.getRun(second.id))?.status).toBe("queued");
   gates.get("k1")!.resolve();
-  await until(() => started.includes("k2"));
+  await waitFor("k2 started after k1 ended", () => started.includes("k2"));
   expect((await store.getRun(first.id))?.status).toBe("succeeded");
   gates.get("k2")!.resolve();
   gates.get("free")!.resolve();
@@ -283,12 +276,12 @@ test("a run given back when the server stops mid-retry is resumed by the next st
   const { queue, commit, store, trigger: t } = await setup(execute);
   await queue.start();
   const run = await commit();
-  await until(async () => (await store.getRun(run.id))?.attempts === 1);
+  await waitFor("the first attempt recorded", async () => (await store.getRun(run.id))?.attempts === 1);
   await queue.stop(0);
   expect(await store.getRun(run.id)).toMatchObject({ status: "queued", attempts: 1, result: { attempts: [{ status: 503 }] } });
   const next = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: 1, pollMs: 50 });
   await next.start();
-  await until(async () => (await store.getRun(run.id))?.status === "succeeded");
+  await waitFor("the resumed run succeeded", async () => (await store.getRun(run.id))?.status === "succeeded");
   expect(seen.map((r) => [r.id, r.attempts])).toEqual([
     [run.id, 0],
     [run.id, 1],
