@@ -115,15 +115,15 @@ export class RunQueue {
 
   /**
    * The pipeline's hook: a run was durably committed; `lease` when it was committed already held
-   * by this instance (`leaseFor`): it starts now, in the lease's slot, which it frees when done.
+   * by this instance (`leaseFor`), which only a run committed `running` with its `$trigger` is
+   * (`recordRun`): it starts now, in the lease's slot, which it frees when done.
    */
   onCommitted(trigger: TriggerRecord, run: RunRecord, lease: HeldRunLease | null = null): void {
-    if (lease && run.status === "running" && "trigger" in run) {
+    if (lease) {
       this.waiterFor(run.id);
       this.execute(run as ClaimedRun, trigger, lease.release);
       return;
     }
-    lease?.release();
     if (run.status !== "queued" || this.stopping) return;
     if (this.active < this.concurrency) this.claimAndExecute(run.id, trigger);
     else if (this.polling) this.pollAgain = true;
