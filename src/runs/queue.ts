@@ -108,7 +108,6 @@ export class RunQueue {
         if (!held) return;
         held = false;
         this.direct--;
-        if (this.backlog) this.poll();
       },
     };
   }
