@@ -144,23 +144,19 @@ export function flagValue(flag: string, next: string | undefined): string {
 export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
   const values: Record<string, unknown> = {};
   const explicit = new Set<string>();
-  // A boolean flag just read without a value: a stray word after it was meant as its value.
-  let bareBoolean: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const option = OPTIONS.find((o) => o.flag && o.flag === flag);
     if (!option) {
-      if (bareBoolean && !arg.startsWith("-")) throw new UsageError(`${bareBoolean} must be true or false, got ${JSON.stringify(arg)}`);
+      // A stray word right after a boolean flag written bare (`--log-requests maybe`) was meant as its value.
+      const bare = OPTIONS.find((o) => o.kind === "boolean" && o.flag && o.flag === args[i - 1]);
+      if (bare && !arg.startsWith("-")) throw new UsageError(`${bare.flag} must be true or false, got ${JSON.stringify(arg)}`);
       throw new UsageError(`${flag.startsWith("-") ? "unknown flag" : "unexpected argument"} ${flag} (see 'inlet help')`);
     }
     let raw: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
-    bareBoolean = null;
-    if (raw === undefined) {
-      if (takesNextWord(option, args[i + 1])) raw = flagValue(flag, args[++i]);
-      else [raw, bareBoolean] = ["true", flag];
-    }
+    if (raw === undefined) raw = takesNextWord(option, args[i + 1]) ? flagValue(flag, args[++i]) : "true";
     values[option.key] = convert(option, raw, flag);
     explicit.add(option.key);
   }
