@@ -158,20 +158,21 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 }
 
 function serveLockOf(dataDir: string): Database {
+  const explain = (error: unknown) => (error instanceof DataDirInUse ? new UsageError(error.message) : explainDataDirError(error, dataDir));
   try {
-    try {
-      return holdServeLock(dataDir);
-    } catch (error) {
-      if (!(error instanceof DataDirInUse)) throw error;
-      // Up to 10 s: a restart that starts the new server while the old one still drains (runs get
-      // 5 s to finish) waits for it, as it does for `migrate`'s instant of asking whether a server
-      // runs. Said at once, so that a server started beside a running one by mistake does not sit
-      // silent for those 10 s before its error.
-      process.stderr.write(`note: another inlet serve holds the data dir ${dataDir}; waiting up to ${SERVE_LOCK_WAIT_MS / 1000} s for it to stop\n`);
-      return holdServeLock(dataDir, SERVE_LOCK_WAIT_MS);
-    }
+    return holdServeLock(dataDir);
   } catch (error) {
-    throw error instanceof DataDirInUse ? new UsageError(error.message) : explainDataDirError(error, dataDir);
+    if (!(error instanceof DataDirInUse)) throw explain(error);
+  }
+  // Up to 10 s: a restart that starts the new server while the old one still drains (runs get
+  // 5 s to finish) waits for it, as it does for `migrate`'s instant of asking whether a server
+  // runs. Said at once, so that a server started beside a running one by mistake does not sit
+  // silent for those 10 s before its error.
+  process.stderr.write(`note: another inlet serve holds the data dir ${dataDir}; waiting up to ${SERVE_LOCK_WAIT_MS / 1000} s for it to stop\n`);
+  try {
+    return holdServeLock(dataDir, SERVE_LOCK_WAIT_MS);
+  } catch (error) {
+    throw explain(error);
   }
 }
 
