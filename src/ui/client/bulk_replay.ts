@@ -39,7 +39,7 @@ export function bulkReplay(triggerId: string, body: Record<string, unknown>, wor
   const status = h("span", { role: "status", class: "muted" });
   const button = h("button", { type: "button", class: "secondary small" }, wording.label);
   const question = h("p", { id: questionId });
-  const option = wording.option ? switchField(wording.option.label, false, wording.option.hint) : null;
+  const option = wording.option ? { wording: wording.option, ...switchField(wording.option.label, false, wording.option.hint) } : null;
   const confirm = h("button", { type: "button", class: "primary" }, verb);
   const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
   const dialog = h(
@@ -52,7 +52,7 @@ export function bulkReplay(triggerId: string, body: Record<string, unknown>, wor
     h("div", { class: "actions" }, confirm, cancel),
   );
   const selection = (): Record<string, unknown> =>
-    option && wording.option ? { ...body, [wording.option.field]: option.control.checked ? wording.option.on : wording.option.off } : body;
+    option ? { ...body, [option.wording.field]: option.control.checked ? option.wording.on : option.wording.off } : body;
   /** How many the dialog offered: what the confirmation replays at most. */
   let offered = 0;
   button.addEventListener("click", async () => {
