@@ -22,6 +22,7 @@ const size = process.argv[2] === "64k" ? "64k" : "1k";
 // "no pre-execution settings" case) instead of the full configuration.
 const plain = process.argv[3] === "plain";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.PROFILE_CONNECTIONS ?? 50);
 const ADMIN = "bench-admin-token-0123456789abcdef";
 
 ensureWrk();
@@ -49,9 +50,9 @@ try {
   const headers: Record<string, string> = plain
     ? { "Content-Type": "application/json" }
     : { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
-  await load(trigger.url, { seconds: 2, connections: Number(process.env.PROFILE_CONNECTIONS ?? 50), body, headers });
+  await load(trigger.url, { seconds: 2, connections, body, headers });
   const cpu0 = cpuMs(proc.pid);
-  const r = await load(trigger.url, { seconds, connections: Number(process.env.PROFILE_CONNECTIONS ?? 50), body, headers });
+  const r = await load(trigger.url, { seconds, connections, body, headers });
   const cpu1 = cpuMs(proc.pid);
   const usedMs = cpu1.self - cpu0.self;
   const perRequest = (ms: number) => ((ms * 1000) / r.requests).toFixed(1);

@@ -191,12 +191,15 @@ async function main() {
     properties: { id: { type: "string", pattern: "^evt_[A-Za-z0-9_]+$" }, type: { type: "string", pattern: "^[a-z]+\\.[a-z_.]+$" }, data: { type: "object" } },
   };
   const schemaChecked = await api(inlet.url, "/api/triggers", { name: "bench-schema", schema: { enabled: true, document: schemaDocument } });
-  const full = await api(inlet.url, "/api/triggers", { name: "bench-full", ...FULL_CONFIGURATION });
-  const fullSecret = (await (await fetch(`${inlet.url}/api/triggers/${full.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
-  const fullHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", fullSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
-  const ceilingFull = await api(ceiling.url, "/api/triggers", { name: "bench-ceiling", ...FULL_CONFIGURATION });
-  const ceilingSecret = (await (await fetch(`${ceiling.url}/api/triggers/${ceilingFull.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
-  const ceilingHeaders = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", ceilingSecret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
+  /** A trigger with the full configuration on the server at `base`, and the signed headers of a request to it. */
+  const fullTrigger = async (base: string, name: string) => {
+    const trigger = await api(base, "/api/triggers", { name, ...FULL_CONFIGURATION });
+    const secret = (await (await fetch(`${base}/api/triggers/${trigger.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
+    const headers = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
+    return { trigger, headers };
+  };
+  const { trigger: full, headers: fullHeaders } = await fullTrigger(inlet.url, "bench-full");
+  const { trigger: ceilingFull, headers: ceilingHeaders } = await fullTrigger(ceiling.url, "bench-ceiling");
   const pg = pgWanted ? await postgresCases(body1k) : null;
   // A command per request beside adnanh/webhook (issue 13): naming one of its cases brings all three.
   const commands = commandCasesWanted(only) ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
