@@ -509,3 +509,35 @@ describe.skipIf(!postgresAvailable())("on PostgreSQL", () => {
   });
   latestAttemptOnly("PostgreSQL", () => onPostgres);
 });
+
+test("a replay is retried like a live run: its target failing the first attempt, it succeeds on the second (maxAttempts 2)", async () => {
+  // 503 with Retry-After: 0, so the retry comes at once instead of after a jittered backoff.
+  let failFirst = true;
+  let calls = 0;
+  const flaky = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => {
+      calls++;
+      if (failFirst) {
+        failFirst = false;
+        return new Response("busy", { status: 503, headers: { "Retry-After": "0" } });
+      }
+      return new Response("{}");
+    },
+  });
+  try {
+    const t = await server.createTrigger({ name: "replay-retried", workflow: { kind: "http", url: `http://127.0.0.1:${flaky.port}/`, retry: { maxAttempts: 2 } } });
+    await post(t.url, { n: 1 });
+    const [original] = await runsOf(t.id);
+    expect(await settled(original.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+
+    failFirst = true;
+    const replayed = await api("POST", `/api/runs/${original.id}/replay`);
+    expect(replayed.status).toBe(201);
+    expect(await settled(replayed.body.id)).toMatchObject({ replayOf: original.id, status: "succeeded", attempts: 2 });
+    expect(calls).toBe(4);
+  } finally {
+    flaky.stop(true);
+  }
+});
