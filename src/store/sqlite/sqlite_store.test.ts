@@ -189,6 +189,41 @@ test("asking for due alert notifications when none is due commits nothing and fl
   await s.close();
 });
 
+test("polling the run queue when nothing is queued flushes nothing; a poll that claims a run, or shares a batch with a write, is answered after a flush", async () => {
+  const held: Array<() => void> = [];
+  let hold = false;
+  let flushes = 0;
+  const flushWal = () => (flushes++, hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve());
+  const s = new SqliteStore(join(dir, "idle-runs.sqlite"), { flushWal });
+  const now = new Date();
+  const at = now.toISOString();
+  const queued = (id: string) => ({
+    dedup: null,
+    run: { id, triggerId: "t", requestId: id, status: "queued" as const, trigger: { body: {} }, result: null, attempts: 0, error: null, createdAt: at, finishedAt: null },
+    activity: { id: `a-${id}`, triggerId: "t", at, requestId: id, outcome: "run" as const, runId: id, detail: null },
+  });
+  for (let i = 0; i < 5; i++) expect(await s.claimRuns("o", 4, 30_000, now)).toEqual([]);
+  expect(flushes).toBe(0);
+
+  await s.commitIngest(queued("r1"));
+  const before = flushes;
+  expect((await s.claimRuns("o", 4, 30_000, now)).map((r) => r.id)).toEqual(["r1"]);
+  expect(flushes).toBe(before + 1);
+
+  // An idle poll in the same batch as an ingest: the batch changed rows, so neither is answered
+  // before the flush has finished.
+  hold = true;
+  let polled = false;
+  const both = Promise.all([s.claimRuns("o", 4, 30_000, now).then(() => (polled = true)), s.commitIngest(queued("r2"))]);
+  await waitFor("the batch's flush begun", () => held.length === 1);
+  await Bun.sleep(5);
+  expect(polled).toBe(false);
+  held[0]();
+  await both;
+  expect(polled).toBe(true);
+  await s.close();
+});
+
 test("each sweep statement finds its rows through an index: none reads every finished run", async () => {
   const path = join(dir, "sweep-plans.sqlite");
   await new SqliteStore(path).close();
