@@ -49,10 +49,11 @@ test("a failed claim of a key takes back only its own: an earlier claim of the s
   await s.close();
 });
 
-test("identical claims in one batch: the first is new, the rest duplicates", async () => {
+// In the same millisecond (one expiry), and each a millisecond after the last (each would expire at its own time).
+for (const [when, spacingMs] of [["in the same millisecond", 0], ["a millisecond apart", 1]] as const)
+test(`identical claims in one batch, ${when}: the first is new, the rest duplicates`, async () => {
   const s = fresh();
-  // Each arrives a millisecond after the last: each would expire at its own time.
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i)))));
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i * spacingMs)))));
   expect(results.filter((r) => r === "new")).toHaveLength(1);
   expect(results.filter((r) => r === "deduplicated")).toHaveLength(19);
   await s.close();
