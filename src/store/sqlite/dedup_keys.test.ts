@@ -5,8 +5,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import type { IngestRecord } from "../../records/ingest.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { DataDirInUse, holdServeLock } from "./serve_lock.ts";
-import { SqliteStore, sqlitePathIn } from "./sqlite_store.ts";
+import { SqliteStore } from "./sqlite_store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-dedup-keys-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -112,25 +111,4 @@ test("a database from before migration 10 keeps its live keys", async () => {
   expect(await outcome(s, ingest("old-live", "run-1", new Date(at.getTime() + 1)))).toBe("deduplicated");
   expect(await outcome(s, ingest("old-expired", "run-2"))).toBe("new");
   await s.close();
-});
-
-test("the serve lock: a second taker is refused until the first lets go; the store beside it still reads and writes", async () => {
-  const dataDir = join(dir, "served", "nested");
-  const first = holdServeLock(dataDir);
-  const refused = (() => {
-    try {
-      holdServeLock(dataDir).close();
-      return null;
-    } catch (error) {
-      return error as Error;
-    }
-  })();
-  expect(refused).toBeInstanceOf(DataDirInUse);
-  expect(refused!.message).toContain(`another inlet serve is using the data dir ${dataDir}`);
-  // Commands on the same data dir (not serving) still read and write.
-  const store = new SqliteStore(sqlitePathIn(dataDir));
-  await store.setMeta("k", "v");
-  await store.close();
-  first.close();
-  holdServeLock(dataDir).close();
 });
