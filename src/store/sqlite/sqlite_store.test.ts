@@ -8,6 +8,8 @@ import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { PAGE_SIZE, SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
+import { replayCountSql, replayPageSql } from "../replay_where.ts";
+import type { ReplayQuery } from "../../records/ingest.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -233,5 +235,33 @@ test("each sweep statement finds its rows through an index: none reads every fin
   expect(plan(SWEEP_SQL.activity)).toContain("INDEX activity_by_time (at_ms<?)");
   expect(plan(SWEEP_SQL.runs)).toContain("INDEX runs_by_age (created_ms<?)");
   for (const sql of Object.values(SWEEP_SQL)) expect(plan(sql)).not.toMatch(/\bSCAN (dedup_keys|activity|runs)\b/);
+  db.close();
+});
+
+test("a bulk replay's selection finds each request's later attempts through the partial indexes of replays and Filtered rows, never by reading a table", async () => {
+  const path = join(dir, "replay-plans.sqlite");
+  await new SqliteStore(path).close();
+  const db = new Database(path);
+  const plan = ({ sql, params }: { sql: string; params: Array<string | number> }) =>
+    db.query<{ detail: string }, Array<string | number>>(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((row) => row.detail).join(" | ");
+  const queries: ReplayQuery[] = [
+    { triggerId: "t", source: "runs" },
+    { triggerId: "t", source: "runs", statuses: ["failed"], sinceMs: 0, untilMs: 1 },
+    { triggerId: "t", source: "filtered" },
+    { triggerId: "t", source: "filtered", sinceMs: 0, untilMs: 1 },
+  ];
+  for (const query of queries) {
+    for (const selection of [replayCountSql(query, () => "?"), replayPageSql(query, 0, 10, () => "?")]) {
+      const detail = plan(selection);
+      // The outer rows come through the trigger's indexes; `later` and `replay` are the NOT EXISTS lookups.
+      expect(detail).toMatch(query.source === "runs" ? /SEARCH runs USING INDEX runs_by_trigger/ : /SEARCH activity USING INDEX activity_by_trigger/);
+      if (query.source === "runs") expect(detail).toContain("SEARCH later USING INDEX runs_replays_by_request (request_id=?");
+      else {
+        expect(detail).toContain("SEARCH later USING INDEX activity_filtered_by_request (request_id=?");
+        expect(detail).toContain("SEARCH replay USING INDEX runs_replays_by_request (request_id=?");
+      }
+      expect(detail).not.toMatch(/\bSCAN (runs|activity|later|replay)\b/);
+    }
+  }
   db.close();
 });
