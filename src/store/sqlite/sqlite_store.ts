@@ -12,7 +12,7 @@ import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
 import { DedupIndex, EXPIRED_KEPT_MS, type Fingerprint } from "./dedup_index.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
-import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
+import { dueNotification, measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
 const RUN_COLUMNS = runColumns(true);
@@ -33,9 +33,6 @@ export interface SqliteStoreOptions {
 
 /** The embedded store's database file in a data dir. */
 export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
-
-/** An alert notification due at `?` (now, twice): undelivered, its next attempt come, not leased to anyone now. */
-const DUE_NOTIFICATION = "delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)";
 
 /** A dedup key in the index: its trigger and its hash. */
 const indexKey = (triggerId: string, keyHash: string) => `${triggerId}\u0000${keyHash}`;
@@ -157,9 +154,9 @@ export class SqliteStore implements Store {
       sweepActivity: db.prepare(SWEEP_SQL.activity),
       sweepRuns: db.prepare(SWEEP_SQL.runs),
       sweepNotifications: db.prepare(SWEEP_SQL.notifications),
-      dueNotification: db.prepare(`SELECT 1 FROM alert_outbox WHERE ${DUE_NOTIFICATION} LIMIT 1`),
+      dueNotification: db.prepare(`SELECT 1 FROM alert_outbox WHERE ${dueNotification("?")} LIMIT 1`),
       claimNotifications: db.prepare(
-        `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM alert_outbox WHERE ${DUE_NOTIFICATION} ORDER BY seq LIMIT ?)
+        `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM alert_outbox WHERE ${dueNotification("?")} ORDER BY seq LIMIT ?)
          RETURNING id, alert_id, payload, attempts`,
       ),
     };
