@@ -51,7 +51,7 @@ export const SWEEP_SQL = {
 } as const;
 
 /** The page size of a database this store creates (see the constructor). */
-export const PAGE_SIZE = 8192;
+const PAGE_SIZE = 8192;
 
 /**
  * The embedded store: one SQLite file in the data dir, WAL, grouped commits, each on disk before
