@@ -206,16 +206,6 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** Instances share the database, and each asks it about dedup keys: nothing to take or load. */
-  beginServing(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  /** Nothing held in memory grows with the data. */
-  memoryGauges(): Record<string, number> {
-    return {};
-  }
-
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
     return this.guard(
       async (sql) => (await sql`SELECT 1 FROM dedup_keys WHERE trigger_id = ${triggerId} AND key_hash = ${keyHash} AND expires_ms > ${now.getTime()}`).length > 0,
