@@ -180,7 +180,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   const core = await openCore(config);
   const { store, triggers, plugins } = core;
   try {
-    await store.beginServing();
+    await store.beginServing?.();
   } catch (error) {
     await store.close();
     throw error;
@@ -259,7 +259,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
       healthRoutes(
         store,
         metrics,
-        () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges() }),
+        () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges?.() }),
         () => [
           ...checkPoolGauges(checkPool.snapshot()),
           triggerInfo(triggers.list()),

@@ -27,7 +27,6 @@ interface StoredPayload {
   query?: Record<string, string | string[]>;
   method?: string;
   receivedAt?: string;
-  requestId?: string;
   app?: Delivery["app"];
 }
 

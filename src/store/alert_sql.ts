@@ -24,6 +24,12 @@ export function measureQuery(rule: AlertRule, triggerId: string, nowMs: number, 
   }
 }
 
+/**
+ * An alert notification due at `now` (a parameter written twice: SQLite's `?` then takes the time
+ * twice): undelivered, its next attempt come, not leased to anyone now.
+ */
+export const dueNotification = (now: string) => `delivered_at IS NULL AND next_ms <= ${now} AND (lease_until_ms IS NULL OR lease_until_ms < ${now})`;
+
 /** The measure from the query's `v`: silence is the seconds since the last accepted request (or since the trigger was created). */
 export function measureOf(rule: AlertRule, v: unknown, nowMs: number, createdAt: string): number {
   if (rule.kind !== "silence") return Number(v ?? 0);

@@ -81,8 +81,10 @@ const TABLES: TableCopy[] = [
   },
   {
     // SQLite does not keep when a key was seen; PostgreSQL only writes that column, so the copy time does.
+    // In the table's own key order (expiry first), read straight off the live range: ordered by
+    // trigger and hash, every live key was sorted first. Nothing depends on the order here.
     table: "dedup_keys",
-    select: "SELECT trigger_id, key_hash, $now AS seen_ms, expires_ms FROM dedup_keys WHERE expires_ms > $now ORDER BY trigger_id, key_hash",
+    select: "SELECT trigger_id, key_hash, $now AS seen_ms, expires_ms FROM dedup_keys WHERE expires_ms > $now ORDER BY expires_ms, trigger_id, key_hash",
     columns: { trigger_id: "text", key_hash: "text", seen_ms: "bigint", expires_ms: "bigint" },
     identity: false,
   },

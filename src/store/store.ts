@@ -82,15 +82,16 @@ export interface Store {
 
   /**
    * Called once by `inlet serve` before it takes requests (on SQLite, with the data dir's serve
-   * lock held: see serve_lock.ts): SQLite loads its dedup index; PostgreSQL, which instances
-   * share, has nothing to do.
+   * lock held: see serve_lock.ts): SQLite loads its dedup index. Absent where there is nothing to
+   * do (PostgreSQL, which instances share and each asks about dedup keys).
    */
-  beginServing(): Promise<void>;
+  beginServing?(): Promise<void>;
   /**
    * Gauges of what the store holds in this process's memory, for `/metrics` (SQLite: its dedup
-   * index, which grows with the live keys; PostgreSQL: none).
+   * index, which grows with the live keys). Absent where nothing held in memory grows with the
+   * data (PostgreSQL).
    */
-  memoryGauges(): Record<string, number>;
+  memoryGauges?(): Record<string, number>;
   /** Is this key recorded for the trigger and unexpired at `now`? (A fast read before the full pipeline.) */
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean>;
   /** Commits an accepted request durably (grouped with others); resolves once on disk. */

@@ -121,14 +121,16 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       await store.close();
     });
 
-    test("concurrent identical claims produce exactly one run", async () => {
+    // In the same millisecond (claims with one expiry), and each a millisecond after the last (each
+    // claim would expire at its own time).
+    for (const [when, spacingMs] of [["in the same millisecond", 0], ["a millisecond apart", 1]] as const)
+    test(`concurrent identical claims ${when} produce exactly one run`, async () => {
       const store = await open();
       await store.insertTrigger(trigger("t3"));
       const now = Date.now();
-      // Each a millisecond after the last, so each claim would expire at its own time.
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) => {
-          const at = new Date(now + i);
+          const at = new Date(now + i * spacingMs);
           const r = run("t3", at);
           return store.commitIngest({ dedup: { keyHash: "same", windowSeconds: 60 }, run: r, activity: activity("t3", at, "run", r.id) });
         }),

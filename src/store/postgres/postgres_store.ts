@@ -4,7 +4,7 @@ import { describeConnectError } from "./connect_error.ts";
 import { withinDeadline } from "./deadline.ts";
 import { batchItems, INGEST_BATCH_SQL, RETRYABLE_BATCH_ERRORS } from "./ingest_batch.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
-import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
+import { dueNotification, measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
 import { jsonOrNull, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
@@ -206,16 +206,6 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** Instances share the database, and each asks it about dedup keys: nothing to take or load. */
-  beginServing(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  /** Nothing held in memory grows with the data. */
-  memoryGauges(): Record<string, number> {
-    return {};
-  }
-
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
     return this.guard(
       async (sql) => (await sql`SELECT 1 FROM dedup_keys WHERE trigger_id = ${triggerId} AND key_hash = ${keyHash} AND expires_ms > ${now.getTime()}`).length > 0,
@@ -390,7 +380,7 @@ export class PostgresStore implements Store {
     return this.guard(async (sql) => {
       const rows: Array<{ id: string; alert_id: string; payload: string; attempts: number }> = await sql.unsafe(
         `UPDATE alert_outbox SET lease_owner = $1, lease_until_ms = $2 WHERE seq IN (
-           SELECT seq FROM alert_outbox WHERE delivered_at IS NULL AND next_ms <= $3 AND (lease_until_ms IS NULL OR lease_until_ms < $3)
+           SELECT seq FROM alert_outbox WHERE ${dueNotification("$3")}
            ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
          RETURNING id, alert_id, payload, attempts`,
         [owner, now.getTime() + leaseMs, now.getTime(), limit],

@@ -5,8 +5,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import type { IngestRecord } from "../../records/ingest.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { DataDirInUse, holdServeLock } from "./serve_lock.ts";
-import { SqliteStore, sqlitePathIn } from "./sqlite_store.ts";
+import { SqliteStore } from "./sqlite_store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-dedup-keys-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,10 +48,11 @@ test("a failed claim of a key takes back only its own: an earlier claim of the s
   await s.close();
 });
 
-test("identical claims in one batch: the first is new, the rest duplicates", async () => {
+// In the same millisecond (one expiry), and each a millisecond after the last (each would expire at its own time).
+for (const [when, spacingMs] of [["in the same millisecond", 0], ["a millisecond apart", 1]] as const)
+test(`identical claims in one batch, ${when}: the first is new, the rest duplicates`, async () => {
   const s = fresh();
-  // Each arrives a millisecond after the last: each would expire at its own time.
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i)))));
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i * spacingMs)))));
   expect(results.filter((r) => r === "new")).toHaveLength(1);
   expect(results.filter((r) => r === "deduplicated")).toHaveLength(19);
   await s.close();
@@ -111,25 +111,4 @@ test("a database from before migration 10 keeps its live keys", async () => {
   expect(await outcome(s, ingest("old-live", "run-1", new Date(at.getTime() + 1)))).toBe("deduplicated");
   expect(await outcome(s, ingest("old-expired", "run-2"))).toBe("new");
   await s.close();
-});
-
-test("the serve lock: a second taker is refused until the first lets go; the store beside it still reads and writes", async () => {
-  const dataDir = join(dir, "served", "nested");
-  const first = holdServeLock(dataDir);
-  const refused = (() => {
-    try {
-      holdServeLock(dataDir).close();
-      return null;
-    } catch (error) {
-      return error as Error;
-    }
-  })();
-  expect(refused).toBeInstanceOf(DataDirInUse);
-  expect(refused!.message).toContain(`another inlet serve is using the data dir ${dataDir}`);
-  // Commands on the same data dir (not serving) still read and write.
-  const store = new SqliteStore(sqlitePathIn(dataDir));
-  await store.setMeta("k", "v");
-  await store.close();
-  first.close();
-  holdServeLock(dataDir).close();
 });

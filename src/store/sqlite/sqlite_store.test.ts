@@ -7,7 +7,9 @@ import { waitFor } from "../../../test/support/server.ts";
 import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { PAGE_SIZE, SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
+import { SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
+import { replayCountSql, replayPageSql } from "../replay_where.ts";
+import type { ReplayQuery } from "../../records/ingest.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,8 +37,7 @@ test("a new database gets 8 KB pages; one made with SQLite's default 4 KB keeps 
   const a = new SqliteStore(fresh);
   await a.setMeta("kept", "yes");
   await a.close();
-  expect(PAGE_SIZE).toBe(8192);
-  expect(pageSize(fresh)).toBe(PAGE_SIZE);
+  expect(pageSize(fresh)).toBe(8192);
 
   // A data dir from before: its tables were created with 4 KB pages, which cannot change now.
   const older = join(dir, "pages-old.sqlite");
@@ -189,6 +190,41 @@ test("asking for due alert notifications when none is due commits nothing and fl
   await s.close();
 });
 
+test("polling the run queue when nothing is queued flushes nothing; a poll that claims a run, or shares a batch with a write, is answered after a flush", async () => {
+  const held: Array<() => void> = [];
+  let hold = false;
+  let flushes = 0;
+  const flushWal = () => (flushes++, hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve());
+  const s = new SqliteStore(join(dir, "idle-runs.sqlite"), { flushWal });
+  const now = new Date();
+  const at = now.toISOString();
+  const queued = (id: string) => ({
+    dedup: null,
+    run: { id, triggerId: "t", requestId: id, status: "queued" as const, trigger: { body: {} }, result: null, attempts: 0, error: null, createdAt: at, finishedAt: null },
+    activity: { id: `a-${id}`, triggerId: "t", at, requestId: id, outcome: "run" as const, runId: id, detail: null },
+  });
+  for (let i = 0; i < 5; i++) expect(await s.claimRuns("o", 4, 30_000, now)).toEqual([]);
+  expect(flushes).toBe(0);
+
+  await s.commitIngest(queued("r1"));
+  const before = flushes;
+  expect((await s.claimRuns("o", 4, 30_000, now)).map((r) => r.id)).toEqual(["r1"]);
+  expect(flushes).toBe(before + 1);
+
+  // An idle poll in the same batch as an ingest: the batch changed rows, so neither is answered
+  // before the flush has finished.
+  hold = true;
+  let polled = false;
+  const both = Promise.all([s.claimRuns("o", 4, 30_000, now).then(() => (polled = true)), s.commitIngest(queued("r2"))]);
+  await waitFor("the batch's flush begun", () => held.length === 1);
+  await Bun.sleep(5);
+  expect(polled).toBe(false);
+  held[0]();
+  await both;
+  expect(polled).toBe(true);
+  await s.close();
+});
+
 test("each sweep statement finds its rows through an index: none reads every finished run", async () => {
   const path = join(dir, "sweep-plans.sqlite");
   await new SqliteStore(path).close();
@@ -198,5 +234,33 @@ test("each sweep statement finds its rows through an index: none reads every fin
   expect(plan(SWEEP_SQL.activity)).toContain("INDEX activity_by_time (at_ms<?)");
   expect(plan(SWEEP_SQL.runs)).toContain("INDEX runs_by_age (created_ms<?)");
   for (const sql of Object.values(SWEEP_SQL)) expect(plan(sql)).not.toMatch(/\bSCAN (dedup_keys|activity|runs)\b/);
+  db.close();
+});
+
+test("a bulk replay's selection finds each request's later attempts through the partial indexes of replays and Filtered rows, never by reading a table", async () => {
+  const path = join(dir, "replay-plans.sqlite");
+  await new SqliteStore(path).close();
+  const db = new Database(path);
+  const plan = ({ sql, params }: { sql: string; params: Array<string | number> }) =>
+    db.query<{ detail: string }, Array<string | number>>(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((row) => row.detail).join(" | ");
+  const queries: ReplayQuery[] = [
+    { triggerId: "t", source: "runs" },
+    { triggerId: "t", source: "runs", statuses: ["failed"], sinceMs: 0, untilMs: 1 },
+    { triggerId: "t", source: "filtered" },
+    { triggerId: "t", source: "filtered", sinceMs: 0, untilMs: 1 },
+  ];
+  for (const query of queries) {
+    for (const selection of [replayCountSql(query, () => "?"), replayPageSql(query, 0, 10, () => "?")]) {
+      const detail = plan(selection);
+      // The outer rows come through the trigger's indexes; `later` and `replay` are the NOT EXISTS lookups.
+      expect(detail).toMatch(query.source === "runs" ? /SEARCH runs USING INDEX runs_by_trigger/ : /SEARCH activity USING INDEX activity_by_trigger/);
+      if (query.source === "runs") expect(detail).toContain("SEARCH later USING INDEX runs_replays_by_request (request_id=?");
+      else {
+        expect(detail).toContain("SEARCH later USING INDEX activity_filtered_by_request (request_id=?");
+        expect(detail).toContain("SEARCH replay USING INDEX runs_replays_by_request (request_id=?");
+      }
+      expect(detail).not.toMatch(/\bSCAN (runs|activity|later|replay)\b/);
+    }
+  }
   db.close();
 });

@@ -12,7 +12,7 @@ import { MIGRATIONS } from "./migrations.ts";
 import { WalSync } from "./wal_sync.ts";
 import { DedupIndex, EXPIRED_KEPT_MS, type Fingerprint } from "./dedup_index.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
-import { measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
+import { dueNotification, measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 
 const RUN_COLUMNS = runColumns(true);
@@ -34,9 +34,6 @@ export interface SqliteStoreOptions {
 /** The embedded store's database file in a data dir. */
 export const sqlitePathIn = (dataDir: string) => join(dataDir, "inlet.db");
 
-/** An alert notification due at `?` (now, twice): undelivered, its next attempt come, not leased to anyone now. */
-const DUE_NOTIFICATION = "delivered_at IS NULL AND next_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)";
-
 /** A dedup key in the index: its trigger and its hash. */
 const indexKey = (triggerId: string, keyHash: string) => `${triggerId}\u0000${keyHash}`;
 
@@ -54,7 +51,7 @@ export const SWEEP_SQL = {
 } as const;
 
 /** The page size of a database this store creates (see the constructor). */
-export const PAGE_SIZE = 8192;
+const PAGE_SIZE = 8192;
 
 /**
  * The embedded store: one SQLite file in the data dir, WAL, grouped commits, each on disk before
@@ -80,6 +77,10 @@ export class SqliteStore implements Store {
   private readonly wal: WalSync | null = null;
   private readonly stmt: Record<string, Statement>;
   private closed = false;
+  /** Whether the last grouped transaction changed any row (read by group commit's `durable`, right after it commits). */
+  private batchChanged = true;
+  /** The WAL flush last asked for: it covers every commit made before it was asked for. */
+  private lastFlush: Promise<void> | null = null;
   private readonly sweepChunk: number;
   private readonly fingerprint: Fingerprint | undefined;
   private index: DedupIndex | null = null;
@@ -118,6 +119,7 @@ export class SqliteStore implements Store {
     }
     const db = this.db;
     this.stmt = {
+      totalChanges: db.prepare("SELECT total_changes() AS n"),
       savepoint: db.prepare("SAVEPOINT item"),
       release: db.prepare("RELEASE item"),
       rollbackToSavepoint: db.prepare("ROLLBACK TO item"),
@@ -152,9 +154,9 @@ export class SqliteStore implements Store {
       sweepActivity: db.prepare(SWEEP_SQL.activity),
       sweepRuns: db.prepare(SWEEP_SQL.runs),
       sweepNotifications: db.prepare(SWEEP_SQL.notifications),
-      dueNotification: db.prepare(`SELECT 1 FROM alert_outbox WHERE ${DUE_NOTIFICATION} LIMIT 1`),
+      dueNotification: db.prepare(`SELECT 1 FROM alert_outbox WHERE ${dueNotification("?")} LIMIT 1`),
       claimNotifications: db.prepare(
-        `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM alert_outbox WHERE ${DUE_NOTIFICATION} ORDER BY seq LIMIT ?)
+        `UPDATE alert_outbox SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM alert_outbox WHERE ${dueNotification("?")} ORDER BY seq LIMIT ?)
          RETURNING id, alert_id, payload, attempts`,
       ),
     };
@@ -164,22 +166,49 @@ export class SqliteStore implements Store {
       maxBatch: options.groupCommit === false ? 1 : 64,
       failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
       savepoint: (work) => this.inSavepoint(work),
-      durable: this.wal ? () => this.flushed().catch((error) => Promise.reject(new StoreUnavailable(`SQLite: committed, but the WAL could not be flushed to disk: ${(error as Error)?.message ?? error}`))) : undefined,
+      durable: this.wal
+        ? () =>
+            this.durableAfter(this.batchChanged).catch((error) =>
+              Promise.reject(new StoreUnavailable(`SQLite: committed, but the WAL could not be flushed to disk: ${(error as Error)?.message ?? error}`)),
+            )
+        : undefined,
     });
+  }
+
+  /** Rows inserted, updated or deleted on this connection since it opened (rolled-back ones included). */
+  private totalChanges(): number {
+    return (this.stmt.totalChanges.get() as { n: number }).n;
   }
 
   /** Resolves once everything committed so far is on disk. */
   private flushed(): Promise<void> {
-    return this.wal ? this.wal.afterNow() : Promise.resolve();
+    if (!this.wal) return Promise.resolve();
+    return (this.lastFlush = this.wal.afterNow());
+  }
+
+  /**
+   * Resolves once a transaction just committed is on disk. One that changed no row wrote no WAL
+   * frame: it waits only for the flush last asked for (which covers every earlier commit whose
+   * rows it may have read), and when that is done, for nothing — an idle poll (claimRuns every
+   * second) neither flushes nor waits.
+   */
+  private durableAfter(changed: boolean): Promise<void> {
+    return changed ? this.flushed() : (this.lastFlush ?? Promise.resolve());
   }
 
   /** A write outside group commit (triggers, meta, sweeps): answered once it is on disk. */
   private async change<T>(work: () => T): Promise<T> {
     const refused = this.refusesWrites();
     if (refused) throw refused;
-    const result = await this.guard(work);
+    const before = this.totalChanges();
+    const outcome = this.guard(work);
+    // Asked for at once, as group commit does, so no transaction committed after this one is
+    // answered before this one's flush has been asked for.
+    const durable = this.durableAfter(this.totalChanges() > before);
+    durable.catch(() => {}); // awaited below, after the outcome
+    const result = await outcome;
     try {
-      await this.flushed();
+      await durable;
     } catch (error) {
       throw new StoreUnavailable(`SQLite: the write could not be flushed to disk: ${(error as Error)?.message ?? error}`);
     }
@@ -204,12 +233,14 @@ export class SqliteStore implements Store {
   /** Runs a write transaction: the keys it claimed join the index once it has committed, never before. */
   private committing(transaction: () => void): void {
     this.claims = [];
+    const before = this.totalChanges();
     try {
       transaction();
     } catch (error) {
       this.claims = [];
       throw error;
     }
+    this.batchChanged = this.totalChanges() > before;
     const claims = this.claims;
     this.claims = [];
     if (claims.length === 0) return;
