@@ -84,6 +84,16 @@ test("redaction runs before the run is stored; the stored body never holds the v
   expect((store.runs[0].trigger as { body: unknown }).body).toEqual({ email: "[REDACTED]", user: { creditCard: "[REDACTED]" }, keep: 1 });
 });
 
+test("redacting the body with a query string adds no nesting level: a body nested 256 deep still runs", async () => {
+  const trigger = triggerRecord({ redaction: { enabled: true, patterns: ["secret"] } });
+  const { pipeline, store } = pipelineWith([trigger], { maxBodyBytes: 4096 });
+  const deepest = "[".repeat(256) + "]".repeat(256);
+  const request = new Request(`http://inlet.test/webhooks/${trigger.token}?a=1`, { method: "POST", body: deepest, headers: json });
+  const result = await pipeline.handle(request, trigger.token, "?a=1");
+  expect(result.outcome).toBe("run");
+  expect((store.runs[0].trigger as { query: unknown }).query).toEqual({ a: "1" });
+});
+
 test("a trigger whose plugin is not loaded here: opaque 500 and an error row naming the plugin", async () => {
   const trigger = triggerRecord({ app: "gone" });
   const { post, store } = pipelineWith([trigger]);
