@@ -1,5 +1,6 @@
 import type { CheckOp, CheckSettings } from "./prepared.ts";
 import type { CheckAnswer, CheckJob } from "./protocol.ts";
+import { workerUrl } from "../sandbox/worker_url.ts";
 
 export interface CheckPoolOptions {
   /** Sandbox workers (threads), each with its own QuickJS. */
@@ -49,11 +50,8 @@ interface Slot {
 
 const sandboxError = (code: string, message: string) => Object.assign(new Error(message), { name: "SandboxError", code });
 
-/**
- * The worker's module. In `dist/inlet` every module's `import.meta.url` is the executable's own,
- * and the worker is embedded (a second build entry point) at its path from `src/`.
- */
-const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/") ? new URL("./checks/worker.ts", import.meta.url).href : new URL("./worker.ts", import.meta.url).href;
+/** The worker's module (embedded in `dist/inlet` as a second build entry point). */
+const WORKER_URL = workerUrl(import.meta.url, "checks/worker.ts");
 
 export const spawnCheckWorker = () => new Worker(WORKER_URL);
 

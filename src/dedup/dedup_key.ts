@@ -17,8 +17,11 @@ export const EVENT_ID_PATHS: ReadonlyArray<readonly string[]> = [
 export interface KeyInput {
   headers: Headers;
   rawBody: Uint8Array;
-  /** The parsed body, or `undefined` when it does not parse. */
-  body(): unknown;
+  /**
+   * The parsed body, or `undefined` when it does not parse. Asked for only by the strategies that
+   * read it, so a body may be parsed (on a thread, for a large one) only when it is.
+   */
+  body(): unknown | Promise<unknown>;
 }
 
 function at(value: unknown, path: readonly string[]): unknown {
@@ -51,7 +54,7 @@ export async function dedupKeyHash(dedup: DedupConfig, input: KeyInput, select?:
   let key: string | null = null;
   switch (dedup.strategy) {
     case "event-id": {
-      const id = eventIdOf(input.body());
+      const id = eventIdOf(await input.body());
       key = id === null ? null : id;
       break;
     }
@@ -63,7 +66,7 @@ export async function dedupKeyHash(dedup: DedupConfig, input: KeyInput, select?:
       key = (dedup.headerName && input.headers.get(dedup.headerName)) || null;
       break;
     case "expression": {
-      const body = input.body();
+      const body = await input.body();
       if (body === undefined || !select) break;
       const values = await select(body);
       key = values.length === 0 ? null : canonicalJson(values.length === 1 ? values[0] : values);

@@ -1,4 +1,4 @@
-import { jsonResponse } from "../ingest/respond.ts";
+import { failure } from "../ingest/respond.ts";
 
 /**
  * The HTTP edge: what is refused before any route runs, answered in the contract's shape
@@ -16,10 +16,13 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 /** The limit Bun's HTTP parser is started with (`--max-http-header-size`, see package.json and the build). */
 export const PARSER_HEADER_BYTES = 2 * 1024 * 1024;
 
-/** `{"error":…,"request_id":…}` with a fresh `X-Request-Id`: for refusals made before any trigger is known. */
-export function edgeRefusal(status: number, error: string): Response {
-  const requestId = crypto.randomUUID();
-  return jsonResponse(status, { error, request_id: requestId }, { "X-Request-Id": requestId });
+/**
+ * `{"error":…,"request_id":…}` with a fresh `X-Request-Id` and any `extra` headers (`Allow`, or
+ * `Connection: close` where the rest of the body is never read): for refusals made before any
+ * trigger is known.
+ */
+export function edgeRefusal(status: number, error: string, extra: Record<string, string> = {}): Response {
+  return failure(status, error, crypto.randomUUID(), extra);
 }
 
 /** What the edge says, by status, when it refuses a request before routing it. */

@@ -1,7 +1,7 @@
 import { StoreUnavailable, UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import { BodyTooLarge } from "../ingest/read_body.ts";
-import { jsonResponse, UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
+import { ERRORS, jsonResponse, UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
 import { edgeRefusal } from "./edge.ts";
 import { logEvent } from "./request_log.ts";
 
@@ -18,9 +18,10 @@ export function describeError(error: unknown): string {
 export function errorResponse(code: unknown, error: unknown): Response {
   if (error instanceof ValidationError) return json(400, { error: error.message, details: error.details });
   if (error instanceof UnknownCursor) return json(400, { error: error.message, details: [{ path: "/before", message: error.message }] });
-  if (error instanceof BodyTooLarge) return edgeRefusal(413, "payload too large");
+  // The rest of the body is never read: the connection cannot carry another request.
+  if (error instanceof BodyTooLarge) return edgeRefusal(413, ERRORS.tooLarge, { Connection: "close" });
   if (error instanceof StoreUnavailable) return json(503, { error: "unavailable" }, { "Retry-After": UNAVAILABLE_RETRY_AFTER });
-  if (code === "NOT_FOUND") return edgeRefusal(404, "not found");
+  if (code === "NOT_FOUND") return edgeRefusal(404, ERRORS.notFound);
   if (code === "PARSE") return json(400, { error: "the body could not be parsed", details: [{ path: "", message: "the body could not be parsed" }] });
   logEvent("error", "unhandled error", { error: describeError(error) });
   return json(500, { error: "internal error" });

@@ -1,4 +1,5 @@
-import { ERRORS, failure } from "../ingest/respond.ts";
+import { ERRORS } from "../ingest/respond.ts";
+import { edgeRefusal } from "./edge.ts";
 
 /** A route as the router lists it (`app.routes`). */
 export interface RouteEntry {
@@ -53,5 +54,5 @@ function patternOf(path: string): RegExp {
 
 /** 405 `{"error":"method not allowed","request_id":…}` with `Allow` and `X-Request-Id`. */
 export function methodNotAllowed(allow: readonly string[]): Response {
-  return failure(405, ERRORS.method, crypto.randomUUID(), { Allow: allow.join(", ") });
+  return edgeRefusal(405, ERRORS.method, { Allow: allow.join(", ") });
 }

@@ -44,6 +44,10 @@ test("the admin token in force is read at each request: after a reset the old on
   expect(guard(scrape(`Bearer ${ADMIN_TOKEN}`))?.status).toBe(401);
   expect(guard(scrape("Bearer admin-token-after-reset"))).toBeNull();
   adminHash = "";
-  expect(guard(scrape("Bearer "))?.status).toBe(401);
+  // A token is refused as a wrong one, not passed as missing, whatever it is ("Bearer " itself
+  // arrives trimmed to "Bearer": no token at all, which proves nothing about the empty hash).
+  const refused = guard(scrape("Bearer anything"))!;
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get("www-authenticate")).toBe(`Bearer realm="inlet", error="invalid_token", error_description="${METRICS_TOKEN_HINT}"`);
   expect(guard(scrape(`Bearer ${METRICS_TOKEN}`))).toBeNull();
 });

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../auth/digest.ts";
-import { tokenMatchesHash } from "../auth/token_hash.ts";
+import { timingSafeEqual } from "../auth/timing_safe_equal.ts";
 import { bearerCredential, unauthorized } from "./bearer.ts";
 
 /** Said in the challenge of a refused token: which tokens `/metrics` takes. */
@@ -18,7 +18,12 @@ export type MetricsGuard = (request: Request) => Response | null;
 export function metricsGuard(metricsToken: string | undefined, adminTokenHash: () => string): MetricsGuard {
   if (metricsToken === undefined) return () => null;
   const hash = sha256Hex(metricsToken);
-  const accepts = (token: string) => tokenMatchesHash(token, hash) || tokenMatchesHash(token, adminTokenHash());
+  // As tokenMatchesHash does, digests are compared in constant time; the presented token is
+  // hashed once for both candidates.
+  const accepts = (token: string) => {
+    const presented = sha256Hex(token);
+    return timingSafeEqual(presented, hash) || timingSafeEqual(presented, adminTokenHash());
+  };
   return (request) => {
     const credential = bearerCredential(request, accepts);
     return credential === "accepted" ? null : unauthorized(credential, METRICS_TOKEN_HINT);

@@ -59,7 +59,6 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
         }
       : undefined,
     // The delivery id, else the raw bytes' hash: never the parsed body.
-    dedupReadsBody: false,
     async dedupClaim(verified) {
       const key = appDedupKeyHash(deliveryIdOf(verified), verified.rawBody);
       const window = key.byContent ? plugin.contentDedupWindowSeconds : (plugin.dedupWindowSeconds ?? DEFAULT_DELIVERY_WINDOW_SECONDS);

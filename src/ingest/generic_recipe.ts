@@ -22,7 +22,6 @@ export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): T
     methods: trigger.methods,
     checkOnlyMethods: [],
     credentialHeaders: new Set(credentialHeaders(auth)),
-    dedupReadsBody: dedup.strategy === "event-id" || dedup.strategy === "expression",
     // The current secret, then the previous one while a rotation's overlap lasts.
     authenticate: async (arrival, rawBody) =>
       firstPassing(
@@ -32,7 +31,9 @@ export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): T
       ),
     async dedupClaim(verified, body) {
       if (dedup.strategy === "disabled") return null;
-      const hash = await dedupKeyHash(dedup, { headers: verified.headers, rawBody: body.bytes(), body: () => body.valueOrUndefined() }, checks.select);
+      // A strategy that reads the body waits for it: a large XML body is parsed on its thread.
+      const parsed = async () => (await body.ready(), body.valueOrUndefined());
+      const hash = await dedupKeyHash(dedup, { headers: verified.headers, rawBody: body.bytes(), body: parsed }, checks.select);
       return hash ? { keyHash: hash, windowSeconds: dedup.windowSeconds ?? 3600 } : null;
     },
     app: () => null,

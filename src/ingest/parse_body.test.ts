@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
-import { InvalidBody, isJsonType, jsonDepth, parseBody } from "./parse_body.ts";
+import { InvalidBody, isJsonType, jsonDepth, parseBodyAndText } from "./parse_body.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -22,12 +22,12 @@ describe("jsonDepth", () => {
 
 test("a body nested 256 deep parses; 257 is refused as invalid_body", () => {
   const nested = (n: number) => bytes("[".repeat(n) + "]".repeat(n));
-  expect(() => parseBody(nested(256), "application/json")).not.toThrow();
-  expect(() => parseBody(nested(257), "application/json")).toThrow(InvalidBody);
+  expect(() => parseBodyAndText(nested(256), "application/json").value).not.toThrow();
+  expect(() => parseBodyAndText(nested(257), "application/json").value).toThrow(InvalidBody);
 });
 
 test("an invalid JSON body's reason (kept in Activity) names what is wrong, never a word of the body", () => {
-  const reason = (text: string) => (thrown(() => parseBody(bytes(text), "application/json")) as InvalidBody).message;
+  const reason = (text: string) => (thrown(() => parseBodyAndText(bytes(text), "application/json").value) as InvalidBody).message;
   expect(reason('{"password": hunter2-secret}')).toBe("body is not valid JSON: JSON Parse error: Unexpected identifier");
   expect(reason('{"card": 4242 4242}')).toStartWith("body is not valid JSON: ");
   expect(reason('{"card": 4242 4242}')).not.toContain("4242");

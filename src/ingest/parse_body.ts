@@ -73,7 +73,7 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
  * `parsed`: these very bytes, already parsed by a plugin's hook (leniently: the depth and UTF-8
  * checks still run here, and refuse what they refuse), so they are not parsed a second time.
  */
-export function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | null = null): { value: unknown; text: string } {
+function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | null = null): { value: unknown; text: string } {
   if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let text: string;
   try {
@@ -94,13 +94,9 @@ export function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | nu
 /**
  * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
  * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields;
- * anything else is a string. An empty body without a JSON type is `null`.
+ * anything else is a string. An empty body without a JSON type is `null`. A JSON body comes with
+ * its text as received (see parseJsonBody, and its `parsed`).
  */
-export function parseBody(bytes: Uint8Array, contentType: string | null): unknown {
-  return parseBodyAndText(bytes, contentType).value;
-}
-
-/** {@link parseBody}, with a JSON body's text as received (see parseJsonBody, and its `parsed`). */
 export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: { value: unknown } | null = null): { value: unknown; jsonText?: string } {
   if (isJsonType(contentType)) {
     const { value, text } = parseJsonBody(bytes, parsed);

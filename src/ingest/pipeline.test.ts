@@ -7,7 +7,7 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import { compileChecks } from "../checks/compile.ts";
 import type { Delivery } from "./delivery.ts";
 import { IngestPipeline, type IngestDeps, type IngestResult } from "./pipeline.ts";
-import { XML_THREAD_BYTES, xmlParserThread } from "./xml_thread.ts";
+import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread } from "./xml_thread.ts";
 
 // The whole processing order in process: real stages and sandboxed checks, an in-memory store.
 function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number } = {}) {
@@ -82,6 +82,16 @@ test("redaction runs before the run is stored; the stored body never holds the v
   const { post, store } = pipelineWith([trigger]);
   await post(trigger.token, '{"email":"a@b.c","user":{"creditCard":"4111"},"keep":1}', json);
   expect((store.runs[0].trigger as { body: unknown }).body).toEqual({ email: "[REDACTED]", user: { creditCard: "[REDACTED]" }, keep: 1 });
+});
+
+test("redacting the body with a query string adds no nesting level: a body nested 256 deep still runs", async () => {
+  const trigger = triggerRecord({ redaction: { enabled: true, patterns: ["secret"] } });
+  const { pipeline, store } = pipelineWith([trigger], { maxBodyBytes: 4096 });
+  const deepest = "[".repeat(256) + "]".repeat(256);
+  const request = new Request(`http://inlet.test/webhooks/${trigger.token}?a=1`, { method: "POST", body: deepest, headers: json });
+  const result = await pipeline.handle(request, trigger.token, "?a=1");
+  expect(result.outcome).toBe("run");
+  expect((store.runs[0].trigger as { query: unknown }).query).toEqual({ a: "1" });
 });
 
 test("a trigger whose plugin is not loaded here: opaque 500 and an error row naming the plugin", async () => {
@@ -223,6 +233,53 @@ test("a large XML body goes to the parser thread, before the dedup check when it
     expect((await post(byHeader.token, orders, { ...xml, "X-Key": "k" })).outcome).toBe("deduplicated");
     expect(sent).toHaveLength(3);
     expect(store.runs).toHaveLength(2);
+  } finally {
+    xmlParserThread.parse = parse;
+  }
+});
+
+/** A store whose Activity rows land a moment after they are asked for: an answer that waits for its row finds it there. */
+class SlowActivityStore extends MemoryIngestStore {
+  override async recordActivity(row: Parameters<MemoryIngestStore["recordActivity"]>[0]): Promise<void> {
+    await Bun.sleep(20);
+    this.activity.push(row);
+  }
+}
+
+test("malformed XML large enough for the parser thread: 400 invalid XML body, answered once its rejected row is durable", async () => {
+  const broken = `<orders>${"<order><n>1</n></order>".repeat(XML_THREAD_BYTES / 20)}</order>`;
+  const trigger = triggerRecord();
+  const store = new SlowActivityStore();
+  const { post } = pipelineWith([trigger], { store, maxBodyBytes: 1024 * 1024 });
+  const sent: number[] = [];
+  const parse = xmlParserThread.parse.bind(xmlParserThread);
+  xmlParserThread.parse = (bytes) => (sent.push(bytes.length), parse(bytes));
+  try {
+    const result = await post(trigger.token, broken, { "Content-Type": "application/xml" });
+    expect(sent).toEqual([broken.length]);
+    expect(result.response.status).toBe(400);
+    expect(await result.response.json()).toEqual({ error: "invalid XML body", request_id: result.response.headers.get("x-request-id") });
+    expect(store.activity).toEqual([expect.objectContaining({ outcome: "rejected", requestId: result.response.headers.get("x-request-id") })]);
+    expect(store.activity[0].detail).toStartWith("XML is not well-formed");
+    expect(store.runs).toHaveLength(0);
+  } finally {
+    xmlParserThread.parse = parse;
+  }
+});
+
+test("the XML parser thread busy: 503 unavailable with Retry-After: 5 and an error row", async () => {
+  const orders = `<orders>${"<order><n>1</n></order>".repeat(XML_THREAD_BYTES / 20)}</orders>`;
+  const trigger = triggerRecord();
+  const { post, store } = pipelineWith([trigger], { maxBodyBytes: 1024 * 1024 });
+  const parse = xmlParserThread.parse;
+  xmlParserThread.parse = () => Promise.reject(new XmlParserBusy("2000000 bytes of XML already wait for the parser thread"));
+  try {
+    const result = await post(trigger.token, orders, { "Content-Type": "application/xml" });
+    expect(result.response.status).toBe(503);
+    expect(result.response.headers.get("retry-after")).toBe("5");
+    expect(await result.response.json()).toEqual({ error: "unavailable", request_id: result.response.headers.get("x-request-id") });
+    expect(store.activity).toEqual([expect.objectContaining({ outcome: "error", detail: "XML parser busy: 2000000 bytes of XML already wait for the parser thread" })]);
+    expect(store.runs).toHaveLength(0);
   } finally {
     xmlParserThread.parse = parse;
   }

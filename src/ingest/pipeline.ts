@@ -119,9 +119,8 @@ export class IngestPipeline {
     if (handshake) return handshake;
 
     const body = new ParsedBody(verified);
-    // A large XML body goes to the parser thread before a dedup key is read from it; otherwise
-    // only once it is known not to be a duplicate (a duplicate is never parsed).
-    if (recipe.dedupReadsBody) await body.ready();
+    // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
+    // waits for it); otherwise only once it is known not to be a duplicate (never parsed then).
     const deduplicated = await deduplicate(recipe, verified, body, this.deps.store);
     if (deduplicated instanceof Ending) return deduplicated;
 

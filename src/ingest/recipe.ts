@@ -39,10 +39,11 @@ export interface TriggerRecipe {
    * on a verified request. A throwing handshake is an authentication failure.
    */
   handshake?(arrival: Arrival, rawBody: Uint8Array): Promise<HandshakeAnswer | null>;
-  /** The dedup key to claim for a verified request, or null (no dedup for it). */
+  /**
+   * The dedup key to claim for a verified request, or null (no dedup for it). A recipe that reads
+   * the parsed body awaits `body.ready()` first; one that does not leaves a duplicate unparsed.
+   */
   dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
-  /** Whether dedupClaim reads the parsed body (so it is parsed before the dedup check). */
-  readonly dedupReadsBody: boolean;
   /** `$trigger.app` for a verified request with its parsed body; null for generic triggers. */
   app(verified: Verified, body: unknown): AppInfo | null;
 }

@@ -13,8 +13,8 @@ function xmlOf(bytes: number): Uint8Array {
   return new TextEncoder().encode(`${text}</orders>`);
 }
 
-const verifiedWith = (body: Uint8Array, contentType = "application/xml"): Verified =>
-  ({ arrival: { method: "POST", query: "", headers: new Headers({ "content-type": contentType }) }, rawBody: body }) as unknown as Verified;
+const verifiedWith = (body: Uint8Array, contentType = "application/xml", method = "POST", query = ""): Verified =>
+  ({ arrival: { method, query, headers: new Headers({ "content-type": contentType }) }, rawBody: body }) as unknown as Verified;
 
 test("a body parsed on the parser thread is what parseXml gives on the request thread", async () => {
   const thread = new XmlParserThread();
@@ -52,8 +52,12 @@ test("small XML, other types and GET requests are not sent to the parser thread"
   await small.ready();
   const json = new ParsedBody(verifiedWith(new TextEncoder().encode(JSON.stringify({ a: "x".repeat(XML_THREAD_BYTES) })), "application/json"), thread);
   await json.ready();
+  // A GET request's body is its query: an XML body and type sent along are never parsed.
+  const get = new ParsedBody(verifiedWith(xmlOf(XML_THREAD_BYTES * 2), "application/xml", "GET", "?a=1"), thread);
+  await get.ready();
   expect(sent).toEqual([]);
   expect(small.value()).toHaveProperty("orders");
+  expect(get.value()).toEqual({ a: "1" });
   const large = new ParsedBody(verifiedWith(xmlOf(XML_THREAD_BYTES)), thread);
   await large.ready();
   expect(sent).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { InvalidXml } from "./parse_xml.ts";
+import { workerUrl } from "../sandbox/worker_url.ts";
 
 /** From 16 KB (about 2 ms of parsing on the request thread), an XML body is parsed on its own thread. */
 export const XML_THREAD_BYTES = 16 * 1024;
@@ -19,11 +20,8 @@ export class XmlParserBusy extends Error {
   readonly code = "xml_parser_busy";
 }
 
-/**
- * The worker's module. In `dist/inlet` every module's `import.meta.url` is the executable's own,
- * and the worker is embedded (a build entry point) at its path from `src/`.
- */
-const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/") ? new URL("./ingest/xml_worker.ts", import.meta.url).href : new URL("./xml_worker.ts", import.meta.url).href;
+/** The worker's module (embedded in `dist/inlet` as a build entry point). */
+const WORKER_URL = workerUrl(import.meta.url, "ingest/xml_worker.ts");
 
 /** How long the parser may take over one body: 5 s, and 4 s per MiB (it parses about 10 MiB a second). */
 const deadlineFor = (bytes: number) => 5_000 + Math.ceil((bytes / (1024 * 1024)) * 4_000);

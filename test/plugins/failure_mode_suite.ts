@@ -11,7 +11,7 @@
  * @module
  */
 import { describe, expect, test } from "bun:test";
-import { parseBody } from "../../src/ingest/parse_body.ts";
+import { parseBodyAndText } from "../../src/ingest/parse_body.ts";
 import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, type InletPlugin, type PluginFixture, type PluginRequest } from "../../src/plugins/index.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";
@@ -137,7 +137,7 @@ export function failureModeSuite(cases: Case[]): void {
         const { req } = await deliver(c, NOW);
         const ctx = pluginContext(fixture.appSecret, NOW);
         expect(plugin.deliveryId ? plugin.deliveryId(req, ctx) : null).toBe(fixture.deliveryId);
-        const body = parseBody(req.rawBody, req.headers.get("content-type"));
+        const body = parseBodyAndText(req.rawBody, req.headers.get("content-type")).value;
         expect(plugin.event ? plugin.event(req, body) : null).toBe(fixture.event);
       });
 
@@ -152,7 +152,7 @@ export function failureModeSuite(cases: Case[]): void {
         plugin.timestamp?.(req, ctx);
         plugin.deliveryId?.(req, ctx);
         if (handshake) await handshake(req, ctx);
-        plugin.event?.(req, shared ?? parseBody(req.rawBody, req.headers.get("content-type")));
+        plugin.event?.(req, shared ?? parseBodyAndText(req.rawBody, req.headers.get("content-type")).value);
         expect(parseJson(req.rawBody)).toBe(shared);
         expect(shared).toEqual(asSent);
       });
