@@ -1,7 +1,7 @@
 import { checkFilter, checkQuery, compileFilter, compileKeyQuery, runFilter, runKeyQuery } from "../filter/index.ts";
 import { checkPatterns, classifyNames, compileRedaction, NameDecisions, redact, redactWith } from "../redact/index.ts";
 import type { ExpressionRules } from "../triggers/normalize.ts";
-import { checkSchemaDocument, CompiledSchema } from "../schema/validator.ts";
+import { checkSchemaDocument, CompiledSchema, validatesWithoutSandbox } from "../schema/validator.ts";
 import { checkOps, type CheckOp, type CheckSettings, type PreparedChecks } from "./prepared.ts";
 
 /** Configuration-time checks: the same parsers and pattern compiler the live path uses. */
@@ -24,10 +24,11 @@ export type Elsewhere = (op: CheckOp, input: unknown) => Promise<unknown>;
  *
  * Without `elsewhere`, every check evaluates on this thread, user logic in its QuickJS sandbox
  * (a sandbox worker; the CLI's replay). With `elsewhere` (the thread that answers requests), only
- * what needs no sandbox evaluates here: filters and key queries without `match()`/`search()` whose
- * cost is linear in the data they observe (`CompiledFilter.onHost`), and redaction of field names
- * whose decisions the worker made before (remembered here, so a body whose names recur never
- * leaves this thread). User regexes, JSON Schemas and new field names go to `elsewhere`.
+ * what needs no sandbox evaluates here: filters and key queries whose cost is linear in the data
+ * they observe and whose match()/search() patterns (if any) run on the linear engine
+ * (`CompiledFilter.onHost`), JSON Schemas whose patterns all do (`validatesWithoutSandbox`), and
+ * redaction of field names whose decisions the worker made before (remembered here, so a body
+ * whose names recur never leaves this thread). Other user regexes and new field names go to `elsewhere`.
  */
 export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): PreparedChecks => {
   const checks: PreparedChecks = {};
@@ -61,7 +62,7 @@ export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): P
         break;
       }
       case "schema": {
-        if (elsewhere) {
+        if (elsewhere && !validatesWithoutSandbox(schema!.document)) {
           checks.schema = async (body) => (await elsewhere("schema", body)) as Array<{ path: string; message: string }>;
         } else {
           const compiled = new CompiledSchema(schema!.document);

@@ -47,15 +47,18 @@ test("checks needing the sandbox evaluate in a worker; regex-free filters, key q
   expect(await checks.redact!({ keep: 2, email: "d@e.f" })).toEqual({ keep: 2, email: "[REDACTED]" });
   expect(await checks.redact!({ Email: "x", emails: "y" })).toEqual({ Email: "[REDACTED]", emails: "y" });
   expect(jobs).toEqual(["classify", "classify"]);
-  const regex = pooledChecks(p)(filtered("regex", 'match($.type, "pa.*")'));
-  expect(await regex.passes!({ type: "paid" })).toBe(true);
+  // A literal I-Regexp runs on the request thread's linear engine; a pattern read from the body is a user regex.
+  expect(await pooledChecks(p)(filtered("literal", 'match($.type, "pa.*")')).passes!({ type: "paid" })).toBe(true);
+  expect(jobs).toEqual(["classify", "classify"]);
+  const regex = pooledChecks(p)(filtered("regex", "match($.type, $.pattern)"));
+  expect(await regex.passes!({ type: "paid", pattern: "pa.*" })).toBe(true);
   expect(jobs).toEqual(["classify", "classify", "passes"]);
 });
 
 test("a deadline blown in a worker fails that evaluation with a sandbox error, and the worker goes on", async () => {
   const compile = pooledChecks(pool({ size: 1 }));
-  const hostile = compile(filtered("hostile", 'match($.s, "(a+)+b")'));
-  const error = await Promise.resolve(hostile.passes!({ s: "a".repeat(40) })).catch((e) => e);
+  const hostile = compile(filtered("hostile", 'match($.s, $.p)'));
+  const error = await Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch((e) => e);
   expect(String(error.code)).toBe("sandbox_timeout");
   expect(await compile(filtered("fine", "$.ok == true")).passes!({ ok: true })).toBe(true);
 });
@@ -63,17 +66,17 @@ test("a deadline blown in a worker fails that evaluation with a sandbox error, a
 test("one trigger never holds every worker: while it blows its deadline, another trigger is answered at once", async () => {
   const p = pool({ size: 2 });
   const compile = pooledChecks(p);
-  const hostile = compile(filtered("hostile", 'match($.s, "(a+)+b")'));
+  const hostile = compile(filtered("hostile", 'match($.s, $.p)'));
   // A regex, so it is evaluated in a worker too (regex-free filters run on the request thread).
-  const fine = compile(filtered("fine", 'match($.name, "^ok$")'));
-  const attacks = Array.from({ length: 12 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40) })).catch(() => "failed"));
+  const fine = compile(filtered("fine", 'match($.name, $.p)'));
+  const attacks = Array.from({ length: 12 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch(() => "failed"));
   const stats = () => p.snapshot().get("hostile")!;
   // Its first failure contains the trigger (before it, with no other trigger waiting, it may use both workers).
   for (let i = 0; i < 400 && stats().failed === 0; i++) await Bun.sleep(5);
   expect(stats().failed).toBeGreaterThan(0);
   expect(stats().running).toBeLessThanOrEqual(1);
   expect(stats().waiting).toBeGreaterThan(0);
-  expect(await fine.passes!({ name: "ok" })).toBe(true);
+  expect(await fine.passes!({ name: "ok", p: "^ok$" })).toBe(true);
   // Answered while the hostile trigger still had evaluations queued, not behind them.
   expect(stats().failed).toBeLessThan(12);
   expect(stats().waiting + stats().running).toBeGreaterThan(0);
@@ -83,8 +86,8 @@ test("one trigger never holds every worker: while it blows its deadline, another
 
 test("past its waiting bound a trigger's evaluations are refused at once, and counted", async () => {
   const p = pool({ size: 2, maxWaiting: 2 });
-  const hostile = pooledChecks(p)(filtered("flood", 'match($.s, "(a+)+b")'));
-  const results = await Promise.all(Array.from({ length: 6 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40) })).catch((e) => e.code)));
+  const hostile = pooledChecks(p)(filtered("flood", 'match($.s, $.p)'));
+  const results = await Promise.all(Array.from({ length: 6 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch((e) => e.code)));
   expect(results.filter((r) => r === "sandbox_busy").length).toBeGreaterThanOrEqual(3);
   expect(p.snapshot().get("flood")!.refused).toBe(results.filter((r) => r === "sandbox_busy").length);
 });

@@ -68,18 +68,22 @@ describe("filters", () => {
     expect(results.filter((r) => !r).length).toBeGreaterThan(10);
   });
 
-  test("a filter without match()/search() and of linear cost evaluates on the host; one with a regex in QuickJS", () => {
+  test("a filter of linear cost whose patterns the linear engine takes evaluates on the host; any other in QuickJS", () => {
     const plain = compileFilter('$.type == "invoice.paid" && $.data.object.amount > 100');
-    const regex = compileFilter("match($.type, 'invoice.*')");
+    const literalRegex = compileFilter("match($.type, 'invoice.*') && search($.note, 'urgent')");
+    const documentRegex = compileFilter("match($.type, $.pattern)");
+    const beyondRe2 = compileFilter("match($.type, 'a{1001}')");
     const quadratic = compileFilter("$.items[?@.sku == $.wanted]");
-    expect([plain.onHost, regex.onHost, quadratic.onHost]).toEqual([true, false, false]);
+    expect([plain.onHost, literalRegex.onHost, documentRegex.onHost, beyondRe2.onHost, quadratic.onHost]).toEqual([true, true, false, false, false]);
     const calls: string[] = [];
     const original = sandbox.call.bind(sandbox);
     sandbox.call = (program, fn, args, deadline) => (calls.push(fn), original(program, fn, args, deadline));
     try {
       expect(runFilter(plain, { type: "invoice.paid", data: { object: { amount: 250 } } })).toBe(true);
+      expect(runFilter(literalRegex, { type: "invoice.paid", note: "very urgent" })).toBe(true);
+      expect(runFilter(literalRegex, { type: "invoice.paid", note: "later" })).toBe(false);
       expect(calls).toEqual([]);
-      expect(runFilter(regex, { type: "invoice.paid" })).toBe(true);
+      expect(runFilter(documentRegex, { type: "invoice.paid", pattern: "invoice.*" })).toBe(true);
       expect(runFilter(quadratic, { items: [{ sku: "a" }], wanted: "a" })).toBe(true);
       expect(calls).toEqual(["filter", "filter"]);
     } finally {
@@ -87,9 +91,16 @@ describe("filters", () => {
     }
   });
 
+  test("a catastrophic literal pattern runs on the host's linear engine: answered, no deadline, no sandbox", () => {
+    const evil = compileFilter("match($.name, '(a+)+b')");
+    expect(evil.onHost).toBe(true);
+    expect(runFilter(evil, { name: "a".repeat(100_000) + "!" })).toBe(false);
+    expect(runFilter(evil, { name: "aaab" })).toBe(true);
+  });
+
   test("only the part of the body the expression reads enters the sandbox", () => {
-    const filter = compileFilter("match($.type, 'invoice.paid') && $.data.object.amount > 100");
-    const body = { type: "invoice.paid", data: { object: { amount: 250, lines: Array.from({ length: 500 }, (_, i) => ({ id: `li_${i}`, description: "x".repeat(100) })) } } };
+    const filter = compileFilter("match($.type, $.wanted) && $.data.object.amount > 100");
+    const body = { type: "invoice.paid", wanted: "invoice.paid", data: { object: { amount: 250, lines: Array.from({ length: 500 }, (_, i) => ({ id: `li_${i}`, description: "x".repeat(100) })) } } };
     const inputs: string[] = [];
     const original = filter.sandbox.call.bind(filter.sandbox);
     filter.sandbox.call = (program, fn, args, deadline) => {
@@ -101,24 +112,24 @@ describe("filters", () => {
     } finally {
       filter.sandbox.call = original;
     }
-    expect(inputs).toEqual(['{"type":"invoice.paid","data":{"object":{"amount":250}}}']);
+    expect(inputs).toEqual(['{"type":"invoice.paid","wanted":"invoice.paid","data":{"object":{"amount":250}}}']);
   });
 
-  test("a catastrophic regex in match() ends at the deadline, and the sandbox stays usable", () => {
-    const evil = compileFilter("match($.name, '(a+)+')");
+  test("a catastrophic pattern read from the body ends at the deadline in the sandbox, and the sandbox stays usable", () => {
+    const evil = compileFilter("match($.name, $.pattern)");
     const started = performance.now();
-    const error = thrown(() => runFilter(evil, { name: "a".repeat(40) + "!" }));
+    const error = thrown(() => runFilter(evil, { name: "a".repeat(40) + "!", pattern: "(a+)+" }));
     expect(error).toBeInstanceOf(SandboxTimeout);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(runFilter(evil, { name: "aaa" })).toBe(true);
+    expect(runFilter(evil, { name: "aaa", pattern: "(a+)+" })).toBe(true);
     expect(runFilter(compileFilter("$.n == 1"), { n: 1 })).toBe(true);
   });
 
   test("a regex that exhausts the sandbox's memory gives SandboxMemory", async () => {
     const small = await Sandbox.create({ memoryBytes: 8 * 1024 * 1024, deadlineMs: 5_000 });
-    const hungry = compileFilter("match($.a, '(a|b)*')", { sandbox: small });
-    expect(thrown(() => runFilter(hungry, { a: "a".repeat(400_000) }))).toBeInstanceOf(SandboxMemory);
-    expect(runFilter(hungry, { a: "abab" })).toBe(true);
+    const hungry = compileFilter("match($.a, $.pattern)", { sandbox: small });
+    expect(thrown(() => runFilter(hungry, { a: "a".repeat(400_000), pattern: "(a|b)*" }))).toBeInstanceOf(SandboxMemory);
+    expect(runFilter(hungry, { a: "abab", pattern: "(a|b)*" })).toBe(true);
   });
 
   test("a body nested deeper than 256 where the filter reads is refused; shallow reads are fine", () => {

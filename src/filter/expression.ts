@@ -1,4 +1,5 @@
-import { evaluateFilter, evaluateQuery, evaluatesInLinearTime, JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type Query } from "../jsonpath/index.ts";
+import { evaluateFilter, evaluateQuery, evaluatesInLinearTime, JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type LinearPatterns, type Query, type RegexTest } from "../jsonpath/index.ts";
+import { linearRegex } from "../regex/linear_regex.ts";
 import { bundleGuest } from "../sandbox/bundle_guest.ts" with { type: "macro" };
 import { defineGuest, exceedsDepth, GuestUnit, MAX_NESTING_DEPTH, SandboxError, sandbox as sharedSandbox, type Sandbox } from "../sandbox/index.ts";
 
@@ -23,15 +24,21 @@ export interface ExpressionOptions {
   sandbox?: Sandbox;
 }
 
+/** match()/search() patterns that the host's linear engine takes (I-Regexp, within RE2's limits). */
+const hostPatterns: LinearPatterns = (pattern, whole) => linearRegex(pattern, whole ? "jsonpath-match" : "jsonpath-search") !== null;
+
+/** match()/search() on the host: the linear engine, never JavaScriptCore's backtracking RegExp. */
+const hostRegex: RegexTest = (value, pattern, whole) => linearRegex(pattern, whole ? "jsonpath-match" : "jsonpath-search")?.test(value) ?? false;
+
 /**
- * A filter expression, parsed on the host (validation, pruning plan). One that runs no regex and
- * costs linear time (`evaluatesInLinearTime`) evaluates on the host; any other is compiled in
- * QuickJS on first use and evaluates there.
+ * A filter expression, parsed on the host (validation, pruning plan). One that costs linear time
+ * (`evaluatesInLinearTime`), its match()/search() patterns literals that the linear engine takes,
+ * evaluates on the host; any other is compiled in QuickJS on first use and evaluates there.
  */
 export interface CompiledFilter {
   readonly source: string;
   readonly ast: Filter;
-  /** Evaluated by the host engine: no user regex, cost bounded by the pruned body. */
+  /** Evaluated by the host engine: cost bounded by the pruned body, regexes (if any) on the linear engine. */
   readonly onHost: boolean;
   /** @internal */ readonly unit: GuestUnit;
   /** @internal */ readonly sandbox: Sandbox;
@@ -59,7 +66,7 @@ export interface CompiledKeyQuery {
  */
 export function compileFilter(source: string, options: ExpressionOptions = {}): CompiledFilter {
   const ast = parsed(() => parseFilter(source));
-  return { source, ast, onHost: evaluatesInLinearTime(ast), unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+  return { source, ast, onHost: evaluatesInLinearTime(ast, hostPatterns), unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
 }
 
 /**
@@ -69,7 +76,7 @@ export function compileFilter(source: string, options: ExpressionOptions = {}): 
  * fail closed.
  */
 export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
-  if (compiled.onHost) return evaluateFilter(compiled.ast, pruned(compiled.ast, body));
+  if (compiled.onHost) return evaluateFilter(compiled.ast, pruned(compiled.ast, body), hostRegex);
   const answer = compiled.sandbox.call(jsonPathGuest, "filter", [compiled.unit, projection(compiled.ast, body)]);
   return answer === "1";
 }
@@ -84,12 +91,12 @@ export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
  */
 export function compileKeyQuery(source: string, options: ExpressionOptions = {}): CompiledKeyQuery {
   const ast = parsed(() => parseQuery(source));
-  return { source, ast, onHost: evaluatesInLinearTime(ast), unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+  return { source, ast, onHost: evaluatesInLinearTime(ast, hostPatterns), unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
 }
 
 /** The values of the nodes the query selects from `body`, in document order. Throws a `SandboxError` like `runFilter`. */
 export function runKeyQuery(compiled: CompiledKeyQuery, body: unknown): unknown[] {
-  if (compiled.onHost) return evaluateQuery(compiled.ast, pruned(compiled.ast, body)).map((node) => node.value);
+  if (compiled.onHost) return evaluateQuery(compiled.ast, pruned(compiled.ast, body), hostRegex).map((node) => node.value);
   const answer = compiled.sandbox.call(jsonPathGuest, "query", [compiled.unit, projection(compiled.ast, body)]);
   return JSON.parse(answer) as unknown[];
 }

@@ -11,8 +11,33 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The nodes `query` selects from `document`, in RFC 9535 order, with normalized paths. */
-export function evaluateQuery(query: Query, document: unknown): Node[] {
+/** How match() (`whole`) and search() test a string: by default an ECMAScript RegExp (see iregexp.ts). */
+export type RegexTest = (value: string, pattern: string, whole: boolean) => boolean;
+
+/** The regex test of the evaluation running now (evaluation is synchronous: one at a time). */
+let regexEngine: RegexTest = regexTest;
+
+/** Runs `evaluate` with `engine` answering match() and search(). */
+function withRegex<T>(engine: RegexTest | undefined, evaluate: () => T): T {
+  if (engine === undefined) return evaluate();
+  const previous = regexEngine;
+  regexEngine = engine;
+  try {
+    return evaluate();
+  } finally {
+    regexEngine = previous;
+  }
+}
+
+/**
+ * The nodes `query` selects from `document`, in RFC 9535 order, with normalized paths; `regex`
+ * (optional) answers match() and search().
+ */
+export function evaluateQuery(query: Query, document: unknown, regex?: RegexTest): Node[] {
+  return withRegex(regex, () => nodesOf(query, document));
+}
+
+function nodesOf(query: Query, document: unknown): Node[] {
   let values: unknown[] = [document];
   let paths: string[] = ["$"];
   for (const segment of query.segments) {
@@ -30,8 +55,8 @@ export function evaluateQuery(query: Query, document: unknown): Node[] {
 }
 
 /** Whether a standalone filter holds for `document` (`$` and `@` are both the document). */
-export function evaluateFilter(filter: Filter, document: unknown): boolean {
-  return test(filter.expr, document, document);
+export function evaluateFilter(filter: Filter, document: unknown, regex?: RegexTest): boolean {
+  return withRegex(regex, () => test(filter.expr, document, document));
 }
 
 /** Values only: what a query inside a filter selects. */
@@ -219,5 +244,6 @@ function callTest(call: FunctionCall, current: unknown, root: unknown): boolean 
   if (call.name !== "match" && call.name !== "search") return false;
   const value = operandValue(call.args[0], current, root);
   const pattern = operandValue(call.args[1], current, root);
-  return regexTest(value, pattern, call.name === "match");
+  if (typeof value !== "string" || typeof pattern !== "string") return false;
+  return regexEngine(value, pattern, call.name === "match");
 }

@@ -16,11 +16,11 @@ export type {
   Selector,
 } from "./ast.ts";
 export { JsonPathSyntaxError } from "./errors.ts";
-export { evaluateFilter, evaluateQuery } from "./evaluator.ts";
+export { evaluateFilter, evaluateQuery, type RegexTest } from "./evaluator.ts";
 export { MAX_NESTING } from "./parse_context.ts";
 export { parseFilter, parseQuery } from "./parser.ts";
 export { prune } from "./prune.ts";
-export { evaluatesInLinearTime } from "./linear.ts";
+export { evaluatesInLinearTime, type LinearPatterns } from "./linear.ts";
 
 import type { Query } from "./ast.ts";
 

@@ -53,14 +53,26 @@ export function cachedPatternCount(): number {
   return cache.size;
 }
 
-function hexEscape(cp: number): string {
-  return `\\u{${cp.toString(16)}}`;
+/**
+ * The regex syntax a translation is written in: ECMAScript (with the `u` flag), or RE2's (for a
+ * linear-time engine on the host). They differ in how a code point is escaped and in what `.`
+ * excludes (I-Regexp: CR and LF; an ECMAScript pattern's own `.`: every line terminator).
+ */
+export interface RegexDialect {
+  escape: "ecmascript" | "re2";
+  dot: "i-regexp" | "ecmascript";
 }
 
-function literal(cp: number, inClass: boolean): string {
+const ECMASCRIPT: RegexDialect = { escape: "ecmascript", dot: "i-regexp" };
+
+function hexEscape(cp: number, dialect: RegexDialect): string {
+  return dialect.escape === "re2" ? `\\x{${cp.toString(16)}}` : `\\u{${cp.toString(16)}}`;
+}
+
+function literal(cp: number, inClass: boolean, dialect: RegexDialect): string {
   const ch = String.fromCodePoint(cp);
   if ((inClass ? CLASS_SYNTAX : JS_SYNTAX).includes(ch)) return "\\" + ch;
-  if (cp < 0x20 || cp === 0x7f) return hexEscape(cp);
+  if (cp < 0x20 || cp === 0x7f) return hexEscape(cp, dialect);
   return ch;
 }
 
@@ -97,7 +109,7 @@ function classChar(p: string, i: number): { cp: number; end: number } | null {
 }
 
 /** charClassExpr = "[" ["^"] ("-" / CCE1) *CCE1 ["-"] "]" */
-function charClass(p: string, start: number): { text: string; end: number } | null {
+function charClass(p: string, start: number, dialect: RegexDialect): { text: string; end: number } | null {
   let i = start + 1;
   let out = "[";
   if (p[i] === "^") {
@@ -137,10 +149,10 @@ function charClass(p: string, start: number): { text: string; end: number } | nu
     if (p[i] === "-" && p[i + 1] !== "]") {
       const high = classChar(p, i + 1);
       if (high === null || high.cp < low.cp) return null;
-      out += literal(low.cp, true) + "-" + literal(high.cp, true);
+      out += literal(low.cp, true, dialect) + "-" + literal(high.cp, true, dialect);
       i = high.end;
     } else {
-      out += literal(low.cp, true);
+      out += literal(low.cp, true, dialect);
     }
     items++;
   }
@@ -154,8 +166,11 @@ function rangeQuantifier(p: string, start: number): { text: string; end: number 
   return { text: m[0], end: start + m[0].length };
 }
 
-/** The ECMAScript source for an I-Regexp (unanchored), or null if the pattern is not I-Regexp. */
-export function translateIRegexp(p: string): string | null {
+/**
+ * The source for an I-Regexp (unanchored) in `dialect` (default: ECMAScript, I-Regexp's `.`), or
+ * null if the pattern is not I-Regexp.
+ */
+export function translateIRegexp(p: string, dialect: RegexDialect = ECMASCRIPT): string | null {
   let out = "";
   let depth = 0;
   let quantifiable = false;
@@ -184,17 +199,17 @@ export function translateIRegexp(p: string): string | null {
       return null;
     } else {
       if (c === ".") {
-        out += "[^\\n\\r]";
+        out += dialect.dot === "i-regexp" ? "[^\\n\\r]" : dialect.escape === "re2" ? "[^\\n\\r\\x{2028}\\x{2029}]" : "[^\\n\\r\\u2028\\u2029]";
         i++;
       } else if (c === "[") {
-        const cls = charClass(p, i);
+        const cls = charClass(p, i, dialect);
         if (cls === null) return null;
         out += cls.text;
         i = cls.end;
       } else if (c === "\\") {
         const e = escape(p, i);
         if (e === null) return null;
-        out += e.kind === "class" ? e.text : literal(e.cp, false);
+        out += e.kind === "class" ? e.text : literal(e.cp, false, dialect);
         i = e.end;
       } else if (c === "^" || c === "$") {
         out += c;
@@ -202,7 +217,7 @@ export function translateIRegexp(p: string): string | null {
       } else {
         if (isLoneSurrogate(p, i)) return null;
         const cp = p.codePointAt(i)!;
-        out += literal(cp, false);
+        out += literal(cp, false, dialect);
         i += cp > 0xffff ? 2 : 1;
       }
       quantifiable = true;

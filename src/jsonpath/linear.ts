@@ -9,7 +9,8 @@ import type { Argument, Filter, LogicalExpr, Query } from "./ast.ts";
  * filter selector, a query from the root `$` or a descendant segment `..`; a second `..` after
  * a first; a filter over what a `..` found. Anything else — comparisons, existence tests,
  * wildcards, slices, one `..` without a filter after it, nested filters over `@` — touches each
- * node a bounded number of times.
+ * node a bounded number of times. match() and search() count as linear only where `linearPatterns`
+ * says their (literal) pattern runs on a linear engine.
  *
  * @example
  * ```ts
@@ -18,11 +19,18 @@ import type { Argument, Filter, LogicalExpr, Query } from "./ast.ts";
  * evaluatesInLinearTime(parseFilter('match($.email, ".*@example\\\\.com")')); // false: a regex
  * ```
  */
-export function evaluatesInLinearTime(expr: Filter | Query): boolean {
-  return expr.kind === "query" ? queryIsLinear(expr, false) : logicalIsLinear(expr.expr, false);
+export function evaluatesInLinearTime(expr: Filter | Query, linearPatterns?: LinearPatterns): boolean {
+  return expr.kind === "query" ? queryIsLinear(expr, false, linearPatterns) : logicalIsLinear(expr.expr, false, linearPatterns);
 }
 
-function queryIsLinear(query: Query, inFilter: boolean): boolean {
+/**
+ * Whether the caller evaluates a match() (`whole`) or search() pattern in time linear in the
+ * string, whatever the pattern (a linear engine on the host). A call whose pattern is such a
+ * string literal then counts as linear; a pattern read from the document never does.
+ */
+export type LinearPatterns = (pattern: string, whole: boolean) => boolean;
+
+function queryIsLinear(query: Query, inFilter: boolean, patterns: LinearPatterns | undefined): boolean {
   if (inFilter && query.root === "$") return false;
   let descended = false;
   for (const segment of query.segments) {
@@ -35,37 +43,42 @@ function queryIsLinear(query: Query, inFilter: boolean): boolean {
     for (const selector of segment.selectors) {
       if (selector.kind !== "filter") continue;
       // A filter over every node `..` found compares whole subtrees (`$..[?@ == @]`): depth × size.
-      if (descended || !logicalIsLinear(selector.expr, true)) return false;
+      if (descended || !logicalIsLinear(selector.expr, true, patterns)) return false;
     }
   }
   return true;
 }
 
-function logicalIsLinear(expr: LogicalExpr, inFilter: boolean): boolean {
+function logicalIsLinear(expr: LogicalExpr, inFilter: boolean, patterns: LinearPatterns | undefined): boolean {
   switch (expr.kind) {
     case "and":
     case "or":
-      return expr.operands.every((operand) => logicalIsLinear(operand, inFilter));
+      return expr.operands.every((operand) => logicalIsLinear(operand, inFilter, patterns));
     case "not":
-      return logicalIsLinear(expr.operand, inFilter);
+      return logicalIsLinear(expr.operand, inFilter, patterns);
     case "compare":
-      return argumentIsLinear(expr.left, inFilter) && argumentIsLinear(expr.right, inFilter);
+      return argumentIsLinear(expr.left, inFilter, patterns) && argumentIsLinear(expr.right, inFilter, patterns);
     case "exists":
-      return queryIsLinear(expr.query, inFilter);
+      return queryIsLinear(expr.query, inFilter, patterns);
     case "test":
-      return argumentIsLinear(expr.call, inFilter);
+      return argumentIsLinear(expr.call, inFilter, patterns);
   }
 }
 
-function argumentIsLinear(argument: Argument, inFilter: boolean): boolean {
+function argumentIsLinear(argument: Argument, inFilter: boolean, patterns: LinearPatterns | undefined): boolean {
   switch (argument.kind) {
     case "literal":
       return true;
     case "query":
-      return queryIsLinear(argument, inFilter);
+      return queryIsLinear(argument, inFilter, patterns);
     case "call":
-      return argument.name !== "match" && argument.name !== "search" && argument.args.every((arg) => argumentIsLinear(arg, inFilter));
+      if ((argument.name === "match" || argument.name === "search") && !patternIsLinear(argument.args[1], argument.name === "match", patterns)) return false;
+      return argument.args.every((arg) => argumentIsLinear(arg, inFilter, patterns));
     default:
-      return logicalIsLinear(argument, inFilter);
+      return logicalIsLinear(argument, inFilter, patterns);
   }
+}
+
+function patternIsLinear(pattern: Argument, whole: boolean, patterns: LinearPatterns | undefined): boolean {
+  return patterns !== undefined && pattern.kind === "literal" && typeof pattern.value === "string" && patterns(pattern.value, whole);
 }

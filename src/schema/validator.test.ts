@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { checkSchemaDocument, CompiledSchema } from "./validator.ts";
+import { checkSchemaDocument, CompiledSchema, validatesWithoutSandbox } from "./validator.ts";
 
 const order = {
   type: "object",
@@ -38,8 +38,19 @@ test("a pattern that branches (anyOf) gets its real answer, not the first pass's
   expect(await negated.validate("secret-1")).toEqual([{ path: "", message: "must NOT be valid" }]);
 });
 
-test("a catastrophic pattern ends at the sandbox's deadline instead of stalling the host", async () => {
-  const schema = new CompiledSchema({ type: "string", pattern: "^(a+)+$" });
+test("a pattern in I-Regexp's syntax runs on the linear engine: even the catastrophic shape answers, without the sandbox", async () => {
+  const document = { type: "string", pattern: "^(a+)+$" };
+  expect(validatesWithoutSandbox(document)).toBe(true);
+  const schema = new CompiledSchema(document);
+  expect(await schema.validate("a".repeat(50_000) + "!")).toEqual([{ path: "", message: 'must match pattern "^(a+)+$"' }]);
+  expect(await schema.validate("aaa")).toEqual([]);
+  expect(validatesWithoutSandbox({ properties: { a: { pattern: "^x" } }, patternProperties: { "^(?=y)": {} } })).toBe(false);
+  expect(validatesWithoutSandbox({ properties: { a: { pattern: "\\d+" } } })).toBe(false);
+});
+
+test("a catastrophic pattern outside I-Regexp ends at the sandbox's deadline instead of stalling the host", async () => {
+  // The lookahead keeps it out of the linear engine: a user regex for the sandbox.
+  const schema = new CompiledSchema({ type: "string", pattern: "^(a+)+(?!b)$" });
   const started = performance.now();
   const error = await schema.validate("a".repeat(40) + "!").catch((e) => e);
   expect(String(error?.code)).toStartWith("sandbox");

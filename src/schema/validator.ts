@@ -1,4 +1,5 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { linearRegex } from "../regex/linear_regex.ts";
 import { patternProblem, testPatterns } from "./patterns.ts";
 
 /** One problem with a body or a schema, located by JSON pointer. */
@@ -53,16 +54,23 @@ class PatternAnswers {
   }
 }
 
-/** Ajv's regex engine for schema patterns: every test goes to the current validation's answers. */
+/**
+ * Ajv's regex engine for schema patterns: a pattern in I-Regexp's syntax runs on the linear
+ * engine; any other's every test goes to the current validation's answers (the sandbox).
+ */
 const sandboxedRegExp = Object.assign(
-  (pattern: string) => ({
-    test(value: string): boolean {
-      if (!answering) throw new Error("a schema pattern was tested outside a sandboxed validation");
-      return answering.answer(pattern, value);
-    },
-    // Ajv keys its compiled patterns by this text: it must differ per pattern.
-    toString: () => `/${pattern}/u`,
-  }),
+  (pattern: string) => {
+    const linear = linearRegex(pattern, "ecmascript");
+    return {
+      test(value: string): boolean {
+        if (linear) return linear.test(value);
+        if (!answering) throw new Error("a schema pattern was tested outside a sandboxed validation");
+        return answering.answer(pattern, value);
+      },
+      // Ajv keys its compiled patterns by this text: it must differ per pattern.
+      toString: () => `/${pattern}/u`,
+    };
+  },
   { code: "inletSandboxedRegExp" },
 );
 
@@ -87,9 +95,10 @@ function detailsOf(errors: ErrorObject[] | null | undefined): SchemaDetail[] {
 }
 
 /**
- * A trigger's JSON Schema (2020-12), compiled once. Every `pattern` and `patternProperties` key
- * runs in the sandbox: validation runs with answers it has, notes the questions it has not, asks
- * the sandbox all of them in one call, and validates again until nothing new is asked.
+ * A trigger's JSON Schema (2020-12), compiled once. A `pattern` or `patternProperties` key in
+ * I-Regexp's syntax runs on the linear engine; every other runs in the sandbox: validation runs
+ * with answers it has, notes the questions it has not, asks the sandbox all of them in one call,
+ * and validates again until nothing new is asked.
  */
 export class CompiledSchema {
   private readonly validateFn: ValidateFunction;
@@ -114,6 +123,22 @@ export class CompiledSchema {
     }
     throw new PatternsUnsettled(`schema patterns did not settle within ${MAX_PASSES} validation passes`);
   }
+}
+
+/**
+ * Whether validating against `document` needs no sandbox: every pattern it holds runs on the
+ * linear engine (its cost is bounded by the body's size, as `checkSchemaDocument` ensures), so
+ * it may validate on the thread that answers requests.
+ */
+export function validatesWithoutSandbox(document: unknown): boolean {
+  let linear = true;
+  walk(document, "", (schema) => {
+    if (typeof schema.pattern === "string" && !linearRegex(schema.pattern, "ecmascript")) linear = false;
+    if (schema.patternProperties && typeof schema.patternProperties === "object") {
+      for (const key of Object.keys(schema.patternProperties)) if (!linearRegex(key, "ecmascript")) linear = false;
+    }
+  });
+  return linear;
 }
 
 const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
