@@ -16,8 +16,9 @@ export interface Delivery {
   /** `$trigger.receivedAt`: when the original request arrived. */
   readonly receivedAt: string;
   readonly method: string;
-  /** `$trigger.headers`, credential headers already left out. */
+  /** `$trigger.headers`, credential headers already left out; not yet redacted. */
   readonly headers: Record<string, string>;
+  /** `$trigger.query`; not yet redacted. */
   readonly query: Record<string, string | string[]>;
   /** The parsed body, not yet redacted. */
   readonly body: unknown;

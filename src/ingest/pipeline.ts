@@ -156,8 +156,8 @@ export class IngestPipeline {
     const { checks } = prepared;
     const { trigger, requestId } = delivery;
 
-    const { filteredOut, body, query } = await screen(checks, delivery, options.filter === "skip");
-    const screened = query === delivery.query ? delivery : { ...delivery, query };
+    const { filteredOut, body, query, headers } = await screen(checks, delivery, options.filter === "skip");
+    const screened = query === delivery.query && headers === delivery.headers ? delivery : { ...delivery, query, headers };
     if (filteredOut) {
       const duplicate = await recordFiltered(this.deps, screened, filteredOut, body);
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));

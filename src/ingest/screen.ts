@@ -1,18 +1,14 @@
 import type { PreparedChecks } from "../checks/prepared.ts";
 import { applyFilter } from "./apply_filter.ts";
-import { applyRedaction } from "./apply_redaction.ts";
+import { applyRedaction, type Redacted } from "./apply_redaction.ts";
 import type { Delivery } from "./delivery.ts";
 
 /**
  * Filter, then redaction: the reason the delivery was filtered out (null: it goes on) and the
- * redacted body and query, which a filtered request keeps for replay too. `skipFilter`: a replay
- * past the filter.
+ * redacted body, query and headers, which a filtered request keeps for replay too. `skipFilter`:
+ * a replay past the filter.
  */
-export async function screen(
-  checks: PreparedChecks,
-  delivery: Delivery,
-  skipFilter: boolean,
-): Promise<{ filteredOut: string | null; body: unknown; query: Delivery["query"] }> {
+export async function screen(checks: PreparedChecks, delivery: Delivery, skipFilter: boolean): Promise<{ filteredOut: string | null } & Redacted> {
   const filteredOut = skipFilter ? null : await applyFilter(checks, delivery);
   return { filteredOut, ...(await applyRedaction(checks, delivery)) };
 }

@@ -187,6 +187,75 @@ describe("redact", () => {
   });
 });
 
+describe("redact: strings that hold JSON (an unredacted body is never stored)", () => {
+  const pii = compileRedaction(["^email$", "card"]);
+
+  test("a form field holding a JSON object (Slack's `payload`) is redacted inside and stays a string", () => {
+    const payload = JSON.stringify({ type: "block_actions", user: { id: "U1", email: "jane@example.com" }, actions: [{ card_last4: "4242" }] });
+    const out = redact(pii, { payload, token: "t" }) as Record<string, unknown>;
+    expect(typeof out.payload).toBe("string");
+    expect(JSON.parse(out.payload as string)).toEqual({ type: "block_actions", user: { id: "U1", email: REDACTED }, actions: [{ card_last4: REDACTED }] });
+    expect(out.token).toBe("t");
+  });
+
+  test("a whole text body holding JSON (object or array) comes back as its redacted JSON text", () => {
+    expect(redact(pii, '{"email":"a@b.c","n":1}')).toBe('{"email":"[REDACTED]","n":1}');
+    expect(redact(pii, ' \n[{"Email":"a@b.c"},"x"]\t')).toBe('[{"Email":"[REDACTED]"},"x"]');
+  });
+
+  test("only a string in which something was redacted changes: others keep their exact text", () => {
+    const kept = '{ "n": 1.50,  "id": 9007199254740993, "note": "email" }';
+    const body = { kept, list: [kept], text: "plain words", bracketed: "[INFO] {started}", broken: '{"email": "a@b.c"', scalar: '"email"' };
+    const out = redact(pii, body);
+    expect(out).toBe(body);
+    for (const text of [kept, "plain words", "[not json]", '{"email": 1', "{}", "[]"]) expect(redact(pii, text)).toBe(text);
+  });
+
+  test("JSON inside JSON inside a string is redacted at every level", () => {
+    const inner = JSON.stringify({ email: "a@b.c" });
+    const outer = JSON.stringify({ event: { body: inner } });
+    const out = redact(pii, { payload: outer }) as { payload: string };
+    const event = JSON.parse(out.payload) as { event: { body: string } };
+    expect(JSON.parse(event.event.body)).toEqual({ email: REDACTED });
+  });
+
+  test("a string whose duplicate names shadow a value is stored as its parsed value: the shadowed one never stays", () => {
+    const shadowing = '{"user":{"email":"a@b.c"},"user":{"name":"jane"}}';
+    expect(redact(pii, { payload: shadowing })).toEqual({ payload: '{"user":{"name":"jane"}}' });
+    expect(redact(pii, shadowing)).toBe('{"user":{"name":"jane"}}');
+    // Colons inside strings are not members: such a text is kept as it is.
+    const colons = '{"url":"http://x:80/a:b","t":"a\\":"}';
+    expect(redact(pii, colons)).toBe(colons);
+  });
+
+  test("the nesting limit counts the levels inside a string as the body's", () => {
+    // The payload field is level 1 and its string level 2, so 255 levels fit inside it.
+    expect(redact(pii, { payload: JSON.stringify(nested(255, { email: 1 })) })).toEqual({ payload: JSON.stringify(nested(255, { email: REDACTED })) });
+    const error = thrown(() => redact(pii, { payload: JSON.stringify(nested(256, { email: 1 })) }));
+    expect(error).toBeInstanceOf(SandboxError);
+    expect((error as SandboxError).code).toBe("sandbox_too_deep");
+  });
+
+  test("through the request thread's walk (names classified elsewhere) the same", async () => {
+    const asked: string[][] = [];
+    const classify = async (names: string[]) => (asked.push(names), classifyNames(pii, names));
+    const out = await redactWith(new NameDecisions(), { payload: '{"email":"a@b.c"}' }, classify);
+    expect(out).toEqual({ payload: '{"email":"[REDACTED]"}' });
+    expect(asked.flat().sort()).toEqual(["email", "payload"]);
+    expect(await redactWith(new NameDecisions(), '[{"email":1}]', classify)).toBe('[{"email":"[REDACTED]"}]');
+  });
+
+  test("request headers: a header whose name matches has its value replaced, like a body field", () => {
+    const headers = { "content-type": "text/plain", "x-customer-email": "jane@example.com", "x-card-token": "tok_1", "user-agent": "curl" };
+    expect(redact(compileRedaction(["email", "^x-card"]), headers)).toEqual({
+      "content-type": "text/plain",
+      "x-customer-email": REDACTED,
+      "x-card-token": REDACTED,
+      "user-agent": "curl",
+    });
+  });
+});
+
 describe("checkPatterns / compileRedaction", () => {
   test("names the pattern and says why", () => {
     const problems = checkPatterns(["^email$", "card(", "", "x".repeat(201), "[z-a]", "a**", 7]);

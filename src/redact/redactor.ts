@@ -1,4 +1,5 @@
 import { GuestUnit, MAX_NESTING_DEPTH, SandboxError, sandbox as sharedSandbox, type Deadline, type Sandbox } from "../sandbox/index.ts";
+import { mayHoldJson, parseEmbeddedJson, type EmbeddedJson } from "./embedded_json.ts";
 import { checkPatterns, RedactionPatternError, redactGuest } from "./patterns.ts";
 
 /** What a redacted field's value becomes. */
@@ -100,14 +101,16 @@ export function compileRedaction(patterns: readonly string[], options: RedactorO
 /**
  * Returns `body` with the value (of any type) of every field whose name matches a pattern
  * replaced by `"[REDACTED]"`, at every depth, objects inside arrays included. Values and array
- * indexes are never matched. `body` is not modified; the result shares the subtrees that
- * needed no change with it.
+ * indexes are never matched. A string that holds a JSON object or array (`body` itself, or any
+ * value in it) is redacted inside too and stays a string: the redacted value serialized, or the
+ * string as it was when nothing in it changed. `body` is not modified; the result shares the
+ * subtrees that needed no change with it.
  *
  * Fails closed: if the patterns cannot be run (deadline, memory, nesting deeper than 256) it
  * throws a `SandboxError`, and nothing unredacted is returned.
  */
 export function redact(redactor: Redactor, body: unknown): unknown {
-  if (!redactor.unit || body === null || typeof body !== "object") return body;
+  if (!redactor.unit || !mayHoldFields(body)) return body;
   const walk = new Walk(redactor.decisions);
   let deadline: Deadline | undefined;
   // Only a pass that met no undecided name is returned. Classifying can evict decisions an
@@ -128,7 +131,7 @@ export function redact(redactor: Redactor, body: unknown): unknown {
  * again, so a body whose field names all recur is redacted without a round trip.
  */
 export async function redactWith(decisions: NameDecisions, body: unknown, classify: (names: string[]) => Promise<string>): Promise<unknown> {
-  if (body === null || typeof body !== "object") return body;
+  if (!mayHoldFields(body)) return body;
   const walk = new Walk(decisions);
   for (;;) {
     const out = walk.value(body, 1);
@@ -137,6 +140,9 @@ export async function redactWith(decisions: NameDecisions, body: unknown, classi
     walk.decide(names, await classify(names));
   }
 }
+
+/** Objects and arrays, and strings, which may hold either as JSON text. */
+const mayHoldFields = (body: unknown) => typeof body === "string" || (body !== null && typeof body === "object");
 
 /**
  * One "1"/"0" per name: whether any of the redactor's patterns matches it. Names it has decided
@@ -185,6 +191,10 @@ class Walk {
   readonly undecided = new Set<string>();
   /** Decisions made during this call, so a cache smaller than the body cannot lose them. */
   private readonly local = new Map<string, boolean>();
+  /** Strings shaped like JSON met during this call, parsed once for every pass (null: not JSON after all). */
+  private readonly texts = new Map<string, EmbeddedJson | null>();
+  /** Object members walked since the innermost JSON text began (see `text`). */
+  private members = 0;
 
   constructor(private readonly decisions: NameDecisions) {}
 
@@ -201,9 +211,29 @@ class Walk {
   }
 
   value(value: unknown, depth: number): unknown {
+    if (typeof value === "string") return this.text(value, depth);
     if (value === null || typeof value !== "object") return value;
     if (depth > MAX_NESTING_DEPTH) throw new SandboxError("sandbox_too_deep", `body nests deeper than ${MAX_NESTING_DEPTH} levels; redaction refused`);
     return Array.isArray(value) ? this.array(value, depth) : this.object(value as Record<string, unknown>, depth);
+  }
+
+  /**
+   * A string holding a JSON object or array is walked as that value, at the string's own depth
+   * (so the nesting limit counts its levels as if they were the body's). It is kept as it was
+   * only when nothing in it was redacted and it hides nothing: a text whose duplicate names
+   * shadow a value (which redaction never sees) is stored as its parsed value, serialized.
+   */
+  private text(text: string, depth: number): string {
+    if (!mayHoldJson(text)) return text;
+    let embedded = this.texts.get(text);
+    if (embedded === undefined) this.texts.set(text, (embedded = parseEmbeddedJson(text)));
+    if (embedded === null) return text;
+    const outer = this.members;
+    this.members = 0;
+    const out = this.value(embedded.value, depth);
+    const walked = this.members;
+    this.members = outer;
+    return out === embedded.value && walked === embedded.members() ? text : JSON.stringify(out);
   }
 
   private array(items: unknown[], depth: number): unknown[] {
@@ -222,6 +252,7 @@ class Walk {
     // for-in, not Object.keys: no array of names per object. Every body is a plain object (JSON.parse,
     // form and query fields, parsed XML), whose prototype carries no enumerable names.
     for (const key in fields) {
+      this.members++;
       const value = fields[key];
       const next = this.matches(key) ? REDACTED : this.value(value, depth + 1);
       if (next !== value && out === null) out = copyBefore(fields, key);
