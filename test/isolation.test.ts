@@ -19,7 +19,7 @@ const post = (url: string, body: unknown) => fetch(url, { method: "POST", body: 
 test("while one trigger's checks blow their deadline at 20 requests/s, another trigger keeps answering fast", async () => {
   const attacked = await server.createTrigger({
     name: "attacked",
-    filter: { enabled: true, mode: "include", // Patterns read from the body: a literal I-Regexp would run on the linear engine, harmless.
+    // Patterns read from the body: a literal I-Regexp would run on the linear engine, harmless.
     filter: { enabled: true, mode: "include", expression: "match($.s, $.p) || search($.s, $.q)" },
     redaction: { enabled: true, patterns: ["^(a+)+$"] },
   });
