@@ -3,6 +3,7 @@ import { checkPatterns, classifyNames, compileRedaction, NameDecisions, redact, 
 import type { ExpressionRules } from "../triggers/normalize.ts";
 import { checkSchemaDocument, CompiledSchema, validatesWithoutSandbox } from "../schema/validator.ts";
 import { checkOps, type CheckOp, type CheckSettings, type PreparedChecks } from "./prepared.ts";
+import { sharedInFlight } from "./shared_in_flight.ts";
 
 /** Configuration-time checks: the same parsers and pattern compiler the live path uses. */
 export const expressionRules: ExpressionRules = {
@@ -48,7 +49,9 @@ export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): P
       case "redact": {
         if (elsewhere) {
           const decisions = new NameDecisions();
-          checks.redact = (body) => redactWith(decisions, body, async (names) => (await elsewhere("classify", names)) as string);
+          // A burst of bodies with the same new field names asks the worker once for them all.
+          const classify = sharedInFlight(JSON.stringify, async (names: string[]) => (await elsewhere("classify", names)) as string);
+          checks.redact = (body) => redactWith(decisions, body, classify);
         } else {
           const redactor = compileRedaction(redaction.patterns!);
           checks.redact = (body) => redact(redactor, body);

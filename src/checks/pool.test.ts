@@ -84,12 +84,37 @@ test("one trigger never holds every worker: while it blows its deadline, another
   expect(stats()).toMatchObject({ failed: 12, running: 0, waiting: 0 });
 });
 
-test("past its waiting bound a trigger's evaluations are refused at once, and counted", async () => {
+test("busy is not hostile: a healthy trigger's evaluations all wait for a worker, however many arrive at once", async () => {
+  const p = pool({ size: 1, maxWaiting: 2 });
+  // A pattern read from the body: a user regex, so every evaluation needs the worker.
+  const busy = pooledChecks(p)(filtered("busy", "match($.s, $.p)"));
+  const results = await Promise.all(Array.from({ length: 200 }, (_, i) => Promise.resolve(busy.passes!({ s: `a${i}`, p: "a[0-9]+" })).catch((e) => e.code)));
+  expect(results).toEqual(Array(200).fill(true));
+  expect(p.snapshot().get("busy")).toMatchObject({ refused: 0, overloaded: 0, failed: 0, waiting: 0, running: 0 });
+});
+
+test("a contained trigger (its checks failed lately) past its waiting bound is refused at once, and counted", async () => {
   const p = pool({ size: 2, maxWaiting: 2 });
-  const hostile = pooledChecks(p)(filtered("flood", 'match($.s, $.p)'));
-  const results = await Promise.all(Array.from({ length: 6 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch((e) => e.code)));
-  expect(results.filter((r) => r === "sandbox_busy").length).toBeGreaterThanOrEqual(3);
-  expect(p.snapshot().get("flood")!.refused).toBe(results.filter((r) => r === "sandbox_busy").length);
+  const hostile = pooledChecks(p)(filtered("flood", "match($.s, $.p)"));
+  const attack = () => Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch((e) => e.code);
+  expect(await attack()).toBe("sandbox_timeout");
+  const results = await Promise.all(Array.from({ length: 8 }, attack));
+  const refused = results.filter((r) => r === "sandbox_busy").length;
+  expect(refused).toBeGreaterThanOrEqual(5);
+  expect(p.snapshot().get("flood")!.refused).toBe(refused);
+});
+
+test("past the server-wide waiting bound, evaluations are given up as overload (503), whatever their trigger", async () => {
+  const p = pool({ size: 1, maxWaitingTotal: 3 });
+  const compile = pooledChecks(p);
+  const checks = ["a", "b"].map((id) => compile(filtered(id, "match($.s, $.p)")));
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => Promise.resolve(checks[i % 2].passes!({ s: "x", p: "x" })).catch((e) => e.code)));
+  expect(results.filter((r) => r === "overloaded").length).toBeGreaterThan(0);
+  expect(results.filter((r) => r === true).length).toBeGreaterThanOrEqual(3);
+  expect(results.every((r) => r === true || r === "overloaded")).toBe(true);
+  const stats = p.snapshot();
+  expect(stats.get("a")!.overloaded + stats.get("b")!.overloaded).toBe(results.filter((r) => r === "overloaded").length);
+  expect(stats.get("a")!.failed + stats.get("b")!.failed).toBe(0);
 });
 
 test("a worker that does not answer by the hard bound is replaced; its evaluation fails, the next one works", async () => {
@@ -107,10 +132,19 @@ test("a worker that does not answer by the hard bound is replaced; its evaluatio
   expect(spawned).toBe(2);
 });
 
-test("an evaluation that finds no worker ready within maxWaitMs fails instead of hanging", async () => {
+test("an evaluation that finds no worker ready within maxWaitMs is given up as overload instead of hanging; the trigger is not contained", async () => {
   const never = () => ({ onmessage: null, onerror: null, terminate() {}, postMessage() {}, unref() {} }) as unknown as Worker;
   const p = pool({ size: 1, maxWaitMs: 50, spawn: never });
   const error = (await p.run("t", "k", triggerRecord(), "passes", {}).catch((e) => e)) as { code: string; message: string };
-  expect(error.code).toBe("sandbox_unavailable");
-  expect(p.snapshot().get("t")).toMatchObject({ waiting: 0, failed: 1 });
+  expect(error.code).toBe("overloaded");
+  expect(error.message).toContain("no sandbox worker was free within 50 ms");
+  expect(p.snapshot().get("t")).toMatchObject({ waiting: 0, failed: 0, overloaded: 1 });
+});
+
+test("a burst of bodies with the same new field names asks the worker to classify them once", async () => {
+  const { p, jobs } = countingPool(1);
+  const checks = pooledChecks(p)(triggerRecord({ id: "burst", redaction: { enabled: true, patterns: ["^email$"] } }));
+  const redacted = await Promise.all(Array.from({ length: 20 }, (_, i) => checks.redact!({ email: `u${i}@example.com`, n: i })));
+  expect(redacted[7]).toEqual({ email: "[REDACTED]", n: 7 });
+  expect(jobs).toEqual(["classify"]);
 });

@@ -13,11 +13,16 @@ export interface CheckPoolOptions {
   perTrigger?: number;
   /** How long a failure keeps a trigger limited to `perTrigger`. */
   containMs?: number;
-  /** Evaluations one trigger may have waiting; past it, more are refused at once. */
+  /** Evaluations a contained trigger may have waiting; past it, more are refused at once. */
   maxWaiting?: number;
+  /**
+   * Evaluations that may wait server-wide, whatever their trigger; past it the server is
+   * overloaded (`CheckPoolOverloaded`). Each holds only a reference to its request's body.
+   */
+  maxWaitingTotal?: number;
   /** A worker that has not answered this long is replaced (QuickJS's own deadline is the first line). */
   hardTimeoutMs?: number;
-  /** An evaluation that found no free worker for this long fails instead of waiting on. */
+  /** An evaluation that found no free worker for this long is given up as overload instead of waiting on. */
   maxWaitMs?: number;
   /** Starts a worker (tests replace it). */
   spawn?: () => Worker;
@@ -29,8 +34,19 @@ export interface TriggerCheckStats {
   waiting: number;
   /** Evaluations that ended at the sandbox's deadline or memory cap, or whose worker was replaced. */
   failed: number;
-  /** Evaluations refused at once because too many of the trigger's were already waiting. */
+  /** Evaluations refused at once because too many of the trigger's were already waiting while it was contained. */
   refused: number;
+  /** Evaluations given up as overload: no worker within `maxWaitMs`, or too many waiting server-wide. */
+  overloaded: number;
+}
+
+/**
+ * The server cannot evaluate checks as fast as they arrive (every worker busy for `maxWaitMs`, or
+ * `maxWaitingTotal` evaluations waiting): the request is answered 503 with `Retry-After`, never 500.
+ */
+export class CheckPoolOverloaded extends Error {
+  override name = "CheckPoolOverloaded";
+  readonly code = "overloaded";
 }
 
 interface Pending {
@@ -56,12 +72,18 @@ const WORKER_URL = workerUrl(import.meta.url, "checks/worker.ts");
 export const spawnCheckWorker = () => new Worker(WORKER_URL);
 
 /**
- * Pre-execution checks off the request thread (SPEC §Isolation between triggers): a pool of
- * sandbox workers. Triggers take turns (round-robin over triggers with waiting evaluations), and
- * a trigger whose checks failed in the last `containMs` may have at most `perTrigger` evaluations
- * running, so a trigger whose checks blow their deadline keeps at most that many workers busy
- * while the others serve every other trigger; a healthy trigger may use every worker. Its extra evaluations wait (at most `maxWaiting`), then are refused at once: the
- * request gets the usual 500 "pre-execution check failed" with the reason in Activity.
+ * Pre-execution checks off the request thread (README "Isolation: one sender never hurts
+ * another"): a pool of sandbox workers. Triggers take turns (round-robin over triggers with
+ * waiting evaluations).
+ *
+ * Busy is not hostile: a healthy trigger may use every worker, and its evaluations wait for one
+ * however many arrive at once (backpressure: latency grows, the error rate does not). Only a
+ * trigger whose checks failed (deadline, memory, a replaced worker) in the last `containMs` is
+ * contained: at most `perTrigger` of its evaluations run at once, so it never holds every worker,
+ * and past `maxWaiting` waiting its further ones are refused at once (the request gets the usual
+ * 500 "pre-execution check failed", the reason in Activity). Waiting is bounded server-wide, by
+ * time (`maxWaitMs`) and count (`maxWaitingTotal`): past either the server is overloaded and the
+ * request gets 503 with `Retry-After`.
  */
 export class CheckPool {
   private readonly slots: Slot[] = [];
@@ -74,6 +96,8 @@ export class CheckPool {
   /** When each trigger's checks last failed (deadline, memory, a replaced worker). */
   private readonly lastFailure = new Map<string, number>();
   private readonly maxWaiting: number;
+  private readonly maxWaitingTotal: number;
+  private waitingTotal = 0;
   private readonly hardTimeoutMs: number;
   private readonly maxWaitMs: number;
   private readonly spawn: () => Worker;
@@ -86,6 +110,7 @@ export class CheckPool {
     this.perTrigger = Math.max(1, options.perTrigger ?? size - 1);
     this.containMs = options.containMs ?? 10_000;
     this.maxWaiting = options.maxWaiting ?? 32;
+    this.maxWaitingTotal = options.maxWaitingTotal ?? 4096;
     this.hardTimeoutMs = options.hardTimeoutMs ?? 2000;
     this.maxWaitMs = options.maxWaitMs ?? 5000;
     this.spawn = options.spawn ?? spawnCheckWorker;
@@ -97,11 +122,18 @@ export class CheckPool {
     if (this.closed) return Promise.reject(sandboxError("sandbox_unavailable", "the sandbox workers are stopped"));
     const stats = this.statsOf(triggerId);
     const queue = this.queues.get(triggerId) ?? [];
-    if (queue.length >= this.maxWaiting) {
+    if (queue.length >= this.maxWaiting && this.isContained(triggerId)) {
       stats.refused++;
       return Promise.reject(
-        sandboxError("sandbox_busy", `${queue.length} evaluations of this trigger are already waiting for a sandbox worker (its checks are slow or blowing their deadline): refused at once so other triggers are not held up`),
+        sandboxError(
+          "sandbox_busy",
+          `${queue.length} evaluations of this trigger are already waiting for a sandbox worker and its checks failed or blew their deadline in the last ${this.containMs / 1000} s: refused at once so other triggers are not held up`,
+        ),
       );
+    }
+    if (this.waitingTotal >= this.maxWaitingTotal) {
+      stats.overloaded++;
+      return Promise.reject(new CheckPoolOverloaded(`server overloaded: ${this.waitingTotal} check evaluations are already waiting for a sandbox worker`));
     }
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { id: this.nextId++, key, settings, op, body }, triggerId, resolve, reject, timer: null };
@@ -112,6 +144,7 @@ export class CheckPool {
         this.turn.push(triggerId);
       }
       stats.waiting++;
+      this.waitingTotal++;
       this.pump();
     });
   }
@@ -129,6 +162,7 @@ export class CheckPool {
       slot.busy?.reject(sandboxError("sandbox_unavailable", "the sandbox workers stopped"));
       slot.worker.terminate();
     }
+    this.waitingTotal = 0;
     for (const queue of this.queues.values())
       for (const p of queue) {
         if (p.timer) clearTimeout(p.timer);
@@ -140,7 +174,7 @@ export class CheckPool {
   private statsOf(triggerId: string): TriggerCheckStats {
     let stats = this.stats.get(triggerId);
     if (!stats) {
-      stats = { running: 0, waiting: 0, failed: 0, refused: 0 };
+      stats = { running: 0, waiting: 0, failed: 0, refused: 0, overloaded: 0 };
       this.stats.set(triggerId, stats);
     }
     return stats;
@@ -182,6 +216,7 @@ export class CheckPool {
       const queue = this.queues.get(triggerId)!;
       const pending = queue.shift()!;
       stats.waiting--;
+      this.waitingTotal--;
       // This trigger goes to the back of the line.
       this.turn.splice(i, 1);
       if (queue.length > 0) this.turn.push(triggerId);
@@ -191,7 +226,10 @@ export class CheckPool {
     return null;
   }
 
-  /** Still waiting after maxWaitMs (every worker busy or not started): fails, never hangs a request. */
+  /**
+   * Still waiting after maxWaitMs (every worker busy or not started): the server cannot keep up.
+   * Given up as overload, never hanging a request; the trigger is not counted as failing.
+   */
   private giveUp(pending: Pending): void {
     const queue = this.queues.get(pending.triggerId);
     const at = queue?.indexOf(pending) ?? -1;
@@ -201,15 +239,21 @@ export class CheckPool {
       this.queues.delete(pending.triggerId);
       this.turn = this.turn.filter((id) => id !== pending.triggerId);
     }
-    this.statsOf(pending.triggerId).waiting--;
-    this.failed(pending.triggerId);
-    pending.reject(sandboxError("sandbox_unavailable", `no sandbox worker was free within ${this.maxWaitMs} ms`));
+    const stats = this.statsOf(pending.triggerId);
+    stats.waiting--;
+    stats.overloaded++;
+    this.waitingTotal--;
+    pending.reject(new CheckPoolOverloaded(`server overloaded: no sandbox worker was free within ${this.maxWaitMs} ms`));
   }
 
   /** A trigger whose checks failed lately is contained; others may use every worker (triggers still take turns). */
   private limitOf(triggerId: string): number {
+    return this.isContained(triggerId) ? this.perTrigger : this.size;
+  }
+
+  private isContained(triggerId: string): boolean {
     const failed = this.lastFailure.get(triggerId);
-    return failed !== undefined && performance.now() - failed < this.containMs ? this.perTrigger : this.size;
+    return failed !== undefined && performance.now() - failed < this.containMs;
   }
 
   private failed(triggerId: string): void {

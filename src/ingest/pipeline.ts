@@ -27,7 +27,7 @@ import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
 import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
-import { isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
+import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows. */
 export type IngestStore = Pick<Store, "hasDedupKey" | "commitIngest" | "recordActivity">;
@@ -238,6 +238,9 @@ function failed(requestId: string, error: unknown, log: IngestDeps["log"]): Endi
   }
   if (error instanceof XmlParserBusy) {
     return Ending.stop("error", `XML parser busy: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
+  }
+  if (isOverload(error)) {
+    return Ending.stop("error", `overloaded: ${(error as Error).message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
   }
   if (isSandboxFailure(error)) {
     return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));
