@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import type { AlertNotification } from "../records/alert.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import type { Store } from "../store/store.ts";
 import { AlertMonitor } from "./monitor.ts";
 
@@ -59,5 +60,26 @@ test("a notification not delivered is retried with backoff: each wait twice the 
     for (const [i, wait] of waits.entries()) expect(Math.abs(wait - 1000 * 2 ** i)).toBeLessThan(100);
   } finally {
     receiver.stop(true);
+  }
+});
+
+test("a notification's text is escaped for Slack; its alert fields carry the trigger's name as it is", async () => {
+  const payloads: string[] = [];
+  const store = {
+    listAlerts: async () => [],
+    measureAlert: async () => 12,
+    transitionAlert: async (_next: unknown, _from: unknown, notification: { payload: string } | null) => (notification && payloads.push(notification.payload), true),
+    claimAlertNotifications: async () => [],
+  } as unknown as Store;
+  const trigger = { id: "t1", name: "<!channel> & <http://evil|click>", createdAt: new Date().toISOString(), alerts: [{ kind: "backlog", count: 10 }] } as unknown as TriggerRecord;
+  const monitor = new AlertMonitor({ store, triggers: { list: () => [trigger] }, url: "http://127.0.0.1:9/", intervalMs: 60_000, owner: "me", log: () => {} });
+  try {
+    await monitor.evaluate();
+    expect(payloads).toHaveLength(1);
+    const note = JSON.parse(payloads[0]);
+    expect(note.text).toBe('🔴 inlet: trigger "&lt;!channel&gt; &amp; &lt;http://evil|click&gt;" — 12 runs queued or running (alert at 10)');
+    expect(note.alert).toMatchObject({ triggerId: "t1", triggerName: "<!channel> & <http://evil|click>", kind: "backlog", state: "firing", value: 12, threshold: 10 });
+  } finally {
+    await monitor.stop();
   }
 });

@@ -1,8 +1,9 @@
-import { ruleKey, thresholdOf, type AlertRecord, type AlertRule, type AlertState } from "../records/alert.ts";
+import { ruleKey, thresholdOf, type AlertRecord, type AlertState } from "../records/alert.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { Store } from "../store/store.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { standardWebhooksRecipe } from "../plugins/standard_webhooks.ts";
+import { alertText } from "./alert_text.ts";
 
 export interface AlertMonitorOptions {
   store: Store;
@@ -32,18 +33,6 @@ const standardWebhooks = standardWebhooksRecipe({ prefixes: ["webhook-"], secret
 async function signed(secret: string, id: string, payload: string): Promise<Record<string, string>> {
   const request = { method: "POST", url: "", headers: new Headers({ "webhook-id": id }), rawBody: new TextEncoder().encode(payload) };
   return (await standardWebhooks.sign(request, pluginContext(secret, new Date()))).headers ?? {};
-}
-
-/** The one line a person reads (and a Slack incoming webhook shows). */
-function textOf(trigger: TriggerRecord, rule: AlertRule, state: AlertState, value: number): string {
-  const name = JSON.stringify(trigger.name);
-  const what = {
-    silence: `no accepted request for ${value} s (alert at ${thresholdOf(rule)} s)`,
-    auth_failures: `${value} authentication failures in the last ${"seconds" in rule ? rule.seconds : 0} s (alert at ${thresholdOf(rule)})`,
-    run_failures: `${value} failed runs in the last ${"seconds" in rule ? rule.seconds : 0} s (alert at ${thresholdOf(rule)})`,
-    backlog: `${value} runs queued or running (alert at ${thresholdOf(rule)})`,
-  }[rule.kind];
-  return state === "firing" ? `🔴 inlet: trigger ${name} — ${what}` : `✅ inlet: trigger ${name} recovered — ${what}`;
 }
 
 /**
@@ -126,7 +115,7 @@ export class AlertMonitor {
         const notify = this.o.url && (current !== undefined || state === "firing");
         const payload = JSON.stringify({
           type: state === "firing" ? "alert.firing" : "alert.resolved",
-          text: textOf(trigger, rule, state, value),
+          text: alertText(trigger.name, rule, state, value),
           alert: { id, triggerId: trigger.id, triggerName: trigger.name, kind: rule.kind, state, since: next.since, value, threshold: next.threshold },
         });
         const moved = await this.o.store.transitionAlert(next, current?.state ?? null, notify ? { id: `alert_${Bun.randomUUIDv7()}`, payload } : null);

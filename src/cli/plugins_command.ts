@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { ScaffoldRefused } from "../plugins/new_files.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
 import { atMost, parseArgs } from "./args.ts";
 import { loadPlugins } from "../server.ts";
@@ -18,6 +19,8 @@ export async function plugins(args: string[]): Promise<number> {
     try {
       for (const file of scaffoldPlugin(dir, positional[0])) print(`wrote ${file}`);
     } catch (error) {
+      // A path in the way is not a usage mistake: exit 1, with the path and why.
+      if (error instanceof ScaffoldRefused) throw error;
       throw new UsageError((error as Error).message);
     }
     print(`load it with: inlet serve --plugins-dir ${dir}`);

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { writeNewFiles } from "./new_files.ts";
 
 /**
  * Where the generated test imports inlet's plugin API from: this checkout's
@@ -14,7 +15,8 @@ function defaultPluginApi(): string {
 /**
  * Files `inlet plugins new <id>` writes: a working signed-timestamp plugin (a plain object
  * built on `ctx.recipes`, signing the raw bytes of the body) and a test that signs its own
- * deliveries and judges them with inlet's real plugin context and host check.
+ * deliveries and judges them with inlet's real plugin context and host check. Writes nothing
+ * over an existing file or through a symbolic link (a `ScaffoldRefused` says which path).
  *
  * @example
  * ```ts
@@ -26,10 +28,10 @@ export function scaffoldPlugin(dir: string, id: string, pluginApi = defaultPlugi
   const name = id.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
   const plugin = join(dir, `${id}.ts`);
   const test = join(dir, `${id}.test.ts`);
-  for (const file of [plugin, test]) if (existsSync(file)) throw new TypeError(`${file} already exists`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(plugin, pluginSource(id, name, dir));
-  writeFileSync(test, testSource(id, test, pluginApi));
+  writeNewFiles(dir, [
+    { path: plugin, content: pluginSource(id, name, dir) },
+    { path: test, content: testSource(id, test, pluginApi) },
+  ]);
   return [plugin, test];
 }
 

@@ -48,6 +48,22 @@ test("a schema is checked when given or enabled; a per-trigger body limit is kep
   expect(details({ name: "x", maxBodyBytes: 104_857_601 }).map((d) => d.path)).toEqual(["/maxBodyBytes"]);
 });
 
+test("workflow headers that would fail every run are refused at save: control characters, past Latin-1, names that are not tokens", () => {
+  const http = (headers: Record<string, string>) => ({ name: "h", workflow: { kind: "http", url: "https://example.com/hook", headers } });
+  expect(normalizeTrigger(http({ "X-Source": "inlet", "X-Tabbed": "a\tb", "X-Name": "café" }), context).workflow).toMatchObject({ headers: { "X-Source": "inlet" } });
+  expect(details(http({ "X-Evil": "a\r\nSet-Cookie: x=1" }))).toEqual([{ path: "/workflow/headers/X-Evil", message: expect.stringContaining("carriage return (U+000D) at position 2") }]);
+  expect(details(http({ "X-Nul": "a\0" }))).toEqual([{ path: "/workflow/headers/X-Nul", message: expect.stringContaining("NUL") }]);
+  expect(details(http({ "X-Bell": "\u0007" }))).toEqual([{ path: "/workflow/headers/X-Bell", message: expect.stringContaining("control character (U+0007)") }]);
+  expect(details(http({ "X-Price": "5 €" }))).toEqual([{ path: "/workflow/headers/X-Price", message: expect.stringContaining("Latin-1") }]);
+  expect(details(http({ "X Source": "inlet", "a/b": "ok" }))).toEqual([
+    { path: "/workflow/headers/X Source", message: expect.stringContaining("header name") },
+    { path: "/workflow/headers/a~1b", message: expect.stringContaining("header name") },
+  ]);
+  // A patch that merges into the current workflow is checked too.
+  const created = normalizeTrigger(http({ "X-Source": "inlet" }), context);
+  expect(details({ workflow: { headers: { "X-Source": "in\nlet" } } }, created).map((d) => d.path)).toEqual(["/workflow/headers/X-Source"]);
+});
+
 test("a dedup window defaults to 3600 when first enabled, and a patch keeps what it does not name", () => {
   const created = normalizeTrigger({ name: "o", dedup: { strategy: "payload-hash" } }, context);
   expect(created.dedup).toEqual({ strategy: "payload-hash", windowSeconds: 3600 });

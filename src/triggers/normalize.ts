@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { jwtRuleErrors } from "../auth/jwt_rules.ts";
 import { parseCidr } from "../net/cidr.ts";
+import { headerNameProblem, headerValueProblem } from "../net/header_field.ts";
 import { AlertRuleSchema } from "../records/alert.ts";
 import {
   TriggerInputSchema,
@@ -172,6 +173,23 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   return settings;
 }
 
+/**
+ * Headers an http workflow sends on every run: one that fetch would refuse (a control character,
+ * a character past Latin-1, a name that is not a token) would fail every run, so it is refused
+ * here, where the API, the CLI and configuration files all save.
+ */
+function workflowHeaderErrors(headers: Record<string, string>): ValidationDetail[] {
+  const out: ValidationDetail[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const path = `/workflow/headers/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const nameProblem = headerNameProblem(name);
+    if (nameProblem) out.push({ path, message: `the header name ${nameProblem}` });
+    const valueProblem = headerValueProblem(value);
+    if (valueProblem) out.push({ path, message: `the value ${valueProblem}` });
+  }
+  return out;
+}
+
 function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext): ValidationDetail[] {
   const out: ValidationDetail[] = [];
   if (s.name.trim() === "") out.push({ path: "/name", message: "must not be blank: a name people can tell the trigger by" });
@@ -198,6 +216,7 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
       if (problem) out.push({ path: "/dedup/expression", message: problem });
     }
   }
+  if (s.workflow.kind === "http") out.push(...workflowHeaderErrors(s.workflow.headers ?? {}));
   const orderingKey = "orderingKey" in s.workflow ? s.workflow.orderingKey : undefined;
   if (orderingKey !== undefined) {
     const problem = rules.checkQuery(orderingKey);
