@@ -6,11 +6,12 @@ test("requests by trigger, outcome and status; latency histograms; per-trigger g
   const metrics = new Metrics();
   metrics.observe("t1", "run", 200, 0.004);
   metrics.observe("t1", "auth_failed", 401, 0.001);
-  const text = metrics.render({ inlet_triggers: 2 }, checkPoolGauges(new Map([["t1", { running: 1, waiting: 3, failed: 7, refused: 2 }]])));
+  const text = metrics.render({ inlet_triggers: 2 }, checkPoolGauges(new Map([["t1", { running: 1, waiting: 3, failed: 7, refused: 2, overloaded: 4 }]])));
   expect(text).toContain('inlet_webhook_requests_total{trigger="t1",outcome="run",status="200"} 1');
   expect(text).toContain('inlet_webhook_duration_seconds_count{trigger="t1"} 2');
   expect(text).toContain("inlet_triggers 2");
   expect(text).toContain('inlet_precheck_waiting{trigger="t1"} 3');
   expect(text).toContain("# TYPE inlet_precheck_failed_total counter");
   expect(text).toContain('inlet_precheck_refused_total{trigger="t1"} 2');
+  expect(text).toContain('inlet_precheck_overloaded_total{trigger="t1"} 4');
 });
