@@ -133,7 +133,7 @@ export class CheckPool {
     }
     if (this.waitingTotal >= this.maxWaitingTotal) {
       stats.overloaded++;
-      return Promise.reject(new CheckPoolOverloaded(`server overloaded: ${this.waitingTotal} check evaluations are already waiting for a sandbox worker`));
+      return Promise.reject(new CheckPoolOverloaded(`${this.waitingTotal} check evaluations are already waiting for a sandbox worker`));
     }
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { id: this.nextId++, key, settings, op, body }, triggerId, resolve, reject, timer: null };
@@ -243,7 +243,7 @@ export class CheckPool {
     stats.waiting--;
     stats.overloaded++;
     this.waitingTotal--;
-    pending.reject(new CheckPoolOverloaded(`server overloaded: no sandbox worker was free within ${this.maxWaitMs} ms`));
+    pending.reject(new CheckPoolOverloaded(`no sandbox worker was free within ${this.maxWaitMs} ms`));
   }
 
   /** A trigger whose checks failed lately is contained; others may use every worker (triggers still take turns). */

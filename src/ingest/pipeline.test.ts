@@ -5,12 +5,14 @@ import type { InletPlugin } from "../plugins/types.ts";
 import { StoreUnavailable } from "../store/errors.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { compileChecks } from "../checks/compile.ts";
+import { CheckPool } from "../checks/pool.ts";
+import { pooledChecks } from "../checks/pooled.ts";
 import type { Delivery } from "./delivery.ts";
 import { IngestPipeline, type IngestDeps, type IngestResult } from "./pipeline.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread } from "./xml_thread.ts";
 
 // The whole processing order in process: real stages and sandboxed checks, an in-memory store.
-function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number } = {}) {
+function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number; compileChecks?: IngestDeps["compileChecks"] } = {}) {
   const store = options.store ?? new MemoryIngestStore();
   const adopted: string[] = [];
   const pipeline = new IngestPipeline({
@@ -20,7 +22,7 @@ function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugi
     },
     store,
     plugins: { get: (id) => options.plugins?.find((p) => p.id === id) },
-    compileChecks,
+    compileChecks: options.compileChecks ?? compileChecks,
     maxBodyBytes: options.maxBodyBytes ?? 1024,
     baseUrl: () => "http://inlet.test",
     now: () => new Date("2026-02-01T12:00:00.000Z"),
@@ -282,5 +284,23 @@ test("the XML parser thread busy: 503 unavailable with Retry-After: 5 and an err
     expect(store.runs).toHaveLength(0);
   } finally {
     xmlParserThread.parse = parse;
+  }
+});
+
+test("the sandbox workers overloaded: 503 unavailable with Retry-After and an error row saying overload, never a 500", async () => {
+  // Workers that never become ready: every evaluation waits out maxWaitMs.
+  const never = () => ({ onmessage: null, onerror: null, terminate() {}, postMessage() {}, unref() {} }) as unknown as Worker;
+  const pool = new CheckPool({ size: 1, maxWaitMs: 30, spawn: never });
+  try {
+    const trigger = triggerRecord({ filter: { enabled: true, mode: "include", expression: "match($.s, $.p)" } });
+    const { post, store } = pipelineWith([trigger], { compileChecks: pooledChecks(pool) });
+    const result = await post(trigger.token, '{"s":"a","p":"a"}', json);
+    expect(result.response.status).toBe(503);
+    expect(result.response.headers.get("retry-after")).toBe("5");
+    expect(await result.response.json()).toEqual({ error: "unavailable", request_id: result.response.headers.get("x-request-id") });
+    expect(store.activity.map((a) => [a.outcome, a.detail])).toEqual([["error", "overloaded: no sandbox worker was free within 30 ms"]]);
+    expect(store.runs).toHaveLength(0);
+  } finally {
+    pool.close();
   }
 });
