@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { parseCidr, rangesOf } from "../net/cidr.ts";
 import { decodeSecretKey } from "./secret_key.ts";
 import { isStandardWebhookSecret } from "./standard_webhook_secret.ts";
@@ -66,7 +67,7 @@ export const OPTIONS: Option[] = [
     credential: true,
     help: "when set, /metrics requires it as a bearer token (the admin token works too); unset, /metrics is open",
   },
-  { key: "sandboxWorkers", flag: "--sandbox-workers", env: "INLET_SANDBOX_WORKERS", kind: "integer", fallback: 2, help: "threads that evaluate filters, redaction, expression keys and schemas (one trigger uses at most all but one)" },
+  { key: "sandboxWorkers", flag: "--sandbox-workers", env: "INLET_SANDBOX_WORKERS", kind: "integer", fallback: Math.max(2, availableParallelism()), help: "threads that evaluate user regexes in filters, redaction and schemas (default: the machine's cores, at least 2; a trigger whose checks failed lately uses at most all but one)" },
   { key: "idleTimeout", flag: "--idle-timeout", env: "INLET_IDLE_TIMEOUT", kind: "integer", help: "seconds a connection may send nothing before it is closed (a body cut this way is Rejected in Activity) [default Bun's, 10]" },
   { key: "rateLimit", flag: "--rate-limit", env: "INLET_RATE_LIMIT", kind: "integer", fallback: 0, help: "requests per second per trigger before 429 (0 = no limit)" },
   { key: "retentionDays", flag: "--retention-days", env: "INLET_RETENTION_DAYS", kind: "integer", fallback: 30, help: "days Activity rows and finished runs are kept" },
