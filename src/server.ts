@@ -22,6 +22,7 @@ import { IngestPipeline } from "./ingest/pipeline.ts";
 import { MAX_TRIGGER_BODY_BYTES, type TriggerRecord } from "./records/trigger.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
+import { dataDirWarning } from "./config/open_data_dir.ts";
 import { explainBindError } from "./config/bind_error.ts";
 import { missingPluginWarnings } from "./plugins/missing.ts";
 import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
@@ -113,7 +114,7 @@ export interface RunningServer {
   adminToken: string | null;
   /** Where the admin token in force comes from. */
   adminTokenFrom: "generated" | "env" | "store";
-  /** Warnings for whoever started it: triggers whose plugin is not loaded, a base URL only this machine can call. */
+  /** Warnings for whoever started it: triggers whose plugin is not loaded, a base URL only this machine can call, a data dir open to others. */
   warnings: string[];
   core: Core;
   /** Stops accepting, finishes in-flight requests, flushes and closes the store. */
@@ -333,6 +334,9 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   const seen = new Set(triggers.list().map((t) => t.id));
   const note = localOnlyNote(baseUrl, config.baseUrl !== undefined);
   if (note) warnings.push(note);
+  // The data dir holds the SQLite store, or (on PostgreSQL without INLET_SECRET_KEY) the key file.
+  const openDir = !config.databaseUrl || !config.secretKey ? dataDirWarning(config.dataDir) : null;
+  if (openDir) warnings.push(openDir);
 
   const reload = async () => {
     try {
