@@ -22,10 +22,12 @@ import { IngestPipeline } from "./ingest/pipeline.ts";
 import { MAX_TRIGGER_BODY_BYTES, type TriggerRecord } from "./records/trigger.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
+import { dataDirWarning } from "./config/open_data_dir.ts";
 import { explainBindError } from "./config/bind_error.ts";
 import { missingPluginWarnings } from "./plugins/missing.ts";
 import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
 import { allowedMethods, methodNotAllowed } from "./http/method_not_allowed.ts";
+import { withCacheControl } from "./http/cache_control.ts";
 import { clientAddress } from "./net/client_address.ts";
 import { AlertMonitor } from "./alerts/monitor.ts";
 import { Replay } from "./replay/replay.ts";
@@ -113,7 +115,7 @@ export interface RunningServer {
   adminToken: string | null;
   /** Where the admin token in force comes from. */
   adminTokenFrom: "generated" | "env" | "store";
-  /** Warnings for whoever started it: triggers whose plugin is not loaded, a base URL only this machine can call. */
+  /** Warnings for whoever started it: triggers whose plugin is not loaded, a base URL only this machine can call, a data dir open to others. */
   warnings: string[];
   core: Core;
   /** Stops accepting, finishes in-flight requests, flushes and closes the store. */
@@ -280,18 +282,24 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
     log.close();
     await store.close();
   };
-  /** Every request, from the socket or in process: the edge's refusals, webhook calls straight to the pipeline, the rest through the router. */
+  /**
+   * Every request, from the socket or in process: the edge's refusals, webhook calls straight to
+   * the pipeline, the rest through the router. Answers under `/api/` and `/metrics` get their
+   * `Cache-Control` here, whatever answered them (a route, the router's 404 or 405, an error).
+   */
   const frontDoor = (request: Request): Response | Promise<Response> => {
     const refused = refuseOversized(request);
     if (refused) {
       const token = webhookToken(request.url);
-      return token === null ? refused : edgeRefused(request, token, refused, EDGE_REFUSALS[refused.status]);
+      return token === null ? withCacheControl(request.url, refused) : edgeRefused(request, token, refused, EDGE_REFUSALS[refused.status]);
     }
     const routed = routable(request);
     if (routed !== request) received.set(routed, request);
     const token = webhookToken(routed.url);
     if (token !== null) return ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error));
-    return Promise.resolve(app.handle(routed)).catch((error) => errorResponse("UNKNOWN", error));
+    return Promise.resolve(app.handle(routed))
+      .catch((error) => errorResponse("UNKNOWN", error))
+      .then((response) => withCacheControl(routed.url, response));
   };
   const listen = () =>
     Bun.serve({
@@ -333,6 +341,9 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   const seen = new Set(triggers.list().map((t) => t.id));
   const note = localOnlyNote(baseUrl, config.baseUrl !== undefined);
   if (note) warnings.push(note);
+  // The data dir holds the SQLite store, or (on PostgreSQL without INLET_SECRET_KEY) the key file.
+  const openDir = !config.databaseUrl || !config.secretKey ? dataDirWarning(config.dataDir) : null;
+  if (openDir) warnings.push(openDir);
 
   const reload = async () => {
     try {

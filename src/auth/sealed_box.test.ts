@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SealedBox } from "./sealed_box.ts";
@@ -28,4 +28,17 @@ test("INLET_SECRET_KEY takes precedence; another key cannot open, and says so", 
   const [version, iv, , body] = sealed.split(":");
   const forgedTag = Buffer.alloc(16, 7).toString("base64");
   expect(() => box.open([version, iv, forgedTag, body].join(":"))).toThrow();
+});
+
+test("a generated key file is 0600 whatever the umask", () => {
+  const keyDir = join(dir, "strict-umask");
+  // Made first: under this umask a new dir could not be written into by its owner.
+  mkdirSync(keyDir);
+  const before = process.umask(0o277);
+  try {
+    SealedBox.load(keyDir, undefined);
+  } finally {
+    process.umask(before);
+  }
+  expect(statSync(join(keyDir, "secret.key")).mode & 0o777).toBe(0o600);
 });

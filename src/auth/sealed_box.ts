@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { OWNER_ONLY } from "../config/owner_only_file.ts";
 import { decodeSecretKey } from "../config/secret_key.ts";
 
 const VERSION = "v1";
@@ -27,7 +28,9 @@ export class SealedBox {
     if (existing) return existing;
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const key = randomBytes(32);
-    writeFileSync(file, key.toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+    writeFileSync(file, key.toString("base64") + "\n", { mode: OWNER_ONLY, flag: "wx" });
+    // The mode given at creation is narrowed by the umask; 0600 whatever the umask.
+    chmodSync(file, OWNER_ONLY);
     return new SealedBox(key);
   }
 
@@ -35,7 +38,7 @@ export class SealedBox {
   static fromKeyFile(file: string): SealedBox | null {
     if (!existsSync(file)) return null;
     const mode = statSync(file).mode & 0o777;
-    if (mode & 0o077) chmodSync(file, 0o600);
+    if (mode & 0o077) chmodSync(file, OWNER_ONLY);
     return new SealedBox(keyFrom(readFileSync(file, "utf8"), `${file} does not hold base64 of 32 bytes; restore it or set INLET_SECRET_KEY`));
   }
 

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { ownerOnlyDatabase } from "./owner_only_database.ts";
 
 /** Another `inlet serve` holds the data dir. */
 export class DataDirInUse extends Error {
@@ -9,7 +10,7 @@ export class DataDirInUse extends Error {
 }
 
 /**
- * Takes the data dir's serve lock: an exclusive lock on `serve.lock` (an empty SQLite file),
+ * Takes the data dir's serve lock: an exclusive lock on `serve.lock` (an empty SQLite file, mode 0600),
  * held by the returned connection until it is closed, and by the system until the process ends,
  * however it ends. One server per SQLite store: it owns the runs it leases, and its index of
  * dedup keys is the one that decides which requests are new. Taken before the store is opened,
@@ -19,7 +20,9 @@ export class DataDirInUse extends Error {
  */
 export function holdServeLock(dataDir: string, waitMs = 0): Database {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const lock = new Database(join(dataDir, "serve.lock"), { create: true });
+  const path = join(dataDir, "serve.lock");
+  ownerOnlyDatabase(path);
+  const lock = new Database(path, { create: true });
   try {
     lock.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(waitMs))}`);
     lock.exec("PRAGMA locking_mode = EXCLUSIVE");

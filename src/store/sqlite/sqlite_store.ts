@@ -9,6 +9,7 @@ import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/r
 import { SchemaTooNew, StoreUnavailable, UnknownCursor } from "../errors.ts";
 import { SWEEP_CHUNK, sweepInChunks, type Page, type Store, type StoredTrigger, type SweepCounts } from "../store.ts";
 import { MIGRATIONS } from "./migrations.ts";
+import { ownerOnlyDatabase } from "./owner_only_database.ts";
 import { WalSync } from "./wal_sync.ts";
 import { DedupIndex, EXPIRED_KEPT_MS, type Fingerprint } from "./dedup_index.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
@@ -93,8 +94,12 @@ export class SqliteStore implements Store {
   readonly applied: number[] = [];
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
-    // Private (0700): the database holds payloads, the admin token's hash and sealed secrets.
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Private (the dir 0700 when made here, the files 0600 in any case): the database holds
+    // payloads, the admin token's hash and sealed secrets.
+    if (path !== ":memory:") {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      ownerOnlyDatabase(path);
+    }
     this.fingerprint = options.fingerprint;
     this.db = new Database(path, { create: true, strict: true });
     // A new database gets 8 KB pages (an existing one keeps its own: the size is fixed once a table
