@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { AlertNotification } from "../records/alert.ts";
+import type { AlertNotification, AlertRecord } from "../records/alert.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { Store } from "../store/store.ts";
 import { AlertMonitor } from "./monitor.ts";
@@ -79,6 +79,48 @@ test("a notification's text is escaped for Slack; its alert fields carry the tri
     const note = JSON.parse(payloads[0]);
     expect(note.text).toBe('🔴 inlet: trigger "&lt;!channel&gt; &amp; &lt;http://evil|click&gt;" — 12 runs queued or running (alert at 10)');
     expect(note.alert).toMatchObject({ triggerId: "t1", triggerName: "<!channel> & <http://evil|click>", kind: "backlog", state: "firing", value: 12, threshold: 10 });
+  } finally {
+    await monitor.stop();
+  }
+});
+
+test("a silence shorter than the evaluation interval resolves once a request is accepted after it began, and a new silence fires again", async () => {
+  const alerts = new Map<string, AlertRecord>();
+  const sent: string[] = [];
+  let nowMs = Date.parse("2026-03-01T12:00:00.000Z");
+  let lastAcceptedMs = nowMs;
+  const store = {
+    listAlerts: async () => [...alerts.values()],
+    measureAlert: async () => Math.floor((nowMs - lastAcceptedMs) / 1000),
+    transitionAlert: async (next: AlertRecord, _from: unknown, notification: { payload: string } | null) => {
+      alerts.set(next.id, next);
+      if (notification) sent.push(JSON.parse(notification.payload).type);
+      return true;
+    },
+    claimAlertNotifications: async () => [],
+  } as unknown as Store;
+  const trigger = { id: "t1", name: "quiet", createdAt: new Date(nowMs).toISOString(), alerts: [{ kind: "silence", seconds: 2 }] } as unknown as TriggerRecord;
+  const monitor = new AlertMonitor({ store, triggers: { list: () => [trigger] }, url: "http://127.0.0.1:9/", intervalMs: 5000, owner: "me", log: () => {}, now: () => new Date(nowMs) });
+  const tick = async (ms: number) => {
+    nowMs += ms;
+    await monitor.evaluate();
+  };
+  try {
+    await tick(5000); // 5 s without a request: firing
+    expect(sent).toEqual(["alert.firing"]);
+    nowMs += 1000;
+    lastAcceptedMs = nowMs; // an accepted request, 1 s after the firing began
+    await tick(4000); // measured silence 4 s ≥ 2, but the request came after the firing began
+    expect(sent).toEqual(["alert.firing", "alert.resolved"]);
+    expect([...alerts.values()][0].state).toBe("ok");
+    await tick(5000); // no request since: a new silence of 9 s fires again
+    expect(sent).toEqual(["alert.firing", "alert.resolved", "alert.firing"]);
+    await tick(5000); // still silent: stays firing, nothing new sent
+    expect(sent).toEqual(["alert.firing", "alert.resolved", "alert.firing"]);
+    // A request in the same second the firing began counts too.
+    lastAcceptedMs = Date.parse([...alerts.values()][0].since);
+    await tick(5000);
+    expect(sent).toEqual(["alert.firing", "alert.resolved", "alert.firing", "alert.resolved"]);
   } finally {
     await monitor.stop();
   }

@@ -42,6 +42,18 @@ async function signed(secret: string, id: string, payload: string): Promise<Reco
  * transition is recorded, and notified, exactly once, and a restart repeats nothing. Queued
  * notifications are delivered apart from ingest, retried with backoff until delivered.
  */
+/**
+ * A firing silence ends when a request was accepted after it began, even if the rule's window is
+ * shorter than the evaluation interval (the silence measured now may already exceed it again).
+ * With no request since the firing began at `since`, the silence has grown by at least the time
+ * since then, to more than `floor((now − since) / 1 s)`; a request at or after `since` makes it
+ * at most that. The next silence fires again at a later evaluation.
+ */
+export function silenceBroken(kind: string, current: AlertRecord | undefined, silenceSeconds: number, now: Date): boolean {
+  if (kind !== "silence" || current?.state !== "firing") return false;
+  return silenceSeconds <= Math.floor((now.getTime() - Date.parse(current.since)) / 1000);
+}
+
 export class AlertMonitor {
   private timers: Array<ReturnType<typeof setInterval>> = [];
   private firing = new Map<string, { triggerId: string; kind: string; firing: boolean }>();
@@ -103,11 +115,11 @@ export class AlertMonitor {
         const id = `${trigger.id}/${ruleKey(rule)}`;
         wanted.add(id);
         const value = await this.o.store.measureAlert(trigger.id, rule, now, trigger.createdAt);
-        const state: AlertState = value >= thresholdOf(rule) ? "firing" : "ok";
+        const current = known.get(id);
+        const state: AlertState = value >= thresholdOf(rule) && !silenceBroken(rule.kind, current, value, now) ? "firing" : "ok";
         // One series per {trigger, kind}: two rules of one kind are one gauge, 1 while either fires.
         const series = `${trigger.id}/${rule.kind}`;
         firing.set(series, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" || firing.get(series)?.firing === true });
-        const current = known.get(id);
         measured.set(id, value);
         if (current?.state === state) continue;
         const next: AlertRecord = { id, triggerId: trigger.id, kind: rule.kind, state, since: now.toISOString(), value, threshold: thresholdOf(rule), notifiedAt: null };
