@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
+import github from "../plugins/github/index.ts";
 import stripe from "../plugins/stripe/index.ts";
 import { pluginContext } from "../src/plugins/context.ts";
 import { withPinnedClock } from "./support/clock.ts";
@@ -132,6 +133,38 @@ test("an app trigger with a pasted secret: the provider signs with both during i
   expect((await send("whsec_new")).status).toBe(200);
   expect((await send("whsec_old")).status).toBe(200);
   expect((await send("whsec_other")).status).toBe(401);
+});
+
+test("a trigger whose plugin generates a secret but was given one rotates the way it was set up: with appSecret, never leaving the generated one in force", async () => {
+  const s = await server();
+  const send = async (url: string, secret: string) => {
+    const body = JSON.stringify({ zen: crypto.randomUUID() });
+    const signed = await github.sign!({ method: "POST", url, rawBody: new TextEncoder().encode(body), headers: new Headers() }, pluginContext(secret, new Date()));
+    return fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": crypto.randomUUID(), ...signed.headers } });
+  };
+  const pasted = (await s.api("POST", "/api/triggers", { name: "gh-pasted", app: "github", appSecret: "pasted-old-0123456789" })).body;
+  expect(pasted.auth.secretSource).toBe("given");
+  expect((await send(pasted.url, "pasted-old-0123456789")).status).toBe(200);
+  // Without the new secret: refused, saying what to send (a generated one would leave the pasted one in force).
+  const bare = await s.api("POST", `/api/triggers/${pasted.id}/rotate`, { overlapSeconds: 3 });
+  expect([bare.status, bare.body.details[0].path]).toEqual([400, "/appSecret"]);
+  expect(bare.body.details[0].message).toContain("send the new one as appSecret");
+  const rotated = await s.api("POST", `/api/triggers/${pasted.id}/rotate`, { overlapSeconds: 3, appSecret: "pasted-new-0123456789" });
+  expect(rotated.status).toBe(200);
+  expect(rotated.body.secret).toBeUndefined();
+  expect((await send(pasted.url, "pasted-new-0123456789")).status).toBe(200);
+  expect((await send(pasted.url, "pasted-old-0123456789")).status).toBe(200);
+  expect((await send(pasted.url, "pasted-other-012345678")).status).toBe(401);
+
+  // One set up with inlet's generated secret rotates to a new generated one, and refuses a pasted one.
+  const generated = (await s.api("POST", "/api/triggers", { name: "gh-generated", app: "github" })).body;
+  expect(generated.auth.secretSource).toBe("generated");
+  const refused = await s.api("POST", `/api/triggers/${generated.id}/rotate`, { overlapSeconds: 3, appSecret: "pasted-0123456789" });
+  expect([refused.status, refused.body.details[0].path]).toEqual([400, "/appSecret"]);
+  const old = await reveal(s, generated.id);
+  const renewed = await s.api("POST", `/api/triggers/${generated.id}/rotate`, { overlapSeconds: 3 });
+  expect(renewed.body.secret).not.toBe(old);
+  expect((await send(generated.url, renewed.body.secret)).status).toBe(200);
 });
 
 test("inlet triggers rotate --overlap, on a running server's data dir", async () => {

@@ -87,7 +87,9 @@ export function endpointSection(trigger: Trigger, plugin: Plugin | null): HTMLEl
   const url = readonlyInput(trigger.url);
   const parts: Node[] = [readonlyField("URL", url, "Callers send their webhooks here.", (id) => [copyButton(id, () => trigger.url)])];
 
-  const generated = trigger.app ? plugin?.secret.generated === true : trigger.auth.type !== "none";
+  // Rotated the way it was set up: a secret inlet generated is revealed and generated anew; one
+  // given to inlet (an app's pasted or adopted secret) is write-only and rotated by pasting the next.
+  const generated = trigger.auth.secretSource === "generated";
   if (generated && trigger.auth.hasSecret) {
     let secret: string | null = null;
     const fetchSecret = async () => (secret ??= (await api<{ secret: string }>("GET", `/api/triggers/${encodeURIComponent(trigger.id)}/secret`)).secret);
@@ -124,7 +126,7 @@ export function endpointSection(trigger: Trigger, plugin: Plugin | null): HTMLEl
   }
 
   // A secret the provider gives (pasted, write-only) rotates with the new one pasted here.
-  if (trigger.app && !generated && trigger.auth.hasSecret) parts.push(rotation(trigger, () => {}, { label: plugin?.secret.label ?? "Secret" }));
+  if (trigger.app && trigger.auth.secretSource === "given") parts.push(rotation(trigger, () => {}, { label: plugin?.secret.label ?? "Secret" }));
 
   const curl = readonlyInput(trigger.curl, true);
   const curlRow = readonlyField("Curl Command", curl, curlHint(trigger), (id) => [copyButton(id, () => trigger.curl)]);
