@@ -17,9 +17,11 @@
  * SQLite ("inlet, auth none") in the same round; afterwards the runs in the database are counted
  * against the 2xx answers wrk saw. A command per request in workflow response mode beside
  * adnanh/webhook doing the same and a bare Bun.spawn server (test/bench/commands.ts), with the
- * ratios to webhook and each server's CPU per request.
+ * ratios to webhook and each server's CPU per request. The burst on a fresh trigger
+ * (test/bench/burst.ts): 50 senders at once on triggers created a moment before, on a server of
+ * its own, counting every answer that is not 2xx.
  *
- * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" for those;
+ * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" and "burst" for those;
  * a PostgreSQL case brings "inlet, auth none" along for its ratio), BENCH_CPU_PROF (a directory: the
  * inlet server that serves the SQLite and command cases writes a markdown CPU profile there).
  */
@@ -32,6 +34,7 @@ import { postgresBinDir } from "../support/postgres.ts";
 import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgres.ts";
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
 import { commandCases, commandCasesWanted } from "./commands.ts";
+import { burstOnFreshServer, burstTable } from "./burst.ts";
 import { cpuMs, startPinned as startServer } from "./processes.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -290,6 +293,10 @@ async function main() {
     await fresh.proc.exited;
   }
 
+  // The burst: fresh triggers on a fresh server, 3 s each (what the issue measured), once.
+  const burstOptions = { seconds: Math.min(3, seconds), connections };
+  const burstRows = !only || only.includes("burst") ? await burstOnFreshServer(burstOptions) : null;
+
   const rows = cases.map((c) => {
     const rs = results.get(c.name)!;
     return {
@@ -359,11 +366,14 @@ async function main() {
     ...preTable,
     ...(commands?.table(results) ?? []),
     ...e2eTable,
+    ...(burstRows ? burstTable(burstRows, burstOptions) : []),
   ].join("\n");
   console.log(table);
   mkdirSync(join(ROOT, ".bench"), { recursive: true });
-  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, postgres: pgCheck }, null, 2));
+  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, burst: burstRows, postgres: pgCheck }, null, 2));
   writeFileSync(join(ROOT, ".bench", "latest.md"), table + "\n");
+  const refusedInBurst = burstRows?.filter((r) => r.result.non2xx > 0) ?? [];
+  if (refusedInBurst.length > 0) throw new Error(`burst on a fresh trigger: non-2xx answers (${refusedInBurst.map((r) => `${r.name}: ${r.result.non2xx}`).join("; ")})`);
   if (pgCheck && !pgCheck.ok) throw new Error(`PostgreSQL: acknowledged runs missing from the database:\n${pgCheck.lines.join("\n")}`);
 }
 
