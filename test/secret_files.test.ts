@@ -16,7 +16,7 @@ const LOCAL_NOTE = "note: trigger URLs and curl commands use";
 /** What a command workflow finds in its parent's (the server's) environment. */
 async function parentEnvironment(server: ServerProcess, adminToken: string): Promise<string> {
   const api = (path: string, body?: unknown) =>
-    fetch(`${server.url}${path}`, { method: body ? "POST" : "GET", headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
+    fetch(`${server.url}${path}`, { method: body ? "POST" : "GET", headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   const created = await api("/api/triggers", {
     name: "environ",
     auth: { type: "none" },
