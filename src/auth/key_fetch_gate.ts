@@ -31,11 +31,11 @@ interface Failing {
 }
 
 /**
- * Fetches of signing keys (a JWKS) from hosts senders name, so that no flood of requests makes
- * inlet hammer a host that fails (README "Admin authentication and the server's own secrets"):
- * per URL, one fetch at a time, its result shared by every request waiting on it; after a
- * failure, no fetch for 30 s, doubling up to 5 min while the URL keeps failing; a success
- * forgets the failures. Only failing URLs and fetches in flight are kept.
+ * Fetches of signing keys (a JWKS) from hosts trigger owners name, so that no flood of requests
+ * makes inlet hammer a host that fails (README "Admin authentication and the server's own
+ * secrets", its "Key fetches"): per URL, one fetch at a time, its result shared by every request
+ * waiting on it; after a failure, no fetch for 30 s, doubling up to 5 min while the URL keeps
+ * failing; a success forgets the failures. Only failing URLs and fetches in flight are kept.
  */
 export class KeyFetchGate {
   private readonly failing = new Map<string, Failing>();
