@@ -10,6 +10,7 @@ import { apiRoutes } from "./http/api.ts";
 import { errorResponse } from "./http/errors.ts";
 import { healthRoutes } from "./http/health.ts";
 import { metricsGuard } from "./http/metrics_access.ts";
+import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
 import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
 import { Metrics, triggerInfo } from "./http/metrics.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
@@ -209,12 +210,20 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   const received = new WeakMap<Request, Request>();
   let peerOf: (request: Request) => string | null = () => null;
   const trusted = trustedProxyRanges(config);
+  const callerAddress = (request: Request) => clientAddress(peerOf(received.get(request) ?? request), request.headers.get("x-forwarded-for"), trusted);
+  // One count of failed admin authentications for the management API and /metrics (which takes the admin token too).
+  const adminAuthThrottle = new AdminAuthThrottle();
+  const failedAuth = (request: Request) => {
+    // A request handed over in process (`app.handle`) came through no socket: nobody to slow down.
+    if (peerOf(received.get(request) ?? request) === null) return null;
+    return adminAuthThrottle.failed(callerAddress(request));
+  };
   const pipeline = new IngestPipeline({
     triggers,
     store,
     plugins,
     compileChecks: pooledChecks(checkPool),
-    callerAddress: (request) => clientAddress(peerOf(received.get(request) ?? request), request.headers.get("x-forwarded-for"), trusted),
+    callerAddress,
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
@@ -255,6 +264,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
         onTriggerDeleted: (id) => metrics.forget(id),
         maxBodyBytes: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES),
         alerts: () => alerts.list(),
+        failedAuth,
       }),
     )
     .use(
@@ -268,7 +278,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
           { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
         ],
         // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
-        metricsGuard(config.metricsToken, () => adminHash),
+        metricsGuard(config.metricsToken, () => adminHash, failedAuth),
       ),
     )
     .use(panelRoutes());

@@ -180,6 +180,48 @@ describe("jwt", () => {
     }
   });
 
+  test("a JWKS host that fails is fetched once however many requests arrive, then not again for 30 s (doubling while it fails); every request gets the uniform 401", async () => {
+    let fetches = 0;
+    const failing = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch() {
+        fetches++;
+        return new Response("unavailable", { status: 503 });
+      },
+    });
+    try {
+      await withPinnedClock(async (clock) => {
+        const t = await server.createTrigger({ name: "jwt-jwks-down", auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${failing.port}/jwks.json` } } });
+        const { privateKey } = await generateKeyPair("ES256");
+        const header = `Bearer ${await new SignJWT({ exp: now() + 600 }).setProtectedHeader({ alg: "ES256", kid: "k1" }).sign(privateKey)}`;
+        const answers = await Promise.all(Array.from({ length: 25 }, () => post(t.url, header)));
+        for (let i = 0; i < 25; i++) answers.push(await post(t.url, header));
+        for (const answer of answers) {
+          expect(answer.status).toBe(401);
+          expect(await answer.json()).toMatchObject({ error: "authentication failed" });
+        }
+        expect(fetches).toBe(1);
+        expect(await lastDetail(t.id)).toContain("keys not fetched");
+        clock.advance(29_999);
+        expect((await post(t.url, header)).status).toBe(401);
+        expect(fetches).toBe(1);
+        clock.advance(1);
+        expect((await post(t.url, header)).status).toBe(401);
+        expect(fetches).toBe(2);
+        // Failed again: 60 s now.
+        clock.advance(59_999);
+        expect((await post(t.url, header)).status).toBe(401);
+        expect(fetches).toBe(2);
+        clock.advance(1);
+        expect((await post(t.url, header)).status).toBe(401);
+        expect(fetches).toBe(3);
+      });
+    } finally {
+      failing.stop(true);
+    }
+  });
+
   test("the rules at save: HS256 never mixed with a public-key algorithm, exactly one key source, a key that fits", async () => {
     const { publicKey } = await generateKeyPair("ES256", { extractable: true });
     const pem = await exportSPKI(publicKey);

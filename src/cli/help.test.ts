@@ -15,3 +15,7 @@ test("a command's help has its own usage lines and the flags every command takes
 test("the help lists --metrics-token with its environment twin, INLET_METRICS_TOKEN", () => {
   expect(HELP).toMatch(/^  --metrics-token +INLET_METRICS_TOKEN +when set, \/metrics requires it as a bearer token/m);
 });
+
+test("the help says the server's own secrets can be given by file", () => {
+  expect(HELP).toContain("INLET_ADMIN_TOKEN_FILE, INLET_SECRET_KEY_FILE, INLET_DATABASE_URL_FILE: a file whose content is the value");
+});

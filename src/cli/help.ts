@@ -39,6 +39,8 @@ Usage:
 
 Flags (each with an environment twin):
 ${OPTIONS.map((o) => `  ${(o.flag || "(env only)").padEnd(18)} ${o.env.padEnd(22)} ${o.help}${o.fallback !== undefined ? ` [default ${o.fallback}]` : ""}`).join("\n")}
+  INLET_ADMIN_TOKEN_FILE, INLET_SECRET_KEY_FILE, INLET_DATABASE_URL_FILE: a file whose content is the value
+  (one trailing newline removed), which keeps it out of the environment command workflows can read
 `;
 
 /** The usage lines of one command (`inlet triggers --help`), with the flags every command takes. */

@@ -18,7 +18,7 @@ export async function serve(args: string[]): Promise<number> {
     onSignal = () => void server.stop().then(resolve, resolve);
     if (signalled) onSignal();
   });
-  const lines = startupLines(server, config);
+  const lines = startupLines(server, config, { env: process.env, pid: process.pid });
   printWarnings(lines.stderr);
   // One write, so that the listening line scripts wait for comes after the others.
   print(lines.stdout.join("\n"));

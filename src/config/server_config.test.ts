@@ -87,3 +87,26 @@ test("--metrics-token / INLET_METRICS_TOKEN: unset by default, flag over env, at
   expect(refused([], { INLET_METRICS_TOKEN: "short-secret" })).not.toContain("short-secret");
   expect(() => loadServerConfig(["--metrics-token"], {})).toThrow("--metrics-token needs a value");
 });
+
+test("the admin token, secret key and database URL can be given by file (INLET_*_FILE), checked as if given directly", async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "inlet-test-config-files-"));
+  try {
+    const file = (name: string, content: string) => (writeFileSync(join(dir, name), content), join(dir, name));
+    const config = loadServerConfig([], {
+      INLET_ADMIN_TOKEN_FILE: file("token", "admin-token-0123456789\n"),
+      INLET_SECRET_KEY_FILE: file("key", `${KEY}\n`),
+      INLET_DATABASE_URL_FILE: file("url", "postgres://u:p@db/inlet\n"),
+    });
+    expect(config).toMatchObject({ adminToken: "admin-token-0123456789", secretKey: KEY, databaseUrl: "postgres://u:p@db/inlet" });
+    expect(isGiven(config, "adminToken")).toBe(true);
+    expect((thrown(() => loadServerConfig([], { INLET_ADMIN_TOKEN_FILE: file("short", "short\n") })) as Error).message).toBe("INLET_ADMIN_TOKEN: must be at least 16 characters (got 5 characters, not shown)");
+    const both = thrown(() => loadServerConfig([], { INLET_DATABASE_URL: "postgres://x/y", INLET_DATABASE_URL_FILE: join(dir, "url") }));
+    expect(both).toBeInstanceOf(UsageError);
+    expect((both as Error).message).toContain("INLET_DATABASE_URL and INLET_DATABASE_URL_FILE are both set");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -3,6 +3,8 @@ import { parseCidr, rangesOf } from "../net/cidr.ts";
 import { decodeSecretKey } from "./secret_key.ts";
 import { isStandardWebhookSecret } from "./standard_webhook_secret.ts";
 import { redactUrl } from "./redact_url.ts";
+import { readSecretFiles } from "./secret_files.ts";
+import { UsageError } from "./usage_error.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 
@@ -94,10 +96,7 @@ const MESSAGES: Partial<Record<keyof ServerConfig, string>> = {
   metricsToken: "must be at least 16 characters",
 };
 
-/** A usage error: the CLI prints its message on one line and exits non-zero. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError };
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
 const FALSE_WORDS = ["0", "false", "no", "off"];
@@ -142,7 +141,8 @@ export function flagValue(flag: string, next: string | undefined): string {
  * Reads the server settings: flags first, then env twins, then defaults. `args` are the
  * flags left after the command words; unknown flags are an error that names them.
  */
-export function loadServerConfig(args: string[], env: Record<string, string | undefined> = process.env): ServerConfig {
+export function loadServerConfig(args: string[], environment: Record<string, string | undefined> = process.env): ServerConfig {
+  const env = readSecretFiles(environment);
   const values: Record<string, unknown> = {};
   const explicit = new Set<string>();
   for (let i = 0; i < args.length; i++) {

@@ -32,6 +32,8 @@ export interface ApiDeps {
   maxBodyBytes: number;
   /** `GET /api/alerts`: the stored alerts with their measure now (the alert monitor's). */
   alerts(): Promise<AlertRecord[]>;
+  /** Counts a refused admin token: the 429 to answer with once its address has failed too often, else null (see AdminAuthThrottle). */
+  failedAuth?(request: Request): Response | null;
 }
 
 const json = jsonResponse;
@@ -70,7 +72,7 @@ export function apiRoutes(deps: ApiDeps) {
     )
     .onBeforeHandle(({ request }) => {
       const credential = bearerCredential(request, (token) => tokenMatchesHash(token, deps.adminTokenHash()));
-      if (credential !== "accepted") return unauthorized(credential, ADMIN_TOKEN_HINT);
+      if (credential !== "accepted") return deps.failedAuth?.(request) ?? unauthorized(credential, ADMIN_TOKEN_HINT);
     })
     // API viewers on another origin may load it (with the admin token).
     .get("/openapi.json", () => json(200, openApiDocument(deps.baseUrl()), { "Access-Control-Allow-Origin": "*" }))

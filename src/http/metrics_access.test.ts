@@ -51,3 +51,14 @@ test("the admin token in force is read at each request: after a reset the old on
   expect(refused.headers.get("www-authenticate")).toBe(`Bearer realm="inlet", error="invalid_token", error_description="${METRICS_TOKEN_HINT}"`);
   expect(guard(scrape(`Bearer ${METRICS_TOKEN}`))).toBeNull();
 });
+
+test("a refused token counts as a failed admin authentication: its 429 is the answer once given; an accepted one is never counted", () => {
+  const counted: Request[] = [];
+  const tooMany = new Response(null, { status: 429 });
+  const guard = metricsGuard(METRICS_TOKEN, () => sha256Hex(ADMIN_TOKEN), (request) => (counted.push(request), counted.length > 1 ? tooMany : null));
+  expect(guard(scrape("Bearer wrong"))?.status).toBe(401);
+  expect(guard(scrape(undefined))).toBe(tooMany);
+  expect(guard(scrape(`Bearer ${METRICS_TOKEN}`))).toBeNull();
+  expect(guard(scrape(`Bearer ${ADMIN_TOKEN}`))).toBeNull();
+  expect(counted.length).toBe(2);
+});

@@ -62,6 +62,7 @@ export interface ApiRoute {
 }
 
 const unauthorized: Answer = { description: "missing or wrong admin token", schema: "Error" };
+const throttled: Answer = { description: "more than 20 failed authentications from this address this minute; retry after Retry-After (a correct token still passes)", schema: "Error" };
 const invalid: Answer = { description: "invalid input", schema: "Invalid" };
 const unknown = (what: string): Answer => ({ description: `unknown ${what}`, schema: "Error" });
 const unavailable: Answer = { description: "the store is unavailable; retry after Retry-After", schema: "Error" };
@@ -196,7 +197,7 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8080") {
       description: route.summary,
       ...(parameters.length ? { parameters } : {}),
       ...(route.request ? { requestBody: { required: !route.requestOptional, content: { "application/json": { schema: ref(route.request) } } } } : {}),
-      responses: Object.fromEntries(Object.entries({ ...route.responses, "401": unauthorized }).map(([status, a]) => [status, answer(a)])),
+      responses: Object.fromEntries(Object.entries({ ...route.responses, "401": unauthorized, "429": throttled }).map(([status, a]) => [status, answer(a)])),
     };
   }
   return {

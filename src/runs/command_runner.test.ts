@@ -74,8 +74,10 @@ test("arguments reach the program verbatim: no shell expansion", async () => {
   expect(outcome.answer?.headers["Content-Type"]).toBe("text/plain; charset=utf-8");
 });
 
-test("inlet's own settings (admin token, secret key) are not in the command's environment", async () => {
+test("inlet's own settings (admin token, secret key, database URL) are not in the command's environment", async () => {
   process.env.INLET_ADMIN_TOKEN = "do-not-leak-0123456789";
+  process.env.INLET_SECRET_KEY = "do-not-leak-key";
+  process.env.INLET_DATABASE_URL = "postgres://u:do-not-leak-password@db/x";
   try {
     const outcome = await runner({ kind: "command", argv: ["sh", "-c", "env"] }, run, ctx());
     const env = decode(outcome.answer?.body);
@@ -85,6 +87,8 @@ test("inlet's own settings (admin token, secret key) are not in the command's en
     expect(env).toContain("INLET_TRIGGER_ID=t1");
   } finally {
     delete process.env.INLET_ADMIN_TOKEN;
+    delete process.env.INLET_SECRET_KEY;
+    delete process.env.INLET_DATABASE_URL;
   }
 });
 

@@ -1,0 +1,4 @@
+/** A usage error: the CLI prints its message on one line and exits 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
