@@ -1,110 +1,35 @@
-import { join } from "node:path";
-import { Elysia } from "elysia";
-import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
+import type { Database } from "bun:sqlite";
 import { adminTokenHashInForce, ensureAdminToken } from "./auth/admin_token.ts";
-import { SealedBox } from "./auth/sealed_box.ts";
-import { usesGeneratedSecret } from "./auth/generic.ts";
-import { BASE_URL_META, KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
-import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
-import { apiRoutes } from "./http/api.ts";
-import { errorResponse } from "./http/errors.ts";
-import { healthRoutes } from "./http/health.ts";
-import { metricsGuard } from "./http/metrics_access.ts";
-import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
-import { edgeRefusalHandler, ingestHandler, webhookToken } from "./http/ingest_route.ts";
-import { Metrics, triggerInfo } from "./http/metrics.ts";
-import { logEvent, RequestLog } from "./http/request_log.ts";
+import { AlertMonitor } from "./alerts/monitor.ts";
 import { checkExpression } from "./checks/api_check.ts";
-import { expressionRules } from "./checks/compile.ts";
 import { CheckPool } from "./checks/pool.ts";
 import { pooledChecks } from "./checks/pooled.ts";
-import { checkPoolGauges } from "./http/check_pool_metrics.ts";
-import { IngestPipeline } from "./ingest/pipeline.ts";
-import { MAX_TRIGGER_BODY_BYTES, type TriggerRecord } from "./records/trigger.ts";
-import { explainDataDirError } from "./config/data_dir_error.ts";
 import { localOnlyNote } from "./config/base_url.ts";
-import { dataDirWarning } from "./config/open_data_dir.ts";
 import { explainBindError } from "./config/bind_error.ts";
-import { missingPluginWarnings } from "./plugins/missing.ts";
-import { EDGE_REFUSALS, refuseOversized, routable } from "./http/edge.ts";
-import { allowedMethods, methodNotAllowed } from "./http/method_not_allowed.ts";
-import { withCacheControl } from "./http/cache_control.ts";
-import { clientAddress } from "./net/client_address.ts";
-import { AlertMonitor } from "./alerts/monitor.ts";
-import { Replay } from "./replay/replay.ts";
+import { explainDataDirError } from "./config/data_dir_error.ts";
+import { dataDirWarning } from "./config/open_data_dir.ts";
+import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
+import { openCore, type Core } from "./core.ts";
+import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
+import { httpApp } from "./http/app.ts";
+import { checkPoolGauges } from "./http/check_pool_metrics.ts";
+import { frontDoor } from "./http/front_door.ts";
+import { edgeRefusalHandler, ingestHandler } from "./http/ingest_route.ts";
+import { Metrics, triggerInfo } from "./http/metrics.ts";
+import { metricsGuard } from "./http/metrics_access.ts";
+import { logEvent, RequestLog } from "./http/request_log.ts";
+import { IngestPipeline } from "./ingest/pipeline.ts";
 import { RateLimiter } from "./ingest/rate_limit.ts";
-import { PluginRegistry } from "./plugins/registry.ts";
+import { every } from "./lifecycle/every.ts";
+import { Services } from "./lifecycle/services.ts";
+import { clientAddress } from "./net/client_address.ts";
+import { missingPluginWarnings } from "./plugins/missing.ts";
+import { BASE_URL_META } from "./records/meta_keys.ts";
+import { MAX_TRIGGER_BODY_BYTES, type TriggerRecord } from "./records/trigger.ts";
+import { Replay } from "./replay/replay.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
-import { PostgresStore } from "./store/postgres/postgres_store.ts";
-import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
 import { DataDirInUse, holdServeLock } from "./store/sqlite/serve_lock.ts";
-import type { Database } from "bun:sqlite";
-import type { Store } from "./store/store.ts";
-import { TriggerService } from "./triggers/service.ts";
 import { panelRoutes } from "./ui/routes.ts";
-
-/** Everything a process needs to read and change triggers, shared by the server and the CLI. */
-export interface Core {
-  config: ServerConfig;
-  store: Store;
-  plugins: PluginRegistry;
-  triggers: TriggerService;
-  box: SealedBox;
-}
-
-/** Opens the store, the key, the plugins and the trigger index. */
-export async function openCore(config: ServerConfig): Promise<Core> {
-  let box: SealedBox;
-  let store: Store;
-  const plugins = await loadPlugins(config);
-  try {
-    box = SealedBox.load(config.dataDir, config.secretKey);
-    store = await openStore(config);
-  } catch (error) {
-    throw explainDataDirError(error, config.dataDir);
-  }
-  try {
-    await checkSecretKey(store, box, config);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
-    s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true,
-  );
-  await triggers.refresh(true);
-  return { config, store, plugins, triggers, box };
-}
-
-/** The built-in plugins and those of `--plugins-dir`. */
-export async function loadPlugins(config: Pick<ServerConfig, "pluginsDir">): Promise<PluginRegistry> {
-  const plugins = new PluginRegistry(BUILTIN_PLUGINS);
-  if (config.pluginsDir) await plugins.loadDir(config.pluginsDir);
-  return plugins;
-}
-
-/** The embedded SQLite store in the data dir, or the PostgreSQL database of `--database-url` (migrated). */
-export async function openStore(config: ServerConfig): Promise<Store> {
-  // INLET_GROUP_COMMIT=0 is a benchmark knob (one transaction per request), not a setting.
-  const groupCommit = process.env.INLET_GROUP_COMMIT !== "0";
-  if (config.databaseUrl) return PostgresStore.open(config.databaseUrl, { groupCommit });
-  return new SqliteStore(sqlitePathIn(config.dataDir), { groupCommit });
-}
-
-/**
- * Every instance on one store must seal and open secrets with the same key. The first to start
- * records the key's fingerprint; one with another key refuses to start instead of failing on
- * every secret later.
- */
-async function checkSecretKey(store: Store, box: SealedBox, config: ServerConfig): Promise<void> {
-  const mine = box.fingerprint();
-  if ((await store.setMetaIfAbsent(KEY_FINGERPRINT_META, mine)) === mine) return;
-  const where = config.secretKey ? "INLET_SECRET_KEY" : `${join(config.dataDir, "secret.key")} (no INLET_SECRET_KEY set)`;
-  throw new UsageError(
-    `the secret key from ${where} is not the key this ${store.kind === "postgres" ? "database" : "data dir"}'s secrets were sealed with; ` +
-      "give every instance the same INLET_SECRET_KEY (or restore the original secret.key)",
-  );
-}
 
 export interface RunningServer {
   /** Where it listens. */
@@ -179,15 +104,29 @@ function serveLockOf(dataDir: string): Database {
   }
 }
 
+/**
+ * The composition root of `inlet serve`: each part is built from the ones before it and handed to
+ * one owner (`Services`) as it starts, which stops them in reverse order — on shutdown, and when
+ * a later step of the start fails. In order: the core (store, key, plugins, triggers), the
+ * request log, the runners and the run queue, the sandbox workers, the ingest pipeline, alerts,
+ * the HTTP listener, then the loops that keep this instance in step with the store.
+ */
 async function startServing(config: ServerConfig): Promise<RunningServer> {
   const core = await openCore(config);
-  const { store, triggers, plugins } = core;
+  const { store } = core;
+  const services = new Services((name, error) => logEvent("warn", `stopping ${name} failed`, { error: String(error) }));
+  services.add({ name: "store", stop: () => store.close() });
   try {
-    await store.beginServing?.();
+    return await serve(config, core, services);
   } catch (error) {
-    await store.close();
+    await services.stop();
     throw error;
   }
+}
+
+async function serve(config: ServerConfig, core: Core, services: Services): Promise<RunningServer> {
+  const { store, triggers, plugins } = core;
+  await store.beginServing?.();
   // Known before the port is bound, so the token in force works from the first request; a
   // generated one is made only once the port is ours (below). Read again every second, so that
   // `inlet admin-token reset` takes effect without a restart.
@@ -195,16 +134,13 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   let baseUrl = publicBaseUrl(config, config.port);
   const metrics = new Metrics();
   const log = new RequestLog(config.logRequests);
+  services.add({ name: "request log", stop: () => log.close() });
   const runners = createRunners({ scriptPool: { size: config.runConcurrency } });
-  const queue = new RunQueue({
-    store,
-    triggers,
-    execute: runners.execute,
-    concurrency: config.runConcurrency,
-    leaseMs: config.runLeaseSeconds * 1000,
-    log: logEvent,
-  });
+  services.add({ name: "runners", stop: () => runners.close() });
+  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency, leaseMs: config.runLeaseSeconds * 1000, log: logEvent });
   const checkPool = new CheckPool({ size: config.sandboxWorkers });
+  services.add({ name: "sandbox workers", stop: () => checkPool.close() });
+
   // The request as Bun received it, where the edge re-addressed it (see `routable`): its socket's
   // peer address is asked of Bun only when a trigger's sources check needs it.
   const received = new WeakMap<Request, Request>();
@@ -233,6 +169,7 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
     log: logEvent,
   });
   await queue.start();
+  services.add({ name: "run queue", stop: () => queue.stop(RUN_DRAIN_MS) });
   const alerts = new AlertMonitor({
     store,
     triggers,
@@ -243,122 +180,77 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
     log: logEvent,
   });
   alerts.start();
-  const ingest = ingestHandler(pipeline, metrics, log);
-  const edgeRefused = edgeRefusalHandler(pipeline, metrics, log);
-  // Set once every route is registered (below): which methods a path no route took answers to.
-  let allowed: (path: string) => string[] = () => [];
-  const app = new Elysia({ name: "inlet" })
-    .onError(({ code, error, path }) => {
-      const allow = code === "NOT_FOUND" ? allowed(path) : [];
-      return allow.length > 0 ? methodNotAllowed(allow) : errorResponse(code, error);
-    })
-    .use(
-      apiRoutes({
-        triggers,
-        store,
-        plugins,
-        adminTokenHash: () => adminHash,
-        baseUrl: () => baseUrl,
-        check: checkExpression,
-        replay: new Replay({ store, triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) }),
-        onTriggerDeleted: (id) => metrics.forget(id),
-        maxBodyBytes: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES),
-        alerts: () => alerts.list(),
-        failedAuth,
-      }),
-    )
-    .use(
-      healthRoutes(
-        store,
-        metrics,
-        () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges?.() }),
-        () => [
-          ...checkPoolGauges(checkPool.snapshot()),
-          triggerInfo(triggers.list()),
-          { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
-        ],
-        // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
-        metricsGuard(config.metricsToken, () => adminHash, failedAuth),
-      ),
-    )
-    .use(panelRoutes());
-  allowed = allowedMethods(app.routes);
+  services.add({ name: "alerts", stop: () => alerts.stop() });
 
-  const stopStarted = async () => {
-    checkPool.close();
-    await alerts.stop();
-    await queue.stop(RUN_DRAIN_MS);
-    await runners.close();
-    log.close();
-    await store.close();
-  };
-  /**
-   * Every request, from the socket or in process: the edge's refusals, webhook calls straight to
-   * the pipeline, the rest through the router. Answers under `/api/` and `/metrics` get their
-   * `Cache-Control` here, whatever answered them (a route, the router's 404 or 405, an error).
-   */
-  const frontDoor = (request: Request): Response | Promise<Response> => {
-    const refused = refuseOversized(request);
-    if (refused) {
-      const token = webhookToken(request.url);
-      return token === null ? withCacheControl(request.url, refused) : edgeRefused(request, token, refused, EDGE_REFUSALS[refused.status]);
-    }
-    const routed = routable(request);
-    if (routed !== request) received.set(routed, request);
-    const token = webhookToken(routed.url);
-    if (token !== null) return ingest(routed, token).catch((error) => errorResponse("UNKNOWN", error));
-    return Promise.resolve(app.handle(routed))
-      .catch((error) => errorResponse("UNKNOWN", error))
-      .then((response) => withCacheControl(routed.url, response));
-  };
-  const listen = () =>
-    Bun.serve({
+  const app = httpApp({
+    api: {
+      triggers,
+      store,
+      plugins,
+      adminTokenHash: () => adminHash,
+      baseUrl: () => baseUrl,
+      check: checkExpression,
+      replay: new Replay({ store, triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) }),
+      onTriggerDeleted: (id) => metrics.forget(id),
+      maxBodyBytes: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES),
+      alerts: () => alerts.list(),
+      failedAuth,
+    },
+    health: [
+      store,
+      metrics,
+      () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges?.() }),
+      () => [
+        ...checkPoolGauges(checkPool.snapshot()),
+        triggerInfo(triggers.list()),
+        { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
+      ],
+      // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
+      metricsGuard(config.metricsToken, () => adminHash, failedAuth),
+    ],
+    panel: panelRoutes(),
+  });
+  const handle = frontDoor({
+    ingest: ingestHandler(pipeline, metrics, log),
+    edgeRefused: edgeRefusalHandler(pipeline, metrics, log),
+    route: (request) => app.handle(request),
+    readdressed: (routed, original) => received.set(routed, original),
+  });
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
       hostname: config.host,
       port: config.port,
       // No bound of Bun's own: it would answer a larger declared body with a bare 413 before any
-      // inlet code runs (CONTRACT §6.6). The pipeline enforces each trigger's limit while streaming,
+      // inlet code runs (docs/api.md). The pipeline enforces each trigger's limit while streaming,
       // and the management API bounds what it reads (readJson, after the admin token).
       maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
       // connections whose body was refused unread.
       ...(config.idleTimeout ? { idleTimeout: config.idleTimeout } : {}),
-      fetch: frontDoor,
+      fetch: handle,
     });
-  let server: ReturnType<typeof listen>;
-  try {
-    server = listen();
   } catch (error) {
-    await stopStarted();
     throw explainBindError(error, config);
   }
+  // Stopped first of all: in-flight requests finish while everything they use is still there.
+  services.add({ name: "listener", stop: () => server.stop(false) });
   peerOf = (request) => server.requestIP(request)?.address ?? null;
   const port = server.port!;
   baseUrl = publicBaseUrl(config, port);
-  let admin: Awaited<ReturnType<typeof ensureAdminToken>>;
-  try {
-    // Only now that the port is ours: a start that fails to bind must not store a token it never printed.
-    admin = await ensureAdminToken(store, config.adminToken);
-    adminHash = admin.hash;
-    if ((await store.getMeta(BASE_URL_META)) !== baseUrl) await store.setMeta(BASE_URL_META, baseUrl);
-  } catch (error) {
-    await server.stop(true);
-    await stopStarted();
-    throw error;
-  }
+  // Only now that the port is ours: a start that fails to bind must not store a token it never printed.
+  const admin = await ensureAdminToken(store, config.adminToken);
+  adminHash = admin.hash;
+  if ((await store.getMeta(BASE_URL_META)) !== baseUrl) await store.setMeta(BASE_URL_META, baseUrl);
+
   const pluginMissing = (list: TriggerRecord[]) => missingPluginWarnings(list, (id) => plugins.has(id), config.pluginsDir);
-  const warnings = pluginMissing(triggers.list()).map((message) => `warning: ${message}`);
+  const warnings = startWarnings(config, baseUrl, pluginMissing(triggers.list()));
   // Triggers already looked at for a missing plugin; later loads warn (in the log) about new ones only.
   const seen = new Set(triggers.list().map((t) => t.id));
-  const note = localOnlyNote(baseUrl, config.baseUrl !== undefined);
-  if (note) warnings.push(note);
-  // The data dir holds the SQLite store, or (on PostgreSQL without INLET_SECRET_KEY) the key file.
-  const openDir = !config.databaseUrl || !config.secretKey ? dataDirWarning(config.dataDir) : null;
-  if (openDir) warnings.push(openDir);
-
   const reload = async () => {
     try {
       await triggers.refresh();
-      // A reset takes effect here; INLET_ADMIN_TOKEN, when set, stays the token (CONTRACT §1).
+      // A reset takes effect here; INLET_ADMIN_TOKEN, when set, stays the token (docs/api.md).
       adminHash = (await adminTokenHashInForce(store, config.adminToken)) || adminHash;
     } catch (e) {
       logEvent("warn", "trigger refresh failed", { error: String(e) });
@@ -370,34 +262,15 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   };
   // Changes from other processes: announced at once where the store can (PostgreSQL NOTIFY), and
   // the revision is polled every second in any case (the CLI on a SQLite data dir; a missed NOTIFY).
-  const watch = store.watchTriggers ? await store.watchTriggers(() => void reload()) : null;
-  const refresh = setInterval(reload, 1000);
-  // One sweep at a time: a large backlog of expired rows can take longer than the interval.
-  let sweeping = false;
-  const sweepNow = () => {
-    if (sweeping) return;
-    sweeping = true;
+  const refresh = services.add({ name: "trigger refresh", ...every(1000, reload) });
+  const watch = store.watchTriggers ? await store.watchTriggers(() => void refresh.now()) : null;
+  if (watch) services.add({ name: "trigger notifications", stop: () => watch.close() });
+  // Retention, at start too: a server restarted more often than the interval still keeps only its retention.
+  const sweep = () => {
     const now = new Date();
-    store
-      .sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000))
-      .catch((e) => logEvent("warn", "sweep failed", { error: String(e) }))
-      .finally(() => (sweeping = false));
+    return store.sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000));
   };
-  // At start too: a server restarted more often than the interval still keeps only its retention.
-  sweepNow();
-  const sweep = setInterval(sweepNow, SWEEP_EVERY_MS);
-  refresh.unref?.();
-  sweep.unref?.();
-
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      clearInterval(refresh);
-      clearInterval(sweep);
-      await watch?.close();
-      await server.stop(false);
-      await stopStarted();
-    })());
+  services.add({ name: "retention sweep", ...every(SWEEP_EVERY_MS, sweep, { immediately: true, onError: (e) => logEvent("warn", "sweep failed", { error: String(e) }) }) });
 
   return {
     url: `http://${hostPort(config.host, port)}`,
@@ -407,7 +280,18 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
     adminTokenFrom: admin.generated ? "generated" : config.adminToken ? "env" : "store",
     warnings,
     core,
-    stop,
-    app: { handle: async (r) => frontDoor(r) },
+    stop: () => services.stop(),
+    app: { handle: async (r) => handle(r) },
   };
+}
+
+/** What whoever started the server should know: triggers whose plugin is missing, a base URL only this machine can call, a data dir open to others. */
+function startWarnings(config: ServerConfig, baseUrl: string, missingPlugins: string[]): string[] {
+  const warnings = missingPlugins.map((message) => `warning: ${message}`);
+  const note = localOnlyNote(baseUrl, config.baseUrl !== undefined);
+  if (note) warnings.push(note);
+  // The data dir holds the SQLite store, or (on PostgreSQL without INLET_SECRET_KEY) the key file.
+  const openDir = !config.databaseUrl || !config.secretKey ? dataDirWarning(config.dataDir) : null;
+  if (openDir) warnings.push(openDir);
+  return warnings;
 }

@@ -5,7 +5,7 @@ import { resetAdminToken } from "../auth/admin_token.ts";
 import { explainDataDirError } from "../config/data_dir_error.ts";
 import { redactUrl } from "../config/redact_url.ts";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
-import { openStore } from "../server.ts";
+import { openStore } from "../core.ts";
 import { parseArgs } from "./args.ts";
 import { print } from "./output.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isGiven, publicBaseUrl, UsageError, type ServerConfig } from "../config/server_config.ts";
 import { BASE_URL_META } from "../records/meta_keys.ts";
-import { openCore, type Core } from "../server.ts";
+import { openCore, type Core } from "../core.ts";
 
 /** Opens the data (store, key, plugins, triggers) for one command and closes it after. */
 export async function withCore<T>(config: ServerConfig, work: (core: Core) => Promise<T>): Promise<T> {

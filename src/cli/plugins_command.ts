@@ -4,7 +4,7 @@ import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { ScaffoldRefused } from "../plugins/new_files.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";
 import { atMost, parseArgs } from "./args.ts";
-import { loadPlugins } from "../server.ts";
+import { loadPlugins } from "../core.ts";
 import { print } from "./output.ts";
 
 /** `inlet plugins list|new`. */

@@ -3,7 +3,7 @@ import { compileChecks } from "../checks/compile.ts";
 import { IngestPipeline } from "../ingest/pipeline.ts";
 import { Replay, type ReplayResult } from "../replay/replay.ts";
 import { bulkReplayOf } from "../replay/replay_input.ts";
-import type { Core } from "../server.ts";
+import type { Core } from "../core.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 
 /**
