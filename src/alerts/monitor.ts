@@ -3,6 +3,7 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import type { Store } from "../store/store.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { standardWebhooksRecipe } from "../plugins/standard_webhooks.ts";
+import { every, type Repeating } from "../lifecycle/every.ts";
 import { alertText } from "./alert_text.ts";
 
 export interface AlertMonitorOptions {
@@ -55,32 +56,30 @@ export function silenceBroken(kind: string, current: AlertRecord | undefined, si
 }
 
 export class AlertMonitor {
-  private timers: Array<ReturnType<typeof setInterval>> = [];
   private firing = new Map<string, { triggerId: string; kind: string; firing: boolean }>();
   /** Each rule's measure at the last evaluation, by alert id. */
   private measured = new Map<string, number>();
-  private evaluating: Promise<void> | null = null;
-  private delivering: Promise<void> | null = null;
-  /** A delivery was asked for while one ran (it may have looked before a transition committed). */
-  private deliverAgain = false;
-  /** Set by `stop()`: a delivery running then finishes its round and asks for no other. */
-  private stopped = false;
+  /** Rules evaluated every interval (and on demand), never two evaluations at once. */
+  private readonly evaluation: Repeating;
+  /**
+   * Due notifications sent every second (and on demand): one asked for while one runs runs again
+   * after it (it may have looked before a transition committed).
+   */
+  private readonly delivery: Repeating;
 
-  constructor(private readonly o: AlertMonitorOptions) {}
+  constructor(private readonly o: AlertMonitorOptions) {
+    this.evaluation = every(o.intervalMs, () => this.evaluateOnce(), { onError: (error) => o.log("warn", "alert evaluation failed", { error: String(error) }) });
+    this.delivery = every(Math.min(1000, o.intervalMs), () => (o.url ? this.deliverDue() : undefined), {
+      onError: (error) => o.log("warn", "alert delivery failed", { error: String(error) }),
+    });
+  }
 
   start(): void {
-    const tick = setInterval(() => void this.evaluate(), this.o.intervalMs);
-    const send = setInterval(() => void this.deliver(), Math.min(1000, this.o.intervalMs));
-    tick.unref?.();
-    send.unref?.();
-    this.timers.push(tick, send);
     void this.evaluate();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    for (const t of this.timers.splice(0)) clearInterval(t);
-    await Promise.allSettled([this.evaluating, this.delivering]);
+    await Promise.all([this.evaluation.stop(), this.delivery.stop()]);
   }
 
   /**
@@ -97,11 +96,9 @@ export class AlertMonitor {
     return [...this.firing.values()].map((a) => ({ labels: { trigger: a.triggerId, kind: a.kind }, value: a.firing ? 1 : 0 }));
   }
 
+  /** Evaluates every rule now (or once more after the evaluation in progress). */
   evaluate(): Promise<void> {
-    this.evaluating ??= this.evaluateOnce()
-      .catch((error) => this.o.log("warn", "alert evaluation failed", { error: String(error) }))
-      .finally(() => (this.evaluating = null));
-    return this.evaluating;
+    return this.evaluation.now();
   }
 
   private async evaluateOnce(): Promise<void> {
@@ -141,19 +138,10 @@ export class AlertMonitor {
     void this.deliver();
   }
 
+  /** Sends the due notifications now (or once more after the delivery in progress). */
   deliver(): Promise<void> {
     if (!this.o.url) return Promise.resolve();
-    if (this.delivering) {
-      this.deliverAgain = true;
-      return this.delivering;
-    }
-    this.delivering = (async () => {
-      do {
-        this.deliverAgain = false;
-        await this.deliverDue().catch((error) => this.o.log("warn", "alert delivery failed", { error: String(error) }));
-      } while (this.deliverAgain && !this.stopped);
-    })().finally(() => (this.delivering = null));
-    return this.delivering;
+    return this.delivery.now();
   }
 
   private async deliverDue(): Promise<void> {

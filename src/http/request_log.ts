@@ -1,3 +1,5 @@
+import { every, type Repeating } from "../lifecycle/every.ts";
+
 /** One JSON line per webhook request: ids, outcome, status, duration. Never a body or a secret. */
 export interface RequestLogEntry {
   requestId: string | null;
@@ -11,13 +13,10 @@ export interface RequestLogEntry {
 /** Writes log lines through a buffered writer so logging does not cost a syscall per request. */
 export class RequestLog {
   private readonly writer = Bun.stdout.writer();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly flusher: Repeating | null = null;
 
   constructor(private readonly enabled: boolean) {
-    if (enabled) {
-      this.timer = setInterval(() => this.writer.flush(), 200);
-      this.timer.unref?.();
-    }
+    if (enabled) this.flusher = every(200, () => this.writer.flush());
   }
 
   write(entry: RequestLogEntry): void {
@@ -26,7 +25,7 @@ export class RequestLog {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    void this.flusher?.stop();
     if (this.enabled) this.writer.flush();
   }
 }

@@ -7,6 +7,8 @@ export interface Repeating {
   now(): Promise<void>;
   /** No more ticks; waits for the run in progress, if any. A later `now()` does nothing. */
   stop(): Promise<void>;
+  /** Whether a run is in progress. */
+  readonly running: boolean;
 }
 
 export interface EveryOptions {
@@ -61,6 +63,9 @@ export function every(ms: number, task: () => unknown, options: EveryOptions = {
 
   return {
     now,
+    get running() {
+      return running !== null;
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);

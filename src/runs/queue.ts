@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
 import type { Store } from "../store/store.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
+import { every, type Repeating } from "../lifecycle/every.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 
 /** Executes one run with its trigger's workflow (see `createRunners`). */
@@ -57,11 +58,11 @@ export class RunQueue {
   private readonly claims = new Set<Promise<unknown>>();
   private readonly waiters = new Map<string, Waiter>();
   private active = 0;
-  private polling = false;
-  private pollAgain = false;
   private backlog = true;
   private stopping = false;
-  private timers: Array<ReturnType<typeof setInterval>> = [];
+  /** The store is asked for runs every `pollMs`, and at once whenever a slot frees while runs wait (`poll`). */
+  private poller: Repeating | null = null;
+  private heartbeat: Repeating | null = null;
 
   constructor(private readonly options: RunQueueOptions) {
     this.store = options.store;
@@ -83,11 +84,8 @@ export class RunQueue {
   async start(): Promise<void> {
     const requeued = await this.store.requeueAbandonedRuns(this.now());
     if (requeued > 0) this.log("info", "requeued runs left running by a previous process", { runs: requeued });
-    const poll = setInterval(() => this.poll(), this.pollMs);
-    const heartbeat = setInterval(() => this.renewLeases(), Math.max(1000, this.leaseMs / 3));
-    poll.unref?.();
-    heartbeat.unref?.();
-    this.timers.push(poll, heartbeat);
+    this.poller = every(this.pollMs, () => this.pollOnce());
+    this.heartbeat = every(Math.max(1000, this.leaseMs / 3), () => this.renewLeases());
     this.poll();
   }
 
@@ -125,7 +123,8 @@ export class RunQueue {
     }
     if (run.status !== "queued" || this.stopping) return;
     if (this.active < this.concurrency) this.claimAndExecute(run.id, trigger);
-    else if (this.polling) this.pollAgain = true;
+    // A poll in progress may have looked before this commit: once more after it.
+    else if (this.poller?.running) this.poll();
     else this.backlog = true;
   }
 
@@ -153,7 +152,7 @@ export class RunQueue {
    */
   async stop(drainMs: number): Promise<void> {
     this.stopping = true;
-    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await Promise.all([this.poller?.stop(), this.heartbeat?.stop()]);
     await Promise.allSettled([...this.claims]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([Promise.allSettled([...this.tasks]), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
@@ -197,18 +196,18 @@ export class RunQueue {
     if (this.backlog) this.poll();
   };
 
-  private async poll(): Promise<void> {
+  /** Asks the store for runs now (or, while a poll is in progress, once more after it). */
+  private poll(): void {
+    if (!this.stopping) void this.poller?.now();
+  }
+
+  private async pollOnce(): Promise<void> {
     if (this.stopping) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
     const free = this.concurrency - this.active;
     if (free <= 0) {
       this.backlog = true;
       return;
     }
-    this.polling = true;
     this.active += free;
     try {
       const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now()));
@@ -218,12 +217,6 @@ export class RunQueue {
     } catch (error) {
       this.active -= free;
       this.log("warn", "could not claim queued runs", { error: String(error) });
-    } finally {
-      this.polling = false;
-    }
-    if (this.pollAgain) {
-      this.pollAgain = false;
-      this.poll();
     }
   }
 
@@ -325,8 +318,8 @@ export class RunQueue {
     }
   }
 
-  private renewLeases(): void {
+  private async renewLeases(): Promise<void> {
     if (this.running.size === 0) return;
-    this.store.renewLeases(this.owner, [...this.running.keys()], this.leaseMs, this.now()).catch((error) => this.log("warn", "could not renew run leases", { error: String(error) }));
+    await this.store.renewLeases(this.owner, [...this.running.keys()], this.leaseMs, this.now()).catch((error) => this.log("warn", "could not renew run leases", { error: String(error) }));
   }
 }

@@ -1,6 +1,7 @@
 import { RunAborted } from "../types.ts";
 import type { ScriptJob, ScriptReply } from "./protocol.ts";
 import { SandboxChild, sandboxChildCommand } from "./sandbox_child.ts";
+import { every, type Repeating } from "../../lifecycle/every.ts";
 
 export interface ScriptPoolOptions {
   /** Most sandbox processes alive at once, which is also how many scripts run at once. */
@@ -35,7 +36,8 @@ export class ScriptPool {
   private starting = 0;
   private used = false;
   private closed = false;
-  private readonly reaper: ReturnType<typeof setInterval>;
+  /** Idle processes past `idleMs` are stopped (a third of it apart, at least a second). */
+  private readonly reaper: Repeating;
 
   constructor(options: ScriptPoolOptions) {
     this.size = Math.max(1, options.size);
@@ -44,8 +46,7 @@ export class ScriptPool {
     this.graceMs = options.killGraceMs ?? 100;
     this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
     this.idleMs = options.idleMs ?? 30_000;
-    this.reaper = setInterval(() => this.reap(), Math.max(1000, this.idleMs / 3));
-    this.reaper.unref?.();
+    this.reaper = every(Math.max(1000, this.idleMs / 3), () => this.reap());
   }
 
   /** Processes alive (busy, idle or starting). */
@@ -72,7 +73,7 @@ export class ScriptPool {
   /** Stops every process. */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.reaper);
+    void this.reaper.stop();
     for (const waiter of this.waiters.splice(0)) waiter.reject(new RunAborted());
     const exits = [...this.children].map((child) => {
       child.kill("close");
