@@ -124,34 +124,89 @@ async function startServing(config: ServerConfig): Promise<RunningServer> {
   }
 }
 
+/**
+ * What requests and loops read while the server runs: the admin token in force and the public
+ * base URL (both known in full only once the port is bound, and the token re-read every second),
+ * and who is calling (the socket's peer, once there is a socket).
+ */
+interface Live {
+  adminHash: string;
+  baseUrl: string;
+  peerOf(request: Request): string | null;
+}
+
 async function serve(config: ServerConfig, core: Core, services: Services): Promise<RunningServer> {
-  const { store, triggers, plugins } = core;
+  const { store, triggers } = core;
   await store.beginServing?.();
   // Known before the port is bound, so the token in force works from the first request; a
-  // generated one is made only once the port is ours (below). Read again every second, so that
-  // `inlet admin-token reset` takes effect without a restart.
-  let adminHash = await adminTokenHashInForce(store, config.adminToken);
-  let baseUrl = publicBaseUrl(config, config.port);
-  const metrics = new Metrics();
+  // generated one is made only once the port is ours (below).
+  const live: Live = { adminHash: await adminTokenHashInForce(store, config.adminToken), baseUrl: publicBaseUrl(config, config.port), peerOf: () => null };
+  const work = await startWork(config, core, services);
+  const handle = requestHandler(config, core, live, work);
+  const server = listen(config, handle, services);
+  live.peerOf = (request) => server.requestIP(request)?.address ?? null;
+  const port = server.port!;
+  live.baseUrl = publicBaseUrl(config, port);
+  // Only now that the port is ours: a start that fails to bind must not store a token it never printed.
+  const admin = await ensureAdminToken(store, config.adminToken);
+  live.adminHash = admin.hash;
+  if ((await store.getMeta(BASE_URL_META)) !== live.baseUrl) await store.setMeta(BASE_URL_META, live.baseUrl);
+  const warnings = startWarnings(config, live.baseUrl, missingPlugins(config, core, triggers.list()));
+  await keepInStep(config, core, live, services);
+  return {
+    url: `http://${hostPort(config.host, port)}`,
+    baseUrl: live.baseUrl,
+    port,
+    adminToken: admin.generated,
+    adminTokenFrom: admin.generated ? "generated" : config.adminToken ? "env" : "store",
+    warnings,
+    core,
+    stop: () => services.stop(),
+    app: { handle: async (r) => handle(r) },
+  };
+}
+
+/** What executes work apart from answering requests: runs, sandbox workers, alerts. */
+interface Work {
+  metrics: Metrics;
+  log: RequestLog;
+  queue: RunQueue;
+  checkPool: CheckPool;
+  alerts: AlertMonitor;
+}
+
+/** The request log, the runners and the run queue, the sandbox workers and alerts, started in that order. */
+async function startWork(config: ServerConfig, core: Core, services: Services): Promise<Work> {
+  const { store, triggers } = core;
   const log = new RequestLog(config.logRequests);
   services.add({ name: "request log", stop: () => log.close() });
   const runners = createRunners({ scriptPool: { size: config.runConcurrency } });
   services.add({ name: "runners", stop: () => runners.close() });
-  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency, leaseMs: config.runLeaseSeconds * 1000, log: logEvent });
   const checkPool = new CheckPool({ size: config.sandboxWorkers });
   services.add({ name: "sandbox workers", stop: () => checkPool.close() });
+  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency, leaseMs: config.runLeaseSeconds * 1000, log: logEvent });
+  await queue.start();
+  services.add({ name: "run queue", stop: () => queue.stop(RUN_DRAIN_MS) });
+  const alerts = new AlertMonitor({ store, triggers, url: config.alertUrl, secret: config.alertSecret, intervalMs: config.alertInterval * 1000, owner: queue.owner, log: logEvent });
+  alerts.start();
+  services.add({ name: "alerts", stop: () => alerts.stop() });
+  return { metrics: new Metrics(), log, queue, checkPool, alerts };
+}
 
+/** Every request's way in: the front door, the ingest pipeline for webhook calls, the routed app for the rest. */
+function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work): (request: Request) => Response | Promise<Response> {
+  const { store, triggers, plugins } = core;
+  const { metrics, log, queue, checkPool, alerts } = work;
   // The request as Bun received it, where the edge re-addressed it (see `routable`): its socket's
   // peer address is asked of Bun only when a trigger's sources check needs it.
   const received = new WeakMap<Request, Request>();
-  let peerOf: (request: Request) => string | null = () => null;
   const trusted = trustedProxyRanges(config);
-  const callerAddress = (request: Request) => clientAddress(peerOf(received.get(request) ?? request), request.headers.get("x-forwarded-for"), trusted);
+  const callerAddress = (request: Request) => clientAddress(live.peerOf(received.get(request) ?? request), request.headers.get("x-forwarded-for"), trusted);
   // One count of failed admin authentications for the management API and /metrics (which takes the admin token too).
   const adminAuthThrottle = new AdminAuthThrottle();
   const failedAuth = (request: Request) => {
     // A request handed over in process (`app.handle`) came through no socket: nobody to slow down.
-    if (peerOf(received.get(request) ?? request) === null) return null;
+    if (live.peerOf(received.get(request) ?? request) === null) return null;
     return adminAuthThrottle.failed(callerAddress(request));
   };
   const pipeline = new IngestPipeline({
@@ -161,34 +216,20 @@ async function serve(config: ServerConfig, core: Core, services: Services): Prom
     compileChecks: pooledChecks(checkPool),
     callerAddress,
     maxBodyBytes: config.maxBodyBytes,
-    baseUrl: () => baseUrl,
+    baseUrl: () => live.baseUrl,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
     onRunCommitted: (trigger, run, lease) => queue.onCommitted(trigger, run, lease),
     runLease: (trigger) => queue.leaseFor(trigger),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
     log: logEvent,
   });
-  await queue.start();
-  services.add({ name: "run queue", stop: () => queue.stop(RUN_DRAIN_MS) });
-  const alerts = new AlertMonitor({
-    store,
-    triggers,
-    url: config.alertUrl,
-    secret: config.alertSecret,
-    intervalMs: config.alertInterval * 1000,
-    owner: queue.owner,
-    log: logEvent,
-  });
-  alerts.start();
-  services.add({ name: "alerts", stop: () => alerts.stop() });
-
   const app = httpApp({
     api: {
       triggers,
       store,
       plugins,
-      adminTokenHash: () => adminHash,
-      baseUrl: () => baseUrl,
+      adminTokenHash: () => live.adminHash,
+      baseUrl: () => live.baseUrl,
       check: checkExpression,
       replay: new Replay({ store, triggers, deliver: (delivery, options) => pipeline.deliver(delivery, options) }),
       onTriggerDeleted: (id) => metrics.forget(id),
@@ -206,24 +247,28 @@ async function serve(config: ServerConfig, core: Core, services: Services): Prom
         { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
       ],
       // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
-      metricsGuard(config.metricsToken, () => adminHash, failedAuth),
+      metricsGuard(config.metricsToken, () => live.adminHash, failedAuth),
     ],
     panel: panelRoutes(),
   });
-  const handle = frontDoor({
+  return frontDoor({
     ingest: ingestHandler(pipeline, metrics, log),
     edgeRefused: edgeRefusalHandler(pipeline, metrics, log),
     route: (request) => app.handle(request),
     readdressed: (routed, original) => received.set(routed, original),
   });
+}
+
+/** Binds the port; the listener is the first thing stopped, so in-flight requests finish while everything they use is still there. */
+function listen(config: ServerConfig, handle: (request: Request) => Response | Promise<Response>, services: Services) {
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve({
       hostname: config.host,
       port: config.port,
       // No bound of Bun's own: it would answer a larger declared body with a bare 413 before any
-      // inlet code runs (docs/api.md). The pipeline enforces each trigger's limit while streaming,
-      // and the management API bounds what it reads (readJson, after the admin token).
+      // inlet code runs (docs/api.md#edge-refusals). The pipeline enforces each trigger's limit while
+      // streaming, and the management API bounds what it reads (readJson, after the admin token).
       maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       // Only when set: passing Bun's own default explicitly makes a graceful stop wait that long for
       // connections whose body was refused unread.
@@ -233,56 +278,47 @@ async function serve(config: ServerConfig, core: Core, services: Services): Prom
   } catch (error) {
     throw explainBindError(error, config);
   }
-  // Stopped first of all: in-flight requests finish while everything they use is still there.
   services.add({ name: "listener", stop: () => server.stop(false) });
-  peerOf = (request) => server.requestIP(request)?.address ?? null;
-  const port = server.port!;
-  baseUrl = publicBaseUrl(config, port);
-  // Only now that the port is ours: a start that fails to bind must not store a token it never printed.
-  const admin = await ensureAdminToken(store, config.adminToken);
-  adminHash = admin.hash;
-  if ((await store.getMeta(BASE_URL_META)) !== baseUrl) await store.setMeta(BASE_URL_META, baseUrl);
+  return server;
+}
 
-  const pluginMissing = (list: TriggerRecord[]) => missingPluginWarnings(list, (id) => plugins.has(id), config.pluginsDir);
-  const warnings = startWarnings(config, baseUrl, pluginMissing(triggers.list()));
+/** Triggers whose plugin is not loaded here, as warnings. */
+function missingPlugins(config: ServerConfig, core: Core, list: TriggerRecord[]): string[] {
+  return missingPluginWarnings(list, (id) => core.plugins.has(id), config.pluginsDir);
+}
+
+/**
+ * The loops that keep this instance in step with the store: triggers (and the admin token) re-read
+ * when another process changes them — announced at once where the store can (PostgreSQL NOTIFY),
+ * and polled every second in any case (the CLI on a SQLite data dir; a missed NOTIFY) — and the
+ * retention sweep, at start too (a server restarted more often than the interval still keeps only
+ * its retention).
+ */
+async function keepInStep(config: ServerConfig, core: Core, live: Live, services: Services): Promise<void> {
+  const { store, triggers } = core;
   // Triggers already looked at for a missing plugin; later loads warn (in the log) about new ones only.
   const seen = new Set(triggers.list().map((t) => t.id));
   const reload = async () => {
     try {
       await triggers.refresh();
-      // A reset takes effect here; INLET_ADMIN_TOKEN, when set, stays the token (docs/api.md).
-      adminHash = (await adminTokenHashInForce(store, config.adminToken)) || adminHash;
+      // A reset takes effect here; INLET_ADMIN_TOKEN, when set, stays the token (docs/api.md#admin-authentication).
+      live.adminHash = (await adminTokenHashInForce(store, config.adminToken)) || live.adminHash;
     } catch (e) {
       logEvent("warn", "trigger refresh failed", { error: String(e) });
       return;
     }
     const fresh = triggers.list().filter((t) => !seen.has(t.id));
     for (const t of fresh) seen.add(t.id);
-    for (const message of pluginMissing(fresh)) logEvent("warn", message);
+    for (const message of missingPlugins(config, core, fresh)) logEvent("warn", message);
   };
-  // Changes from other processes: announced at once where the store can (PostgreSQL NOTIFY), and
-  // the revision is polled every second in any case (the CLI on a SQLite data dir; a missed NOTIFY).
   const refresh = services.add({ name: "trigger refresh", ...every(1000, reload) });
   const watch = store.watchTriggers ? await store.watchTriggers(() => void refresh.now()) : null;
   if (watch) services.add({ name: "trigger notifications", stop: () => watch.close() });
-  // Retention, at start too: a server restarted more often than the interval still keeps only its retention.
   const sweep = () => {
     const now = new Date();
     return store.sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000));
   };
   services.add({ name: "retention sweep", ...every(SWEEP_EVERY_MS, sweep, { immediately: true, onError: (e) => logEvent("warn", "sweep failed", { error: String(e) }) }) });
-
-  return {
-    url: `http://${hostPort(config.host, port)}`,
-    baseUrl,
-    port,
-    adminToken: admin.generated,
-    adminTokenFrom: admin.generated ? "generated" : config.adminToken ? "env" : "store",
-    warnings,
-    core,
-    stop: () => services.stop(),
-    app: { handle: async (r) => handle(r) },
-  };
 }
 
 /** What whoever started the server should know: triggers whose plugin is missing, a base URL only this machine can call, a data dir open to others. */
