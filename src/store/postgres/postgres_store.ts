@@ -50,7 +50,10 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private readonly group: AsyncGroupCommit<IngestRecord, { deduplicated: boolean }>;
-  /** Counted Activity rows, grouped like ingest commits: a flood of refusals is a few statements. */
+  /**
+   * Counted Activity rows, grouped like ingest commits: a flood of refusals is a few statements,
+   * each of a few rows (a batch is merged by counted row first, so it may be large).
+   */
   private readonly counts: AsyncGroupCommit<ActivityRecord, void>;
   private closed = false;
   /** Migration versions this open applied (for `inlet migrate`). */
@@ -64,7 +67,7 @@ export class PostgresStore implements Store {
     this.deadlineMs = options.deadlineMs ?? 10_000;
     this.sweepChunk = Math.max(1, options.sweepChunk ?? SWEEP_CHUNK);
     this.group = new AsyncGroupCommit((items) => this.commitBatch(items), options.groupCommit === false ? 1 : 256, options.groupCommit === false ? 64 : 2);
-    this.counts = new AsyncGroupCommit((rows) => this.countBatch(rows), 256, 1);
+    this.counts = new AsyncGroupCommit((rows) => this.countBatch(rows), 4096, 1);
   }
 
   /** Connects, applies pending migrations (under an advisory lock) and returns the store. */
