@@ -412,6 +412,6 @@ describe("Run and ActivityRow shapes", () => {
     expect(Object.keys(one).sort()).toEqual([...RUN_FIELDS, "trigger"].sort());
     expect(one).toEqual({ ...listed, trigger: expect.objectContaining({ body: { order: 1 }, requestId, triggerId: t.id, method: "POST", app: null }) });
     const [row] = await server.activity(t.id);
-    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, detail: null });
+    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, detail: null, count: 1 });
   });
 });

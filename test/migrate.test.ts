@@ -428,7 +428,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     expect(moved.stdout).toContain("0 triggers, 0 runs, 0 Activity rows, 0 dedup keys");
   }, 60_000);
 
-  test("what later features store comes along: replays and their lane, ordering keys, filtered requests, alert states and undelivered notifications", async () => {
+  test("what later features store comes along: replays and their lane, ordering keys, filtered requests, counted refusals, alert states and undelivered notifications", async () => {
     const dir = tempDir();
     const sqlite = new SqliteStore(join(dir, "inlet.db"));
     const now = Date.now();
@@ -445,6 +445,9 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     });
     const runs = [queued("r-replay", { replayOf: filtered.id }), queued("r-k1", { orderingKey: "key-hash" }), queued("r-k2", { orderingKey: "key-hash" })];
     for (const r of runs) await sqlite.commitIngest({ dedup: null, run: r, activity: row(`a-${r.id}`, "run", r.id) });
+    // A flood's refusals counted on one row of their minute and reason.
+    const counted = { ...row("a-counted", "auth_failed", null), detail: "wrong bearer token", count: 440 };
+    await sqlite.countActivity(counted);
     // One alert fired and was notified; another's notification failed twice and was held by the
     // stopped server when it stopped.
     const alert = (id: string): AlertRecord => ({ id, triggerId: "t1", kind: "backlog", state: "firing", since: at, value: 3, threshold: 1, notifiedAt: null });
@@ -462,13 +465,18 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const url = await freshDatabase((await sharedPostgres())!);
     const moved = await migrate(["--from-data-dir", dir, "--database-url", url]);
     expect(moved.stderr).toBe("");
-    expect(moved.stdout).toContain("1 triggers, 3 runs, 4 Activity rows, 0 dedup keys");
+    expect(moved.stdout).toContain("1 triggers, 3 runs, 5 Activity rows, 0 dedup keys");
     expect(moved.stdout).toContain("2 alert states, 1 notifications not yet delivered");
     const pg = await PostgresStore.open(url);
     try {
       expect(await Promise.all(runs.map((r) => pg.getRun(r.id)))).toEqual(sqliteRuns);
       expect(await pg.getActivity(filtered.id)).toEqual(sqliteFiltered!);
       expect(sqliteFiltered?.request).toEqual({ body: { kept: true } });
+      // The counted row keeps its count, and stays the one its minute and reason count on.
+      expect(await pg.getActivity(counted.id)).toMatchObject({ count: 440, requestId: counted.requestId });
+      await pg.countActivity({ ...counted, id: "a-later", requestId: "req-later", count: 1 });
+      expect(await pg.getActivity(counted.id)).toMatchObject({ count: 441 });
+      expect(await pg.getActivity("a-later")).toBeNull();
       expect(await pg.listAlerts()).toEqual(sqliteAlerts);
       // The undelivered notification is due at once, without the stopped server's lease; the delivered one is never sent again.
       expect(await pg.claimAlertNotifications("new-instance", 10, new Date(), 30_000)).toEqual([{ id: "n-pending", alertId: "t1/backlog:2:", payload: '{"n":2}', attempts: 2 }]);

@@ -80,6 +80,9 @@ test("every real answer validates against its documented schema", async () => {
   const rows = (await call("GET", `/api/triggers/${id}/activity`, "/api/triggers/{id}/activity")).body;
   await call("GET", `/api/triggers/${id}/activity?limit=0`, "/api/triggers/{id}/activity");
   await call("GET", "/api/triggers/nope/activity", "/api/triggers/{id}/activity");
+  // Every Activity row says how many requests it stands for (a flood's refusals share a row).
+  expect(doc.components.schemas.ActivityRow.required).toContain("count");
+  expect(rows.map((r: { count: number }) => r.count)).toEqual(rows.map(() => 1));
   const filtered = rows.find((r: { outcome: string }) => r.outcome === "filtered");
   const denied = rows.find((r: { outcome: string }) => r.outcome === "auth_failed");
   await call("POST", `/api/triggers/${id}/activity/${filtered.id}/replay`, "/api/triggers/{id}/activity/{activityId}/replay", { filter: "apply" });

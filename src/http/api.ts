@@ -48,6 +48,7 @@ export const presentActivity = (row: ActivityRecord) => ({
   label: ACTIVITY_LABELS[row.outcome],
   runId: row.runId,
   detail: row.detail,
+  count: row.count ?? 1,
 });
 
 /** The management API of CONTRACT §3, behind the admin token. */

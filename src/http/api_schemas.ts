@@ -33,6 +33,11 @@ export const ActivityRowSchema = Type.Object({
   label: Type.String(),
   runId: Type.Union([Type.String(), Type.Null()]),
   detail: Type.Union([Type.String(), Type.Null()]),
+  count: Type.Integer({
+    minimum: 1,
+    description:
+      "requests the row stands for: 1 for a request's own row; refusals (auth_failed, rejected) past a trigger's first 60 of that outcome in a clock minute are counted on one row per reason, whose requestId is the first counted request's",
+  }),
 });
 
 /** An app-trigger plugin as `GET /api/plugins` lists it. */

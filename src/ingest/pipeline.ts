@@ -26,11 +26,12 @@ import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
+import { RefusalTally, writeActivity } from "./refusal_tally.ts";
 import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
 import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
 
-/** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows. */
-export type IngestStore = Pick<Store, "hasDedupKey" | "commitIngest" | "recordActivity">;
+/** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows and counted refusals. */
+export type IngestStore = Pick<Store, "hasDedupKey" | "commitIngest" | "recordActivity" | "countActivity">;
 
 /** What the pipeline needs from the rest of the server. */
 export interface IngestDeps {
@@ -76,6 +77,8 @@ interface PreparedTrigger {
  */
 export class IngestPipeline {
   private readonly prepared = new WeakMap<TriggerRecord, PreparedTrigger>();
+  /** Refused requests per trigger, outcome and minute: past the first ones, counted rather than a row each. */
+  private readonly refusals = new RefusalTally();
 
   constructor(private readonly deps: IngestDeps) {}
 
@@ -216,10 +219,14 @@ export class IngestPipeline {
     return trigger.id;
   }
 
-  /** Ends a request: its one Activity row (unless already committed with its outcome), then the answer. */
+  /**
+   * Ends a request: its one Activity row (unless already committed with its outcome), then the
+   * answer. A refusal past its minute's own rows is counted on a shared row instead (the answer is the same).
+   */
   private async close(arrival: Pick<Arrival, "trigger" | "requestId" | "now">, ending: Ending): Promise<IngestResult> {
     if (!ending.recorded) {
-      const written = this.deps.store.recordActivity(activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, ending.detail, null));
+      const row = activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, ending.detail, null);
+      const written = writeActivity(this.deps.store, this.refusals, row);
       if (ending.durable) await written;
       else written.catch(() => {});
     }

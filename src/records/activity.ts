@@ -9,6 +9,12 @@ export interface ActivityRecord {
   outcome: ActivityOutcome;
   runId: string | null;
   detail: string | null;
+  /**
+   * How many requests the row stands for: 1 (or absent, when writing) for a request's own row;
+   * a counted row of refusals (README "Security") stands for every refusal of its trigger,
+   * outcome, clock minute and reason past the minute's own rows, and its `requestId` is the first's.
+   */
+  count?: number;
   /** A `filtered` row keeps its request (the redacted `$trigger`) for replay; nothing else does. */
   request?: unknown;
 }

@@ -13,7 +13,12 @@ export function measureQuery(rule: AlertRule, triggerId: string, nowMs: number, 
         params: [triggerId],
       };
     case "auth_failures":
-      return { sql: `SELECT count(*) AS v FROM activity WHERE trigger_id = ${p(1)} AND outcome = 'auth_failed' AND at_ms >= ${p(2)}`, params: [triggerId, nowMs - rule.seconds * 1000] };
+      // Rows, each counting its requests: a flood's refusals past a minute's own rows are counted on
+      // one row (at the first one's time), and the alert still sees every one of them.
+      return {
+        sql: `SELECT coalesce(sum(count), 0) AS v FROM activity WHERE trigger_id = ${p(1)} AND outcome = 'auth_failed' AND at_ms >= ${p(2)}`,
+        params: [triggerId, nowMs - rule.seconds * 1000],
+      };
     case "run_failures":
       return {
         sql: `SELECT count(*) AS v FROM runs WHERE trigger_id = ${p(1)} AND status = 'failed' AND finished_at >= ${p(2)}`,

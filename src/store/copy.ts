@@ -72,10 +72,10 @@ const TABLES: TableCopy[] = [
   },
   {
     table: "activity",
-    select: "SELECT seq, id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json FROM activity ORDER BY seq",
+    select: "SELECT seq, id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, count, counted_minute FROM activity ORDER BY seq",
     columns: {
       seq: "bigint", id: "text", trigger_id: "text", at: "text", at_ms: "bigint", request_id: "text", outcome: "text", run_id: "text", detail: "text",
-      request_json: "text",
+      request_json: "text", count: "integer", counted_minute: "bigint",
     },
     identity: true,
   },

@@ -38,6 +38,8 @@ export interface ActivityRow {
   outcome: ActivityRecord["outcome"];
   run_id: string | null;
   detail: string | null;
+  /** How many requests the row stands for (a bigint or text from some drivers). */
+  count: number | string;
   /** Present only when the query selected it (reading one row for replay). */
   request_json?: string | null;
 }
@@ -71,8 +73,12 @@ export const toActivity = (row: ActivityRow): ActivityRecord => ({
   outcome: row.outcome,
   runId: row.run_id,
   detail: row.detail,
+  count: Number(row.count),
   ...(row.request_json ? { request: JSON.parse(row.request_json) } : {}),
 });
+
+/** The columns of an Activity row as listed (reading one row for replay adds `request_json`). */
+export const ACTIVITY_COLUMNS = "id, trigger_id, at, request_id, outcome, run_id, detail, count";
 
 export const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 

@@ -96,8 +96,15 @@ export interface Store {
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean>;
   /** Commits an accepted request durably (grouped with others); resolves once on disk. */
   commitIngest(record: IngestRecord): Promise<{ deduplicated: boolean }>;
-  /** Records an Activity row that needs no run (auth failures, rejections); durable when it resolves. */
+  /** Records a request's own Activity row that needs no run (auth failures, rejections); durable when it resolves. */
   recordActivity(row: ActivityRecord): Promise<void>;
+  /**
+   * Adds `row.count` requests (default 1) to the counted Activity row of `row`'s trigger, outcome,
+   * clock minute (of `row.at`) and reason (`detail`); when that minute has none yet, `row` becomes
+   * it (its id, time and request id). One such row per trigger, outcome, minute and reason, also
+   * across instances on one database. Durable when it resolves.
+   */
+  countActivity(row: ActivityRecord): Promise<void>;
 
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]>;
   /** One Activity row with the request it kept (filtered rows only), or null. */

@@ -460,6 +460,49 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       await store.close();
     });
 
+    test("counted Activity: one row per trigger, outcome, clock minute and reason; the first count's id, time and request id; the count grows; alerts count requests", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t-count"));
+      const minute = Math.floor(Date.now() / 60_000) * 60_000;
+      const at = (ms: number) => new Date(minute + ms);
+      const refused = (ms: number, outcome: ActivityRecord["outcome"], detail: string | null): ActivityRecord => ({ ...activity("t-count", at(ms), outcome), detail });
+      const own = refused(1_000, "auth_failed", "wrong bearer token");
+      await store.recordActivity(own);
+      const first = refused(2_000, "auth_failed", "wrong bearer token");
+      await store.countActivity(first);
+      await store.countActivity(refused(3_000, "auth_failed", "wrong bearer token"));
+      // Many at once, as a flood brings them: each adds one.
+      await Promise.all(Array.from({ length: 40 }, (_, i) => store.countActivity(refused(4_000 + i, "auth_failed", "wrong bearer token"))));
+      await store.countActivity({ ...refused(5_000, "auth_failed", "wrong bearer token"), count: 10 });
+      // Another reason, another outcome, no reason at all, the next minute: rows of their own.
+      const missing = refused(6_000, "auth_failed", "missing Authorization header");
+      await store.countActivity(missing);
+      const limited = refused(7_000, "rejected", "wrong bearer token");
+      await store.countActivity(limited);
+      const unexplained = refused(8_000, "rejected", null);
+      await store.countActivity(unexplained);
+      await store.countActivity(refused(9_000, "rejected", null));
+      const next = refused(61_000, "auth_failed", "wrong bearer token");
+      await store.countActivity(next);
+
+      const rows = await store.listActivity("t-count", { limit: 50 });
+      expect(rows.map((r) => [r.id, r.outcome, r.detail, r.count])).toEqual([
+        [next.id, "auth_failed", "wrong bearer token", 1],
+        [unexplained.id, "rejected", null, 2],
+        [limited.id, "rejected", "wrong bearer token", 1],
+        [missing.id, "auth_failed", "missing Authorization header", 1],
+        [first.id, "auth_failed", "wrong bearer token", 52],
+        [own.id, "auth_failed", "wrong bearer token", 1],
+      ]);
+      expect(rows[4]).toMatchObject({ at: first.at, requestId: first.requestId, runId: null });
+      expect(await store.getActivity(first.id)).toMatchObject({ count: 52, requestId: first.requestId });
+      // Every request counts: 1 + 52 + 1 in the first minute, 1 in the next.
+      const rule = { kind: "auth_failures" as const, count: 10, seconds: 300 };
+      expect(await store.measureAlert("t-count", rule, at(120_000), at(0).toISOString())).toBe(55);
+      expect(await store.measureAlert("t-count", { ...rule, seconds: 60 }, at(120_000), at(0).toISOString())).toBe(1);
+      await store.close();
+    });
+
     test("meta values persist", async () => {
       const store = await open();
       await store.setMeta("x", "1");

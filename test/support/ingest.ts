@@ -68,4 +68,18 @@ export class MemoryIngestStore implements IngestStore {
   async recordActivity(row: ActivityRecord): Promise<void> {
     this.activity.push(row);
   }
+
+  /** Counted rows by trigger, outcome, minute and reason (what the stores' unique index keys them by). */
+  private readonly counted = new Map<string, ActivityRecord>();
+
+  async countActivity(row: ActivityRecord): Promise<void> {
+    const key = [row.triggerId, row.outcome, Math.floor(Date.parse(row.at) / 60_000), row.detail ?? ""].join("\u0000");
+    const first = this.counted.get(key);
+    if (first) first.count = (first.count ?? 1) + (row.count ?? 1);
+    else {
+      const counted = { ...row, count: row.count ?? 1 };
+      this.counted.set(key, counted);
+      this.activity.push(counted);
+    }
+  }
 }

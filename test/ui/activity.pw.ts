@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { openNewTrigger, postWebhook, saveNew, signIn, uniqueName } from "./support.ts";
+import { api, openNewTrigger, postWebhook, saveNew, signIn, uniqueName } from "./support.ts";
 
 test("a retried delivery shows as a Deduplicated row in Activity, live, under payload-hash dedup", async ({ page }) => {
   await signIn(page);
@@ -36,4 +36,24 @@ test("a retried delivery shows as a Deduplicated row in Activity, live, under pa
   const chart = page.getByRole("img", { name: /Outcomes per minute/ });
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAccessibleName(/1 Run, 1 Deduplicated/);
+});
+
+test("a flood of refusals: a counted row says how many requests it stands for, and the chart counts every one, live", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("flood"), auth: { type: "bearer" } });
+  const refuse = async (n: number) => {
+    for (let i = 0; i < n; i += 25) await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => postWebhook(t.url, "{}", { Authorization: "Bearer wrong" })));
+  };
+  // However the minutes fall, one of them holds more than its 60 own rows: a counted row.
+  await refuse(200);
+  await signIn(page);
+  await page.goto(`/#/triggers/${t.id}/activity`);
+  const chart = page.getByRole("img", { name: /Outcomes per minute/ });
+  await expect(chart).toHaveAccessibleName(/200 Authentication failed/);
+  const counted = page.getByRole("table").getByRole("row").filter({ hasText: /× \d+/ }).first();
+  await expect(counted).toContainText("Authentication failed");
+  await expect(counted).toContainText(/\d+ requests/);
+
+  // More while the page is open: a counted row grows rather than new rows appearing, and both show it.
+  await refuse(50);
+  await expect(chart).toHaveAccessibleName(/250 Authentication failed/);
 });

@@ -113,4 +113,16 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX activity_filtered_by_request ON activity (request_id, seq) WHERE outcome = 'filtered';
     `,
   },
+  {
+    version: 9,
+    name: "bounded refusals: an Activity row counts the requests it stands for; refusals past a minute's own rows are counted on one row per reason",
+    // A counted row is one per trigger, outcome, clock minute and reason across instances (the
+    // upsert's target); a request's own row has no minute and is not in the index. Older rows
+    // stand for one request (ADD COLUMN with a constant default rewrites nothing).
+    sql: `
+      ALTER TABLE activity ADD COLUMN count integer NOT NULL DEFAULT 1;
+      ALTER TABLE activity ADD COLUMN counted_minute bigint;
+      CREATE UNIQUE INDEX activity_counted ON activity (trigger_id, outcome, counted_minute, coalesce(detail, '')) WHERE counted_minute IS NOT NULL;
+    `,
+  },
 ];

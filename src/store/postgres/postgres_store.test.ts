@@ -53,6 +53,31 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     await b.close();
   });
 
+  test("two instances counting the same refusals share one row per trigger, outcome, minute and reason", async () => {
+    const url = await freshDatabase((await sharedPostgres())!);
+    const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        (i % 2 ? a : b).countActivity({
+          id: Bun.randomUUIDv7(),
+          triggerId: "x",
+          at: new Date(minute + i).toISOString(),
+          requestId: crypto.randomUUID(),
+          outcome: i % 3 ? "auth_failed" : "rejected",
+          runId: null,
+          detail: `reason ${i % 4}`,
+        }),
+      ),
+    );
+    const rows = await a.listActivity("x", { limit: 500 });
+    expect(rows).toHaveLength(8);
+    expect(rows.reduce((n, r) => n + r.count!, 0)).toBe(300);
+    expect(new Set(rows.map((r) => `${r.outcome} ${r.detail}`)).size).toBe(8);
+    await a.close();
+    await b.close();
+  });
+
   test("a database migrated by a newer inlet is refused at open", async () => {
     const url = await freshDatabase((await sharedPostgres())!);
     await (await PostgresStore.open(url)).close();

@@ -2,12 +2,13 @@ import { SQL } from "bun";
 import { redactUrl } from "../../config/redact_url.ts";
 import { describeConnectError } from "./connect_error.ts";
 import { withinDeadline } from "./deadline.ts";
+import { COUNT_BATCH_SQL, countBatch } from "./count_batch.ts";
 import { batchItems, INGEST_BATCH_SQL, RETRYABLE_BATCH_ERRORS } from "./ingest_batch.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { dueNotification, measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
-import { jsonOrNull, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
+import { ACTIVITY_COLUMNS, jsonOrNull, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
@@ -49,6 +50,11 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private readonly group: AsyncGroupCommit<IngestRecord, { deduplicated: boolean }>;
+  /**
+   * Counted Activity rows, grouped like ingest commits: a flood of refusals is a few statements,
+   * each of a few rows (a batch is merged by counted row first, so it may be large).
+   */
+  private readonly counts: AsyncGroupCommit<ActivityRecord, void>;
   private closed = false;
   /** Migration versions this open applied (for `inlet migrate`). */
   applied: number[] = [];
@@ -61,6 +67,7 @@ export class PostgresStore implements Store {
     this.deadlineMs = options.deadlineMs ?? 10_000;
     this.sweepChunk = Math.max(1, options.sweepChunk ?? SWEEP_CHUNK);
     this.group = new AsyncGroupCommit((items) => this.commitBatch(items), options.groupCommit === false ? 1 : 256, options.groupCommit === false ? 64 : 2);
+    this.counts = new AsyncGroupCommit((rows) => this.countBatch(rows), 4096, 1);
   }
 
   /** Connects, applies pending migrations (under an advisory lock) and returns the store. */
@@ -221,6 +228,27 @@ export class PostgresStore implements Store {
     return this.commitIngest({ dedup: null, run: null, activity: row }).then(() => undefined);
   }
 
+  countActivity(row: ActivityRecord): Promise<void> {
+    if (this.closed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    return this.counts.submit(row);
+  }
+
+  private async countBatch(rows: ActivityRecord[]): Promise<void[]> {
+    const payload = countBatch(rows);
+    await this.guard(async (sql) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await sql.unsafe(COUNT_BATCH_SQL, [payload]);
+        } catch (error) {
+          // Nothing of a statement that hit a deadlock was written: again.
+          if (attempt < 3 && RETRYABLE_BATCH_ERRORS.has((error as { errno?: string })?.errno ?? "")) continue;
+          throw error;
+        }
+      }
+    });
+    return rows.map(() => undefined);
+  }
+
   private async commitBatch(records: IngestRecord[]): Promise<Array<{ deduplicated: boolean }>> {
     const items = batchItems(records);
     const payload = JSON.stringify(items);
@@ -323,15 +351,14 @@ export class PostgresStore implements Store {
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]> {
     return this.guard(async (sql) => {
       const seq = await this.cursor(sql, "activity", page.before);
-      const rows = await sql`SELECT id, trigger_id, at, request_id, outcome, run_id, detail FROM activity
-        WHERE trigger_id = ${triggerId} AND seq < ${seq}::bigint ORDER BY seq DESC LIMIT ${page.limit}`;
+      const rows = await sql.unsafe(`SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [triggerId, seq, page.limit]);
       return rows.map(toActivity);
     });
   }
 
   getActivity(id: string): Promise<ActivityRecord | null> {
     return this.guard(async (sql) => {
-      const [row] = await sql`SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ${id}`;
+      const [row] = await sql.unsafe(`SELECT ${ACTIVITY_COLUMNS}, request_json FROM activity WHERE id = $1`, [id]);
       return row ? toActivity(row) : null;
     });
   }
@@ -468,7 +495,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.group.drain();
+    await Promise.all([this.group.drain(), this.counts.drain()]);
     this.closed = true;
     await this.sql.close({ timeout: 5 }).catch(() => {});
   }

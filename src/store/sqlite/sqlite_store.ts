@@ -2,7 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
-import { jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
+import { ACTIVITY_COLUMNS, jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
 import { type ClaimedRun, type RunFinish, type RunRecord } from "../../records/run.ts";
@@ -12,6 +12,7 @@ import { MIGRATIONS } from "./migrations.ts";
 import { ownerOnlyDatabase } from "./owner_only_database.ts";
 import { WalSync } from "./wal_sync.ts";
 import { DedupIndex, EXPIRED_KEPT_MS, type Fingerprint } from "./dedup_index.ts";
+import { countedMinute } from "../counted_activity.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { dueNotification, measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
@@ -135,6 +136,10 @@ export class SqliteStore implements Store {
       ),
       putActivity: db.prepare(
         "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      countActivity: db.prepare(
+        `INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, count, counted_minute) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+         ON CONFLICT (trigger_id, outcome, counted_minute, coalesce(detail, '')) WHERE counted_minute IS NOT NULL DO UPDATE SET count = count + excluded.count`,
       ),
       bumpRevision: db.prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'triggers_revision'"),
       claimQueued: db.prepare(
@@ -467,6 +472,12 @@ export class SqliteStore implements Store {
     return this.write(() => this.insertActivity(row));
   }
 
+  countActivity(row: ActivityRecord): Promise<void> {
+    return this.write(() => {
+      this.stmt.countActivity.run(row.id, row.triggerId, row.at, Date.parse(row.at), row.requestId, row.outcome, row.detail, row.count ?? 1, countedMinute(row.at));
+    });
+  }
+
   /** A write that rides the next grouped transaction: durable when it resolves. */
   private write<T>(work: () => T): Promise<T> {
     const refused = this.refusesWrites();
@@ -537,7 +548,7 @@ export class SqliteStore implements Store {
     return this.guard(() =>
       this.db
         .query<ActivityRow, [string, number, number]>(
-          "SELECT id, trigger_id, at, request_id, outcome, run_id, detail FROM activity WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+          `SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
         )
         .all(triggerId, this.cursor("activity", page.before), page.limit)
         .map(toActivity),
@@ -546,7 +557,7 @@ export class SqliteStore implements Store {
 
   getActivity(id: string): Promise<ActivityRecord | null> {
     return this.guard(() => {
-      const row = this.db.query<ActivityRow, [string]>("SELECT id, trigger_id, at, request_id, outcome, run_id, detail, request_json FROM activity WHERE id = ?").get(id);
+      const row = this.db.query<ActivityRow, [string]>(`SELECT ${ACTIVITY_COLUMNS}, request_json FROM activity WHERE id = ?`).get(id);
       return row ? toActivity(row) : null;
     });
   }

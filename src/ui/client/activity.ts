@@ -37,13 +37,24 @@ export function activityPanel(trigger: Trigger): View {
     return api<ActivityRow[]>("GET", `${path}?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
   }
 
-  /** New rows since the last tick; on the first, enough to cover the last hour. */
+  /**
+   * New rows since the last tick; on the first, enough to cover the last hour. A counted row of
+   * refusals seen again may have grown: its new count replaces the old.
+   */
   async function refresh(): Promise<void> {
-    const known = new Set(rows.map((r) => r.id));
+    const known = new Map(rows.map((r, i) => [r.id, i]));
     const fresh: ActivityRow[] = [];
+    let recounted = false;
     let before: string | undefined;
     for (let i = 0; i < MAX_PAGES; i++) {
       const batch = await page(before);
+      for (const row of batch) {
+        const at = known.get(row.id);
+        if (at !== undefined && rows[at].count !== row.count) {
+          rows[at] = row;
+          recounted = true;
+        }
+      }
       const unseen = batch.filter((r) => !known.has(r.id));
       fresh.push(...unseen);
       const last = batch[batch.length - 1];
@@ -56,7 +67,7 @@ export function activityPanel(trigger: Trigger): View {
       before = last.id;
       if (i === MAX_PAGES - 1 && rows.length === 0) partialHour = true;
     }
-    if (fresh.length > 0 || rows.length === 0) {
+    if (fresh.length > 0 || recounted || rows.length === 0) {
       rows = [...fresh, ...rows];
       render();
     } else renderChart();
@@ -77,7 +88,7 @@ export function activityPanel(trigger: Trigger): View {
         h(
           "tr",
           { class: `outcome-${r.outcome}` },
-          h("td", { "data-label": "Outcome" }, h("span", { class: `badge o-${r.outcome}` }, r.label)),
+          h("td", { "data-label": "Outcome" }, h("span", { class: `badge o-${r.outcome}` }, r.label), r.count > 1 ? requestCount(r.count) : ""),
           h("td", { "data-label": "Request ID", class: "mono", id: `req-${r.id}` }, r.requestId),
           h("td", { "data-label": "Time" }, timeEl(r.at)),
           h(
@@ -91,6 +102,12 @@ export function activityPanel(trigger: Trigger): View {
       ),
     );
     more.hidden = complete && shown >= rows.length;
+  }
+
+  /** How many refusals a counted row stands for: "× 4,940" to the eye, "4,940 requests" to a screen reader. */
+  function requestCount(count: number): HTMLElement {
+    const n = count.toLocaleString("en-US");
+    return h("span", { class: "request-count" }, h("span", { "aria-hidden": "true" }, `× ${n}`), h("span", { class: "sr-only" }, `${n} requests`));
   }
 
   /**

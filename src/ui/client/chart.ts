@@ -46,7 +46,7 @@ type Bucket = Record<ActivityOutcome, number>;
 const emptyBucket = (): Bucket => ({ run: 0, deduplicated: 0, filtered: 0, auth_failed: 0, rejected: 0, error: 0 });
 const total = (b: Bucket) => OUTCOMES.reduce((n, [o]) => n + b[o], 0);
 
-/** Counts per outcome for each of the last 60 minutes, oldest first. */
+/** Requests per outcome for each of the last 60 minutes, oldest first (a counted row adds its count). */
 export function bucketsPerMinute(rows: ActivityRow[], now: number): Bucket[] {
   const end = Math.floor(now / 60_000) * 60_000 + 60_000;
   const start = end - MINUTES * 60_000;
@@ -54,7 +54,7 @@ export function bucketsPerMinute(rows: ActivityRow[], now: number): Bucket[] {
   for (const row of rows) {
     const at = Date.parse(row.at);
     if (at < start || at >= end) continue;
-    buckets[Math.floor((at - start) / 60_000)][row.outcome]++;
+    buckets[Math.floor((at - start) / 60_000)][row.outcome] += row.count;
   }
   return buckets;
 }
