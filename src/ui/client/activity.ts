@@ -12,6 +12,12 @@ const PAGE = 200;
 const HOUR = 3_600_000;
 const MAX_PAGES = 10;
 const SHOW_STEP = 50;
+/**
+ * A counted row of refusals keeps growing through its clock minute (README "Bounded refusals"):
+ * rows this recent are read again even below the first page, up to RECOUNT_PAGES pages.
+ */
+const RECOUNT_MS = 120_000;
+const RECOUNT_PAGES = 3;
 
 /**
  * Monitoring → Activity: every request's outcome, newest first, refreshed every 2 seconds, with
@@ -62,7 +68,8 @@ export function activityPanel(trigger: Trigger): View {
         if (rows.length === 0) complete = true;
         break;
       }
-      if (unseen.length < batch.length) break;
+      const recent = Date.parse(last.at) >= Date.now() - RECOUNT_MS && i + 1 < RECOUNT_PAGES;
+      if (unseen.length < batch.length && !recent) break;
       if (rows.length === 0 && Date.parse(last.at) < Date.now() - HOUR) break;
       before = last.id;
       if (i === MAX_PAGES - 1 && rows.length === 0) partialHour = true;
