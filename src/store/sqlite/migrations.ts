@@ -142,4 +142,13 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX activity_filtered_by_request ON activity (request_id) WHERE outcome = 'filtered';
     `,
   },
+  {
+    version: 12,
+    name: "trust on first use: until when a trigger may adopt a secret from a provider's handshake",
+    // Its own column, not part of the config document: arming changes no setting, and the
+    // handshake that adopts a secret clears it (README "Trust on first use").
+    sql: `
+      ALTER TABLE triggers ADD COLUMN armed_until TEXT;
+    `,
+  },
 ];
