@@ -217,6 +217,11 @@ export interface TriggerRecord extends TriggerConfig {
   appSecret: string | null;
   /** After a rotation with overlap: the secrets that still verify until `expiresAt`; else null. */
   previous: PreviousSecrets | null;
+  /**
+   * Trust on first use (README "Trust on first use"): until when a handshake may hand this
+   * trigger a new secret (ISO), or null. Present only on a trigger whose plugin adopts its secret.
+   */
+  armedUntil?: string | null;
 }
 
 /** What verified before the last rotation, and until when it still does. */
