@@ -15,3 +15,7 @@ test("a command's help has its own usage lines and the flags every command takes
 test("the help lists --metrics-token with its environment twin, INLET_METRICS_TOKEN", () => {
   expect(HELP).toMatch(/^  --metrics-token +INLET_METRICS_TOKEN +when set, \/metrics requires it as a bearer token/m);
 });
+
+test("the triggers help lists arm, for trust-on-first-use triggers", () => {
+  expect(helpFor("triggers")).toContain("inlet triggers arm ID [flags]              for 15 minutes the provider's next handshake may set (or replace)");
+});

@@ -248,6 +248,11 @@ export const TriggerSchema = Type.Object({
   app: inputFields.app,
   methods: Type.Array(Type.Union([Type.Literal("GET"), Type.Literal("POST")])),
   auth: Type.Composite([AuthSchema, Type.Object({ hasSecret: Type.Boolean(), previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]) })]),
+  armedUntil: Type.Optional(
+    Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+      description: "only for an app whose provider hands its secret over in a handshake (Asana, Notion): until when the next handshake may set (or replace) the secret; null: not armed",
+    }),
+  ),
   dedup: DedupSchema,
   filter: FilterSchema,
   redaction: RedactionSchema,
