@@ -68,12 +68,8 @@ export async function openCore(config: ServerConfig): Promise<Core> {
     await store.close();
     throw error;
   }
-  const triggers = new TriggerService(
-    store,
-    box,
-    { rules: expressionRules, plugins },
-    (s) => (s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true),
-    (app) => plugins.get(app)?.adoptsSecret === true,
+  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
+    s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true,
   );
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box };

@@ -22,7 +22,7 @@ function serviceAt(clock: { ms: number }) {
   const box = SealedBox.load(dir, undefined);
   const plugins = new PluginRegistry(BUILTIN_PLUGINS);
   const make = (store: SqliteStore) =>
-    new TriggerService(store, box, { rules: expressionRules, plugins }, () => false, (app) => plugins.get(app)?.adoptsSecret === true, () => new Date(clock.ms));
+    new TriggerService(store, box, { rules: expressionRules, plugins }, () => false, () => new Date(clock.ms));
   const store = new SqliteStore(path);
   const others: SqliteStore[] = [];
   const reopened = () => make(others[others.push(new SqliteStore(path)) - 1]);

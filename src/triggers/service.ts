@@ -29,8 +29,6 @@ export class TriggerService {
     private readonly rules: NormalizeContext,
     /** Whether a trigger gets a generated secret: generic non-none modes, and apps whose plugin generates one. */
     private readonly needsGeneratedSecret: SecretPolicy,
-    /** Whether an app's plugin adopts its secret from a handshake (trust on first use): its triggers are armed. */
-    private readonly adoptsSecret: (app: string) => boolean = () => false,
     /** When a trigger is created or armed. */
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -95,7 +93,8 @@ export class TriggerService {
   }
 
   private armable(app: string | null): boolean {
-    return app !== null && this.adoptsSecret(app);
+    // Trust on first use: only a plugin that adopts its secret from a handshake has triggers to arm.
+    return app !== null && this.rules.plugins.get(app)?.adoptsSecret === true;
   }
 
   findByToken(token: string): TriggerRecord | undefined {

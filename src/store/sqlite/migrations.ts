@@ -143,7 +143,7 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
     `,
   },
   {
-    version: 12,
+    version: 13,
     name: "trust on first use: until when a trigger may adopt a secret from a provider's handshake",
     // Its own column, not part of the config document: arming changes no setting, and the
     // handshake that adopts a secret clears it (README "Trust on first use").
