@@ -64,6 +64,12 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", "/api/triggers", "/api/triggers", { name: "" });
   await call("POST", "/api/triggers", "/api/triggers", { name: "hmac", auth: { type: "hmac-sha256" }, dedup: { strategy: "payload-hash" }, schema: { enabled: true, document: { type: "object" } }, sources: { allow: ["127.0.0.1"] } });
   await call("POST", "/api/triggers", "/api/triggers", { name: "app", app: "stripe", appSecret: "whsec_x" });
+  // Trust on first use: an Asana trigger shows until when it is armed, and can be armed again.
+  const asana = (await call("POST", "/api/triggers", "/api/triggers", { name: "asana", app: "asana" })).body;
+  expect(asana.armedUntil).toEqual(expect.any(String));
+  await call("POST", `/api/triggers/${asana.id}/arm`, "/api/triggers/{id}/arm");
+  await call("POST", `/api/triggers/${id}/arm`, "/api/triggers/{id}/arm");
+  await call("POST", "/api/triggers/nope/arm", "/api/triggers/{id}/arm");
   await call("POST", "/api/triggers", "/api/triggers", { name: "jwt", auth: { type: "jwt", jwt: { algorithms: ["HS256"] } }, workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$.id" } });
   await call("GET", "/api/triggers", "/api/triggers");
   await call("GET", `/api/triggers/${id}`, "/api/triggers/{id}");

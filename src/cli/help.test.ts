@@ -19,3 +19,7 @@ test("the help lists --metrics-token with its environment twin, INLET_METRICS_TO
 test("the help says the server's own secrets can be given by file", () => {
   expect(HELP).toContain("INLET_ADMIN_TOKEN_FILE, INLET_SECRET_KEY_FILE, INLET_DATABASE_URL_FILE: a file whose content is the value");
 });
+
+test("the triggers help lists arm, for trust-on-first-use triggers", () => {
+  expect(helpFor("triggers")).toContain("inlet triggers arm ID [flags]              for 15 minutes the provider's next handshake may set (or replace)");
+});

@@ -14,6 +14,8 @@ Usage:
   inlet triggers delete ID [flags]           delete a trigger
   inlet triggers rotate ID [--overlap SECONDS] [--app-secret SECRET] [flags]
                                              a new secret; the previous one verifies for SECONDS more
+  inlet triggers arm ID [flags]              for 15 minutes the provider's next handshake may set (or replace)
+                                             the secret of an Asana or Notion trigger (trust on first use)
   inlet triggers replay ID [--status failed[,succeeded…]] [--source runs|filtered] [--since ISO]
                         [--until ISO] [--limit N] [--skip-filter] [--dry-run] [flags]
                                              replay a trigger's runs (failed ones unless --status says)

@@ -6,7 +6,7 @@ import { print } from "./output.ts";
 import { replayTriggerCommand } from "./replay_command.ts";
 import { triggersTable } from "./triggers_table.ts";
 
-/** `inlet triggers list|create|show|delete|rotate|replay`. */
+/** `inlet triggers list|create|show|delete|rotate|arm|replay`. */
 export async function triggers(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { options, positional, serverArgs } = parseArgs(rest, {
@@ -30,7 +30,7 @@ export async function triggers(args: string[]): Promise<number> {
     "skip-filter": "flag",
     overlap: "value",
   });
-  const takes = ({ list: 0, create: 0, show: 1, delete: 1, rotate: 1, replay: 1 } as Record<string, number>)[sub];
+  const takes = ({ list: 0, create: 0, show: 1, delete: 1, rotate: 1, arm: 1, replay: 1 } as Record<string, number>)[sub];
   if (takes !== undefined) atMost(positional, takes, "triggers");
   const config = loadServerConfig(serverArgs);
   return withCore(config, async (core) => {
@@ -77,11 +77,19 @@ export async function triggers(args: string[]): Promise<number> {
         print({ ...(rotated.secret ? { secret: rotated.secret } : {}), previousExpiresAt: rotated.previousExpiresAt });
         return 0;
       }
+      case "arm": {
+        if (!positional[0]) throw new UsageError("triggers arm needs a trigger id: inlet triggers arm ID");
+        const armed = await core.triggers.arm(positional[0]);
+        if (!armed) throw new UsageError(`no trigger with id ${positional[0]}`);
+        if (armed.kind === "not_armable") throw new Error(armed.message);
+        print({ armedUntil: armed.armedUntil });
+        return 0;
+      }
       case "replay":
         print(await replayTriggerCommand(core, config, positional[0], options));
         return 0;
       default:
-        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete, rotate, replay)`);
+        throw new UsageError(`unknown command 'triggers ${sub ?? ""}' (list, create, show, delete, rotate, arm, replay)`);
     }
   });
 }

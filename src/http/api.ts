@@ -146,6 +146,15 @@ export function apiRoutes(deps: ApiDeps) {
       { parse: "none" },
     )
     .post(
+      "/triggers/:id/arm",
+      async ({ params }) => {
+        const armed = await triggers.arm(params.id);
+        if (!armed) return notFound("trigger");
+        return armed.kind === "armed" ? json(200, { armedUntil: armed.armedUntil }) : json(409, { error: armed.message });
+      },
+      { parse: "none" },
+    )
+    .post(
       "/runs/:id/replay",
       async ({ params }) => {
         // By the trigger's current workflow: one changed by another instance counts too.

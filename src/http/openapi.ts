@@ -19,6 +19,7 @@ const CheckInputSchema = Type.Object(
 );
 const CheckResultSchema = Type.Union([Type.Object({ ok: Type.Literal(true), result: Type.Optional(Type.Unknown()) }), Type.Object({ ok: Type.Literal(false), error: Type.String() })]);
 const SecretSchema = Type.Object({ secret: Type.String() });
+const ArmedSchema = Type.Object({ armedUntil: Type.String({ format: "date-time" }) }, { description: "until when the next handshake may set the trigger's secret" });
 const FilteredSchema = Type.Object({ outcome: Type.Literal("filtered") }, { description: "the current filter still skips the request: no run" });
 
 /** Named schemas, referenced as `#/components/schemas/<name>`. */
@@ -38,6 +39,7 @@ const SCHEMAS: Record<string, TSchema> = {
   CheckInput: CheckInputSchema,
   CheckResult: CheckResultSchema,
   Secret: SecretSchema,
+  Armed: ArmedSchema,
   Filtered: FilteredSchema,
   Invalid: InvalidSchema,
   Error: ErrorSchema,
@@ -103,6 +105,18 @@ export const ROUTES: ApiRoute[] = [
     request: "Rotate",
     requestOptional: true,
     responses: { "200": { description: "rotated", schema: "RotateResult" }, "400": invalid, "404": unknown("trigger") },
+  },
+  {
+    method: "post",
+    path: "/api/triggers/{id}/arm",
+    operationId: "armTrigger",
+    tag: "Triggers",
+    summary: "Arm a trigger whose provider hands its secret over in a handshake (Asana, Notion): for 15 minutes the next handshake may set or replace its secret",
+    responses: {
+      "200": { description: "armed", schema: "Armed" },
+      "404": unknown("trigger"),
+      "409": { description: "the trigger's plugin takes no secret from a handshake: nothing to arm", schema: "Error" },
+    },
   },
   {
     method: "get",

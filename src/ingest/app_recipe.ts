@@ -4,7 +4,9 @@ import { pluginContext } from "../plugins/context.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
 import { candidateSecrets, triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { isArmed } from "../records/arm_window.ts";
 import { firstPassing } from "./first_passing.ts";
+import { notArmedReason } from "./not_armed.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Verified } from "./authenticate.ts";
 import type { TriggerRecipe } from "./recipe.ts";
@@ -23,7 +25,9 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
     headers: arrival.headers,
     rawBody,
   });
-  const contextOf = (arrival: Arrival): PluginContext => pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now);
+  // Trust on first use: a handshake may hand the trigger a new secret only while it is armed.
+  const armedAt = (now: Date) => plugin.adoptsSecret === true && isArmed(trigger.armedUntil, now);
+  const contextOf = (arrival: Arrival, armed = armedAt(arrival.now)): PluginContext => pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now, armed);
   // Asked once per request: the dedup key and `$trigger.app` both carry it.
   const deliveryIds = new WeakMap<Verified, string | null>();
   const deliveryIdOf = (verified: Verified): string | null => {
@@ -43,11 +47,20 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
     credentialHeaders: new Set(plugin.credentialHeaders ?? []),
     // The current secret, then the previous one while a rotation's overlap lasts (a provider such as
     // Stripe signs with both during its own roll).
-    authenticate: (arrival, rawBody) => {
+    authenticate: async (arrival, rawBody) => {
       const previous = trigger.previous;
       const candidates = candidateSecrets(trigger.appSecret ?? trigger.secret, previous?.appSecret ?? previous?.secret, previous?.expiresAt, arrival.now);
       const request = requestOf(arrival, rawBody);
-      return firstPassing(candidates, (secret) => authenticateAppRequest(plugin, request, pluginContext(secret, arrival.now)), () => authenticateAppRequest(plugin, request, contextOf(arrival)));
+      const armed = armedAt(arrival.now);
+      const result = await firstPassing(
+        candidates,
+        (secret) => authenticateAppRequest(plugin, request, pluginContext(secret, arrival.now, armed)),
+        () => authenticateAppRequest(plugin, request, contextOf(arrival)),
+      );
+      if (result.ok || armed || plugin.adoptsSecret !== true) return result;
+      // A set-up offering a new secret fails only for want of arming: the owner reads that, and how to arm.
+      const ifArmed = await authenticateAppRequest(plugin, request, contextOf(arrival, true));
+      return ifArmed.ok ? { ok: false, reason: notArmedReason(trigger) } : result;
     },
     handshake: handshake
       ? async (arrival, rawBody) => {
@@ -55,6 +68,10 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
           if (answer === null || answer === undefined) return null;
           const response = answer instanceof Response ? answer : answer.response;
           const adoptSecret = answer instanceof Response ? undefined : answer.adoptSecret;
+          if (adoptSecret && plugin.adoptsSecret !== true) {
+            // Its triggers are never armed, so nothing it hands over could be adopted: say why.
+            throw new Error("it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
+          }
           return { response, adoptSecret, detail: `${plugin.name} URL-verification handshake answered; no run` };
         }
       : undefined,

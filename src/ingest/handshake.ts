@@ -2,15 +2,24 @@ import type { TriggerService } from "../triggers/service.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import type { TriggerRecipe } from "./recipe.ts";
+import { notArmedReason } from "./not_armed.ts";
 import { ERRORS, failure } from "./respond.ts";
 
 /**
  * A provider's URL-verification call (Slack's challenge, Dropbox's GET, Asana's first secret…):
  * answered with the recipe's response and an Activity row `filtered` ("no run"), or `null` when
- * this request is not one. A secret handed over on first contact is stored only while the
- * trigger has none.
+ * this request is not one. A secret handed over in the handshake is stored only while the
+ * trigger is armed (README "Trust on first use"); otherwise the handshake gets the uniform 401,
+ * unless it offers the secret already stored (a retried set-up). `caller` names the client's
+ * address for the Activity row of an adoption.
  */
-export async function answerHandshake(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array, triggers: Pick<TriggerService, "adoptAppSecret">): Promise<Ending | null> {
+export async function answerHandshake(
+  recipe: TriggerRecipe,
+  arrival: Arrival,
+  rawBody: Uint8Array,
+  triggers: Pick<TriggerService, "adoptAppSecret">,
+  caller: () => string,
+): Promise<Ending | null> {
   if (!recipe.handshake) return null;
   let answer;
   try {
@@ -22,8 +31,12 @@ export async function answerHandshake(recipe: TriggerRecipe, arrival: Arrival, r
   if (!answer) return null;
   let detail = answer.detail;
   if (answer.adoptSecret) {
-    const adopted = await triggers.adoptAppSecret(arrival.trigger.id, answer.adoptSecret);
-    detail += adopted ? "; the provider's secret was stored" : "; a secret is already set, the offered one was ignored";
+    const adoption = await triggers.adoptAppSecret(arrival.trigger.id, answer.adoptSecret, arrival.now);
+    if (adoption === "not_armed") return Ending.stop("auth_failed", notArmedReason(arrival.trigger), failure(401, ERRORS.auth, arrival.requestId));
+    detail +=
+      adoption === "adopted"
+        ? `; the provider's secret was stored, handed over from ${caller()}; the trigger is no longer armed`
+        : "; it offered the secret already stored: nothing changed";
   }
   answer.response.headers.set("X-Request-Id", arrival.requestId);
   return Ending.stop("filtered", detail, answer.response);

@@ -10,16 +10,25 @@ import { pooledChecks } from "../checks/pooled.ts";
 import type { Delivery } from "./delivery.ts";
 import { IngestPipeline, type IngestDeps, type IngestResult } from "./pipeline.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread } from "./xml_thread.ts";
+import type { Adoption } from "../triggers/adoption.ts";
 
 // The whole processing order in process: real stages and sandboxed checks, an in-memory store.
-function pipelineWith(triggers: TriggerRecord[], options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number; compileChecks?: IngestDeps["compileChecks"] } = {}) {
+function pipelineWith(
+  triggers: TriggerRecord[],
+  options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number; compileChecks?: IngestDeps["compileChecks"]; adoption?: Adoption; callerAddress?: IngestDeps["callerAddress"] } = {},
+) {
   const store = options.store ?? new MemoryIngestStore();
   const adopted: string[] = [];
   const pipeline = new IngestPipeline({
     triggers: {
       findByToken: (token) => triggers.find((t) => t.token === token),
-      adoptAppSecret: async (_id, secret) => (adopted.push(secret), true),
+      adoptAppSecret: async (_id, secret) => {
+        const adoption = options.adoption ?? "adopted";
+        if (adoption === "adopted") adopted.push(secret);
+        return adoption;
+      },
     },
+    callerAddress: options.callerAddress,
     store,
     plugins: { get: (id) => options.plugins?.find((p) => p.id === id) },
     compileChecks: options.compileChecks ?? compileChecks,
@@ -136,6 +145,7 @@ const challenge: InletPlugin = definePlugin({
   id: "chal",
   name: "Chal",
   secret: { label: "Signing secret", generated: false },
+  adoptsSecret: true,
   verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
   handshake: (req) => {
     if (req.method === "GET") return new URL(req.url).searchParams.get("challenge") ? new Response("echo") : null;
@@ -158,6 +168,38 @@ test("app triggers: unsigned GET only for the URL check; a POST handshake only o
   expect(adopted).toEqual(["offered"]);
   expect(store.activity.map((a) => a.outcome)).toEqual(["filtered", "rejected", "auth_failed", "filtered"]);
   expect(store.runs).toHaveLength(0);
+});
+
+test("trust on first use: a handshake's secret is adopted only while armed; otherwise the uniform 401, and Activity says how to arm", async () => {
+  const trigger = triggerRecord({ app: "chal", appSecret: "sig" });
+  const refused = pipelineWith([trigger], { plugins: [challenge], adoption: "not_armed" });
+  const result = await refused.post(trigger.token, "hello", { "x-sig": "sig" });
+  expect(result.response.status).toBe(401);
+  expect(await result.response.json()).toEqual({ error: "authentication failed", request_id: result.response.headers.get("x-request-id") });
+  expect(refused.adopted).toEqual([]);
+  expect(refused.store.activity).toEqual([expect.objectContaining({ outcome: "auth_failed" })]);
+  expect(refused.store.activity[0].detail).toContain("the trigger is not armed");
+  expect(refused.store.activity[0].detail).toContain(`POST /api/triggers/${trigger.id}/arm or inlet triggers arm ${trigger.id}`);
+
+  // Armed: adopted, and the row names the address it came from.
+  const armed = pipelineWith([trigger], { plugins: [challenge], callerAddress: () => Uint8Array.from([203, 0, 113, 9]) });
+  expect((await armed.post(trigger.token, "hello", { "x-sig": "sig" })).response.status).toBe(200);
+  expect(armed.adopted).toEqual(["offered"]);
+  expect(armed.store.activity[0].detail).toBe("Chal URL-verification handshake answered; no run; the provider's secret was stored, handed over from 203.0.113.9; the trigger is no longer armed");
+
+  // The secret already stored, offered again (a retried set-up): answered, nothing changes.
+  const again = pipelineWith([trigger], { plugins: [challenge], adoption: "already_adopted" });
+  expect((await again.post(trigger.token, "hello", { "x-sig": "sig" })).response.status).toBe(200);
+  expect(again.store.activity[0].detail).toContain("it offered the secret already stored: nothing changed");
+});
+
+test("a plugin that hands over a secret without declaring adoptsSecret is refused: its triggers are never armed", async () => {
+  const { adoptsSecret: _, ...undeclared } = challenge;
+  const trigger = triggerRecord({ app: "chal", appSecret: "sig" });
+  const { post, store, adopted } = pipelineWith([trigger], { plugins: [undeclared as InletPlugin] });
+  expect((await post(trigger.token, "hello", { "x-sig": "sig" })).response.status).toBe(401);
+  expect(adopted).toEqual([]);
+  expect(store.activity[0].detail).toBe("chal handshake threw: it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
 });
 
 test("deliver() enters after deduplication: the current filter decides unless skipped, the current redaction applies", async () => {

@@ -20,6 +20,7 @@ import { genericRecipe } from "./generic_recipe.ts";
 import { answerHandshake } from "./handshake.ts";
 import { checkSchema } from "./check_schema.ts";
 import { checkSource } from "./sources.ts";
+import { formatAddress } from "../net/client_address.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import { fieldsOf, headersObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -111,14 +112,14 @@ export class IngestPipeline {
     if (rawBody instanceof Ending) return rawBody;
 
     if (recipe.checkOnlyMethods.includes(arrival.method)) {
-      return (await answerHandshake(recipe, arrival, rawBody, this.deps.triggers)) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
+      return (await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
     }
 
     const verified = await authenticateRequest(recipe, arrival, rawBody);
     if (verified instanceof Ending) return verified;
 
     // A POST handshake is answered only once verified (a recipe admits an unsigned one only where the provider sends it so).
-    const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers);
+    const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
 
     const body = new ParsedBody(verified);
@@ -189,6 +190,12 @@ export class IngestPipeline {
       claim,
       replayOf: null,
     };
+  }
+
+  /** The caller's address as people write it (peer, or per --trusted-proxies X-Forwarded-For), for Activity. */
+  private callerOf(arrival: Arrival): string {
+    const address = this.deps.callerAddress?.(arrival.request) ?? null;
+    return address ? formatAddress(address) : "an unknown address";
   }
 
   /** The trigger version's checks and recipe (compiled once); null when its plugin is not loaded here. */

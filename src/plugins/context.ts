@@ -40,7 +40,8 @@ export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array,
 }
 
 /**
- * The context a plugin hook receives for one request.
+ * The context a plugin hook receives for one request; `armed`: whether its trigger may adopt a
+ * new secret from a handshake now (trust on first use).
  *
  * @example
  * ```ts
@@ -48,6 +49,6 @@ export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array,
  * ctx.hmac("sha256", ctx.secret, "Hello, World!", "hex");
  * ```
  */
-export function pluginContext(secret: string, now: Date): PluginContext {
-  return { secret, now, hmac, hash, timingSafeEqual, verifySignature, base64, hex, recipes };
+export function pluginContext(secret: string, now: Date, armed = false): PluginContext {
+  return { secret, now, armed, hmac, hash, timingSafeEqual, verifySignature, base64, hex, recipes };
 }

@@ -27,6 +27,13 @@ test("a timestamp and its tolerance come together: either one alone is refused a
   expect(() => new PluginRegistry([{ ...plugin, toleranceSeconds: 300 }])).toThrow(PluginLoadError);
 });
 
+test("a plugin that adopts its secret says so with adoptsSecret: true, and has the handshake that hands it over", () => {
+  const handshake = () => null;
+  expect(pluginProblems({ ...plugin, adoptsSecret: true, handshake })).toEqual([]);
+  expect(pluginProblems({ ...plugin, adoptsSecret: true })).toEqual(["adoptsSecret: true needs a handshake(req, ctx) that hands the secret over ({ response, adoptSecret })"]);
+  expect(pluginProblems({ ...plugin, adoptsSecret: "yes", handshake })).toEqual(["adoptsSecret must be true or false when present"]);
+});
+
 test("the same id twice is refused, naming where the first came from", () => {
   const registry = new PluginRegistry([plugin]);
   expect(() => registry.add(plugin, "/plugins/acme.ts")).toThrow('/plugins/acme.ts: plugin id "acme" is already loaded from built-in');

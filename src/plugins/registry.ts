@@ -46,6 +46,10 @@ export function pluginProblems(candidate: unknown): string[] {
     problems.push(...handshakeProblems(p.handshakes));
     if (p.handshake !== undefined) problems.push("declare handshakes or write handshake(), not both");
   }
+  if (p.adoptsSecret !== undefined && typeof p.adoptsSecret !== "boolean") problems.push("adoptsSecret must be true or false when present");
+  if (p.adoptsSecret === true && typeof p.handshake !== "function") {
+    problems.push("adoptsSecret: true needs a handshake(req, ctx) that hands the secret over ({ response, adoptSecret })");
+  }
   if (p.credentialHeaders !== undefined && (!Array.isArray(p.credentialHeaders) || p.credentialHeaders.some((h) => typeof h !== "string"))) {
     problems.push("credentialHeaders must be an array of header names");
   }

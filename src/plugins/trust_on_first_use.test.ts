@@ -28,3 +28,12 @@ test("signed requests go to the recipe; GET, HEAD and empty offers are no set-up
   for (const method of ["GET", "HEAD"]) expect(tofu.handshake(req({ "x-offer": "s1" }, method), pluginContext("", NOW))).toBeNull();
   expect(tofu.handshake(req({ "x-offer": "" }), pluginContext("", NOW))).toBeNull();
 });
+
+test("armed (ctx.armed), another secret gets through to the handshake: a new set-up replaces the adopted one", () => {
+  const armed = pluginContext("s1", NOW, true);
+  expect(tofu.verify(req({ "x-offer": "s2" }), armed)).toBe(true);
+  expect((tofu.handshake(req({ "x-offer": "s2" }), armed) as { adoptSecret: string }).adoptSecret).toBe("s2");
+  // Signed requests are judged by the recipe alone, armed or not.
+  expect(tofu.verify(req({ "x-sig": "forged" }), armed)).toBe(false);
+  expect(tofu.adoptsSecret).toBe(true);
+});

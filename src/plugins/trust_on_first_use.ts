@@ -11,11 +11,13 @@ export interface TrustOnFirstUse {
 }
 
 /**
- * Builds `verify` and `handshake` for a trust-on-first-use set-up: the first request offers a
- * secret and passes unsigned only while the trigger has none (or offers the one already adopted,
- * a retried set-up); `handshake()` answers it and the host adopts the secret. A different secret
- * for a trigger that has one is refused, so the provider's set-up fails loudly instead of
- * signing with a key inlet does not hold.
+ * Builds `verify` and `handshake` for a trust-on-first-use set-up (and `adoptsSecret: true`):
+ * the first request offers a secret and passes unsigned only while the trigger has none, is
+ * armed (`ctx.armed`: a new set-up may replace the secret), or offers the one already adopted (a
+ * retried set-up); `handshake()` answers it and the host adopts the secret — only while the
+ * trigger is armed, for 15 minutes after it is created or armed (README "Trust on first use").
+ * A different secret for an unarmed trigger that has one is refused, so the provider's set-up
+ * fails loudly instead of signing with a key inlet does not hold.
  *
  * @example
  * ```ts
@@ -31,11 +33,12 @@ export interface TrustOnFirstUse {
  * });
  * ```
  */
-export function trustOnFirstUse(spec: TrustOnFirstUse): Required<Pick<InletPlugin, "verify" | "handshake">> {
-  const allowed = (secret: string, ctx: PluginContext) => ctx.secret === "" || ctx.timingSafeEqual(secret, ctx.secret);
+export function trustOnFirstUse(spec: TrustOnFirstUse): Required<Pick<InletPlugin, "verify" | "handshake">> & { adoptsSecret: true } {
+  const allowed = (secret: string, ctx: PluginContext) => ctx.secret === "" || ctx.armed === true || ctx.timingSafeEqual(secret, ctx.secret);
   // Set-ups are POSTs; a GET or HEAD never offers a secret.
   const offeredBy = (req: PluginRequest) => (req.method === "POST" ? spec.offeredSecret(req) || null : null);
   return {
+    adoptsSecret: true,
     verify(req, ctx) {
       const offered = offeredBy(req);
       // Exactly the set-up shape gets through unsigned, and handshake() answers it, so it never reaches a workflow.

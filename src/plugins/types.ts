@@ -48,6 +48,11 @@ export interface PluginContext {
   readonly secret: string;
   /** The time the request arrived. Use it, not `Date.now()`, so tests can pin the clock. */
   readonly now: Date;
+  /**
+   * Whether the trigger is armed (README "Trust on first use"): a handshake may hand it a new
+   * secret now, replacing the one it has. Always false for plugins without `adoptsSecret`.
+   */
+  readonly armed: boolean;
   /** HMAC of `data` keyed by `key` (strings are UTF-8), synchronous. */
   hmac(alg: HashAlgorithm, key: string | Uint8Array, data: string | Uint8Array, encoding: DigestEncoding): string;
   /** Plain digest (HubSpot v1/v2 hash the secret with the body). */
@@ -86,7 +91,7 @@ export interface Signed {
   rawBody?: Uint8Array;
 }
 
-/** A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact (Asana, Notion) — only while the trigger has none. */
+/** A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact (Asana, Notion) — only while the trigger is armed (`adoptsSecret`). */
 export type HandshakeResult = Response | { response: Response; adoptSecret?: string } | null;
 
 type Awaitable<T> = T | Promise<T>;
@@ -99,6 +104,13 @@ export interface InletPlugin {
   name: string;
   /** What the user pastes (or what inlet generates, GitHub-style). */
   secret: { label: string; generated: boolean };
+  /**
+   * `true` when `handshake()` hands the trigger its secret (`adoptSecret`: trust on first use,
+   * Asana, Notion). Its triggers are armed for 15 minutes after they are created or armed, and
+   * the host adopts a secret only then (README "Trust on first use"); without it, an
+   * `adoptSecret` is refused. `trustOnFirstUse()` sets it.
+   */
+  adoptsSecret?: boolean;
   /** `true` only when the request carries the provider's valid signature (or credential). Never throws for bad input. */
   verify(req: PluginRequest, ctx: PluginContext): Awaitable<boolean>;
   /** The signed timestamp in unix seconds, or `null` when the request has none. */

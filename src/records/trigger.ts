@@ -217,6 +217,11 @@ export interface TriggerRecord extends TriggerConfig {
   appSecret: string | null;
   /** After a rotation with overlap: the secrets that still verify until `expiresAt`; else null. */
   previous: PreviousSecrets | null;
+  /**
+   * Trust on first use (README "Trust on first use"): until when a handshake may hand this
+   * trigger a new secret (ISO), or null. Present only on a trigger whose plugin adopts its secret.
+   */
+  armedUntil?: string | null;
 }
 
 /** What verified before the last rotation, and until when it still does. */
@@ -252,6 +257,11 @@ export const TriggerSchema = Type.Object({
       previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]),
     }),
   ]),
+  armedUntil: Type.Optional(
+    Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+      description: "only for an app whose provider hands its secret over in a handshake (Asana, Notion): until when the next handshake may set (or replace) the secret; null: not armed",
+    }),
+  ),
   dedup: DedupSchema,
   filter: FilterSchema,
   redaction: RedactionSchema,

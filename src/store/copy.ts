@@ -53,8 +53,8 @@ interface TableCopy {
 const TABLES: TableCopy[] = [
   {
     table: "triggers",
-    select: "SELECT seq, id, token, config, secret_sealed, app_secret_sealed, created_at, updated_at FROM triggers ORDER BY seq",
-    columns: { seq: "bigint", id: "text", token: "text", config: "text", secret_sealed: "text", app_secret_sealed: "text", created_at: "text", updated_at: "text" },
+    select: "SELECT seq, id, token, config, secret_sealed, app_secret_sealed, armed_until, created_at, updated_at FROM triggers ORDER BY seq",
+    columns: { seq: "bigint", id: "text", token: "text", config: "text", secret_sealed: "text", app_secret_sealed: "text", armed_until: "text", created_at: "text", updated_at: "text" },
     identity: true,
   },
   {

@@ -12,6 +12,7 @@ export interface TriggerRow {
   config: string;
   secret_sealed: string | null;
   app_secret_sealed: string | null;
+  armed_until: string | null;
 }
 
 export interface RunRow {
@@ -48,6 +49,7 @@ export const toTrigger = (row: TriggerRow): StoredTrigger => ({
   config: JSON.parse(row.config) as TriggerConfig,
   secretSealed: row.secret_sealed,
   appSecretSealed: row.app_secret_sealed,
+  armedUntil: row.armed_until,
 });
 
 export const toRun = (row: RunRow): RunRecord => ({

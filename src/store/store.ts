@@ -11,6 +11,11 @@ export interface StoredTrigger {
   secretSealed: string | null;
   /** AES-GCM sealed app secret, or null. */
   appSecretSealed: string | null;
+  /**
+   * Until when a handshake may hand the trigger a new secret (trust on first use: README
+   * "Trust on first use"), ISO; absent or null: not armed.
+   */
+  armedUntil?: string | null;
 }
 
 export interface TriggerWatch {

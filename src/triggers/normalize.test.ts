@@ -10,7 +10,7 @@ const context: NormalizeContext = {
     checkPatterns: (patterns) => patterns.flatMap((p, index) => (p.includes("(") && !p.includes(")") ? [{ index, message: "unterminated group" }] : [])),
     checkSchema: (document) => ((document as { type?: unknown }).type === "strin" ? [{ path: "/schema/document/type", message: "unknown type" }] : []),
   },
-  plugins: { has: (id) => id === "github", ids: () => ["github"] },
+  plugins: { has: (id) => id === "github", ids: () => ["github"], get: () => undefined },
 };
 
 function details(input: unknown, current?: Parameters<typeof normalizeTrigger>[2]) {

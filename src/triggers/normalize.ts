@@ -52,10 +52,12 @@ export interface ExpressionRules {
   checkSchema(document: unknown): ValidationDetail[];
 }
 
-/** What the rules need to know about the loaded plugins. */
+/** What the rules (and the trigger service) need to know about the loaded plugins. */
 export interface PluginCatalog {
   has(id: string): boolean;
   ids(): string[];
+  /** `adoptsSecret`: its triggers are armed to adopt a secret from a handshake (trust on first use). */
+  get(id: string): { adoptsSecret?: boolean } | undefined;
 }
 
 export interface NormalizeContext {

@@ -1,5 +1,6 @@
 import { curlCommand } from "./curl.ts";
 import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { isArmed } from "../records/arm_window.ts";
 
 /** The public Trigger shape (CONTRACT §3): stored settings, derived fields, no secret. */
 export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
@@ -25,6 +26,8 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
       secretSource: trigger.app && trigger.appSecret !== null ? ("given" as const) : trigger.secret !== null ? ("generated" as const) : null,
       previousSecretExpiresAt: trigger.previous && Date.parse(trigger.previous.expiresAt) > Date.now() ? trigger.previous.expiresAt : null,
     },
+    // Only for a trigger whose plugin adopts its secret (trust on first use); null once it lapsed.
+    ...(trigger.armedUntil !== undefined ? { armedUntil: isArmed(trigger.armedUntil, new Date()) ? trigger.armedUntil : null } : {}),
     dedup: trigger.dedup,
     filter: trigger.filter,
     redaction: trigger.redaction,

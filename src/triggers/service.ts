@@ -3,6 +3,9 @@ import type { SealedBox } from "../auth/sealed_box.ts";
 import type { Store, StoredTrigger } from "../store/store.ts";
 import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "./normalize.ts";
 import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
+import { armedUntilFrom } from "../records/arm_window.ts";
+import { adoptionOf, type Adoption } from "./adoption.ts";
+import { notArmable, type ArmResult } from "./arming.ts";
 import { ValidationError } from "./validation_error.ts";
 
 /** Is a generated secret part of these settings? */
@@ -26,6 +29,8 @@ export class TriggerService {
     private readonly rules: NormalizeContext,
     /** Whether a trigger gets a generated secret: generic non-none modes, and apps whose plugin generates one. */
     private readonly needsGeneratedSecret: SecretPolicy,
+    /** When a trigger is created or armed. */
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Loads every trigger if the store changed since the last load. */
@@ -57,6 +62,7 @@ export class TriggerService {
     const { rotation, ...config } = stored.config;
     return {
       ...config,
+      ...(this.armable(config.app) ? { armedUntil: stored.armedUntil ?? null } : {}),
       secret: stored.secretSealed ? this.box.open(stored.secretSealed) : null,
       appSecret: stored.appSecretSealed ? this.box.open(stored.appSecretSealed) : null,
       previous: rotation
@@ -70,7 +76,7 @@ export class TriggerService {
   }
 
   private seal(record: TriggerRecord): StoredTrigger {
-    const { secret, appSecret, previous, ...config } = record;
+    const { secret, appSecret, previous, armedUntil, ...config } = record;
     const rotation = previous
       ? {
           ...(previous.secret ? { previousSecretSealed: this.box.seal(previous.secret) } : {}),
@@ -82,7 +88,13 @@ export class TriggerService {
       config: { ...(config as TriggerConfig), ...(rotation ? { rotation } : {}) },
       secretSealed: secret ? this.box.seal(secret) : null,
       appSecretSealed: appSecret ? this.box.seal(appSecret) : null,
+      armedUntil: armedUntil ?? null,
     };
+  }
+
+  private armable(app: string | null): boolean {
+    // Trust on first use: only a plugin that adopts its secret from a handshake has triggers to arm.
+    return app !== null && this.rules.plugins.get(app)?.adoptsSecret === true;
   }
 
   findByToken(token: string): TriggerRecord | undefined {
@@ -100,7 +112,8 @@ export class TriggerService {
 
   async create(input: unknown): Promise<TriggerRecord> {
     const settings = normalizeTrigger(input, this.rules);
-    const now = new Date().toISOString();
+    const at = this.now();
+    const now = at.toISOString();
     const appSecret = (input as { appSecret?: string }).appSecret;
     const record: TriggerRecord = {
       id: Bun.randomUUIDv7(),
@@ -111,6 +124,8 @@ export class TriggerService {
       secret: this.needsGeneratedSecret(settings) ? newSecret() : null,
       appSecret: settings.app !== null && appSecret ? appSecret : null,
       previous: null,
+      // Trust on first use: the provider's set-up follows the creation, so it is armed at once.
+      ...(this.armable(settings.app) ? { armedUntil: armedUntilFrom(at) } : {}),
     };
     await this.store.insertTrigger(this.seal(record));
     await this.refresh(true);
@@ -185,14 +200,36 @@ export class TriggerService {
     return { trigger, secret: generated ? trigger.secret : null, previousExpiresAt: expiresAt };
   }
 
-  /** Stores a secret the provider handed over on first contact (Asana, Notion), only while none is set. */
-  async adoptAppSecret(id: string, secret: string): Promise<boolean> {
+  /**
+   * Arms a trigger whose plugin adopts its secret (README "Trust on first use"): for the next 15
+   * minutes a provider's handshake may hand it a secret, replacing one adopted before.
+   * Undefined for an unknown id.
+   */
+  async arm(id: string): Promise<ArmResult | undefined> {
     await this.refresh();
     const current = this.byId.get(id);
-    if (!current || current.appSecret) return false;
-    await this.store.updateTrigger(this.seal({ ...current, appSecret: secret, updatedAt: laterThan(current.updatedAt) }));
+    if (!current) return undefined;
+    if (current.armedUntil === undefined) return notArmable(current);
+    const armedUntil = armedUntilFrom(this.now());
+    await this.store.updateTrigger(this.seal({ ...current, armedUntil, updatedAt: laterThan(current.updatedAt) }));
     await this.refresh(true);
-    return true;
+    return { kind: "armed", armedUntil, trigger: this.byId.get(id) ?? { ...current, armedUntil } };
+  }
+
+  /**
+   * A secret the provider handed over in its handshake (Asana, Notion), arrived at `now`: stored
+   * only while the trigger is armed, which ends the armed window. Read from the store as it is
+   * now, so an arm made by another instance counts.
+   */
+  async adoptAppSecret(id: string, secret: string, now: Date): Promise<Adoption> {
+    await this.refresh();
+    const current = this.byId.get(id);
+    if (!current) return "not_armed";
+    const adoption = adoptionOf(current, secret, now);
+    if (adoption !== "adopted") return adoption;
+    await this.store.updateTrigger(this.seal({ ...current, appSecret: secret, armedUntil: null, updatedAt: laterThan(current.updatedAt) }));
+    await this.refresh(true);
+    return adoption;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -64,6 +64,23 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       await store.close();
     });
 
+    test("triggers: the armed-until time is stored, changed and cleared with the trigger", async () => {
+      const store = await open();
+      const until = "2026-03-01T12:15:00.000Z";
+      await store.insertTrigger({ ...trigger("t11"), armedUntil: until });
+      expect((await store.getTrigger("t11"))?.armedUntil).toBe(until);
+      expect((await store.listTriggers()).find((t) => t.config.id === "t11")?.armedUntil).toBe(until);
+      const later = "2026-03-01T13:00:00.000Z";
+      await store.updateTrigger({ ...trigger("t11"), armedUntil: later });
+      expect((await store.getTrigger("t11"))?.armedUntil).toBe(later);
+      // An adoption clears it; a trigger saved without one is not armed.
+      await store.updateTrigger({ ...trigger("t11"), armedUntil: null });
+      expect((await store.getTrigger("t11"))?.armedUntil).toBeNull();
+      await store.insertTrigger(trigger("t12"));
+      expect((await store.getTrigger("t12"))?.armedUntil).toBeNull();
+      await store.close();
+    });
+
     test("ingest: key + run + Activity commit together; a second identical key within the window is a duplicate", async () => {
       const store = await open();
       await store.insertTrigger(trigger("t2"));

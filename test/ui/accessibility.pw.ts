@@ -79,6 +79,8 @@ function arrange(): Promise<Fixtures> {
       ["GitHub app", { app: "github" }],
       ["Stripe app", { app: "stripe", appSecret: "whsec_a11y" }],
       ["Mailchimp app", { app: "mailchimp" }],
+      // Trust on first use: "Armed until …" and its Arm button.
+      ["Asana app", { app: "asana" }],
     ];
     const saved: Array<[string, any]> = [];
     for (const [label, input] of inputs) saved.push([label, await api("POST", "/api/triggers", { name: uniqueName(`a11y-${label.replace(/\W+/g, "-")}`), ...input })]);

@@ -147,12 +147,12 @@ export class PostgresStore implements Store {
   }
 
   listTriggers(): Promise<StoredTrigger[]> {
-    return this.guard(async (sql) => (await sql`SELECT config, secret_sealed, app_secret_sealed FROM triggers ORDER BY seq DESC`).map(toTrigger));
+    return this.guard(async (sql) => (await sql`SELECT config, secret_sealed, app_secret_sealed, armed_until FROM triggers ORDER BY seq DESC`).map(toTrigger));
   }
 
   getTrigger(id: string): Promise<StoredTrigger | null> {
     return this.guard(async (sql) => {
-      const [row] = await sql`SELECT config, secret_sealed, app_secret_sealed FROM triggers WHERE id = ${id}`;
+      const [row] = await sql`SELECT config, secret_sealed, app_secret_sealed, armed_until FROM triggers WHERE id = ${id}`;
       return row ? toTrigger(row) : null;
     });
   }
@@ -174,8 +174,8 @@ export class PostgresStore implements Store {
   insertTrigger(trigger: StoredTrigger): Promise<void> {
     const c = trigger.config;
     return this.changeTriggers(async (tx) => {
-      await tx`INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, created_at, updated_at)
-        VALUES (${c.id}, ${c.token}, ${JSON.stringify(c)}, ${trigger.secretSealed}, ${trigger.appSecretSealed}, ${c.createdAt}, ${c.updatedAt})`;
+      await tx`INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, armed_until, created_at, updated_at)
+        VALUES (${c.id}, ${c.token}, ${JSON.stringify(c)}, ${trigger.secretSealed}, ${trigger.appSecretSealed}, ${trigger.armedUntil ?? null}, ${c.createdAt}, ${c.updatedAt})`;
     });
   }
 
@@ -183,7 +183,7 @@ export class PostgresStore implements Store {
     const c = trigger.config;
     return this.changeTriggers(async (tx) => {
       await tx`UPDATE triggers SET token = ${c.token}, config = ${JSON.stringify(c)}, secret_sealed = ${trigger.secretSealed},
-        app_secret_sealed = ${trigger.appSecretSealed}, updated_at = ${c.updatedAt} WHERE id = ${c.id}`;
+        app_secret_sealed = ${trigger.appSecretSealed}, armed_until = ${trigger.armedUntil ?? null}, updated_at = ${c.updatedAt} WHERE id = ${c.id}`;
     });
   }
 

@@ -153,4 +153,13 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE UNIQUE INDEX activity_counted ON activity (trigger_id, outcome, counted_minute, coalesce(detail, '')) WHERE counted_minute IS NOT NULL;
     `,
   },
+  {
+    version: 13,
+    name: "trust on first use: until when a trigger may adopt a secret from a provider's handshake",
+    // Its own column, not part of the config document: arming changes no setting, and the
+    // handshake that adopts a secret clears it (README "Trust on first use").
+    sql: `
+      ALTER TABLE triggers ADD COLUMN armed_until TEXT;
+    `,
+  },
 ];

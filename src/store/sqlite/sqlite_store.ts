@@ -362,13 +362,13 @@ export class SqliteStore implements Store {
 
   listTriggers(): Promise<StoredTrigger[]> {
     return this.guard(() =>
-      this.db.query<TriggerRow, []>("SELECT config, secret_sealed, app_secret_sealed FROM triggers ORDER BY seq DESC").all().map(toTrigger),
+      this.db.query<TriggerRow, []>("SELECT config, secret_sealed, app_secret_sealed, armed_until FROM triggers ORDER BY seq DESC").all().map(toTrigger),
     );
   }
 
   getTrigger(id: string): Promise<StoredTrigger | null> {
     return this.guard(() => {
-      const row = this.db.query<TriggerRow, [string]>("SELECT config, secret_sealed, app_secret_sealed FROM triggers WHERE id = ?").get(id);
+      const row = this.db.query<TriggerRow, [string]>("SELECT config, secret_sealed, app_secret_sealed, armed_until FROM triggers WHERE id = ?").get(id);
       return row ? toTrigger(row) : null;
     });
   }
@@ -378,8 +378,8 @@ export class SqliteStore implements Store {
     return this.change(() =>
       this.db.transaction(() => {
         this.db.run(
-          "INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          [c.id, c.token, JSON.stringify(c), trigger.secretSealed, trigger.appSecretSealed, c.createdAt, c.updatedAt],
+          "INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, armed_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          [c.id, c.token, JSON.stringify(c), trigger.secretSealed, trigger.appSecretSealed, trigger.armedUntil ?? null, c.createdAt, c.updatedAt],
         );
         this.stmt.bumpRevision.run();
       }).immediate(),
@@ -390,11 +390,12 @@ export class SqliteStore implements Store {
     const c = trigger.config;
     return this.change(() =>
       this.db.transaction(() => {
-        this.db.run("UPDATE triggers SET token = ?, config = ?, secret_sealed = ?, app_secret_sealed = ?, updated_at = ? WHERE id = ?", [
+        this.db.run("UPDATE triggers SET token = ?, config = ?, secret_sealed = ?, app_secret_sealed = ?, armed_until = ?, updated_at = ? WHERE id = ?", [
           c.token,
           JSON.stringify(c),
           trigger.secretSealed,
           trigger.appSecretSealed,
+          trigger.armedUntil ?? null,
           c.updatedAt,
           c.id,
         ]);

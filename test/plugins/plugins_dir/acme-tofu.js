@@ -12,6 +12,8 @@ export default {
   id: "acme-tofu",
   name: "Acme (trust on first use)",
   secret: { label: "Hook secret (adopted from the first request)", generated: false },
+  // Its handshake hands the trigger its secret: the host adopts it only while the trigger is armed.
+  adoptsSecret: true,
   verify: (req, ctx) => tofu(ctx).verify(req, ctx),
   handshake: (req, ctx) => tofu(ctx).handshake(req, ctx),
   sign: (req, ctx) => ctx.recipes.hmac(BODY).sign(req, ctx),

@@ -1,6 +1,7 @@
 import { h } from "../dom.ts";
 import { field, type Field } from "../field.ts";
 import type { Plugin, Trigger } from "../types.ts";
+import { armControl } from "./arm.ts";
 import type { Section } from "./section.ts";
 
 /**
@@ -30,6 +31,8 @@ export function appSection(trigger: Trigger | null, plugin: Plugin): Section {
     `Handshake: ${name} calls with POST. GET and HEAD reach only ${name}'s URL check, if it has one, and are answered only once verified.`,
     `Deduplication is automatic: ${name}'s retries of a delivery are collapsed by its delivery id; where there is none, by the exact content for a short window. Collapsed retries show as Deduplicated in Activity.`,
   ];
+  // Only a trigger whose plugin adopts its secret carries armedUntil.
+  if (trigger && trigger.armedUntil !== undefined) parts.push(armControl(trigger, plugin));
   parts.push(h("div", { class: "note" }, h("p", { class: "note-title" }, `How ${name} calls are handled`), h("ul", null, facts.map((f) => h("li", null, f)))));
   return {
     el: h("div", { class: "stack" }, parts),
