@@ -11,4 +11,4 @@ export { ExactNumber } from "./exact_number.ts";
 export { mayHoldInexactNumbers } from "./inexact_numbers.ts";
 export { jsonText } from "./json_text.ts";
 export { parseJson, parseJsonCounting } from "./parse_json.ts";
-export { readJson, type ReadJson } from "./json_reader.ts";
+export type { ReadJson } from "./json_reader.ts";

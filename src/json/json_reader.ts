@@ -4,14 +4,14 @@
 // parsed them), nested at most 256 levels (the host's bound), so recursion is bounded.
 import { jsonNumber } from "./decimal.ts";
 
-/** What `readJson` read: the value, and how many numbers it kept as ExactNumber. */
+/** What `readJsonExactly` read: the value, and how many numbers it kept as ExactNumber. */
 export interface ReadJson {
   value: unknown;
   exactNumbers: number;
 }
 
 /** Parses a JSON text, numbers that a double cannot hold kept as ExactNumber; throws a SyntaxError when it is not JSON. */
-export function readJson(text: string): ReadJson {
+export function readJsonExactly(text: string): ReadJson {
   const reader = new Reader(text);
   reader.blank();
   const value = reader.value();

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { ExactNumber } from "./exact_number.ts";
 import { mayHoldInexactNumbers } from "./inexact_numbers.ts";
-import { readJson } from "./json_reader.ts";
+import { readJsonExactly } from "./json_reader.ts";
 import { jsonText, write } from "./json_text.ts";
 import { parseJson, parseJsonCounting } from "./parse_json.ts";
 import { asDoubles } from "./as_doubles.ts";
@@ -24,14 +24,14 @@ test("numbers a double cannot hold are kept as their text; JSON.stringify writes
 });
 
 test("the reader for engines without source text (QuickJS) parses as JSON.parse does, numbers kept", () => {
-  expect(readJson(SENT)).toEqual(parseJsonCounting(SENT));
+  expect(readJsonExactly(SENT)).toEqual(parseJsonCounting(SENT));
   const odd = '{"__proto__":{"x":1},"a":1,"a":[true,false,null,"\\u00e9\\n\\"",{}],"":[]}';
-  const read = readJson(odd).value as Record<string, unknown>;
+  const read = readJsonExactly(odd).value as Record<string, unknown>;
   expect(read).toEqual(JSON.parse(odd));
   expect(Object.keys(read)).toEqual(["__proto__", "a", ""]);
   expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
-  expect(readJson(' [ 1 , 12345678901234567890 ] ').value).toEqual([1, new ExactNumber("12345678901234567890")]);
-  for (const bad of ["", "{", "[1,]", '{"a" 1}', "01", "1 2", "tru", '"\u0001"']) expect(() => readJson(bad)).toThrow(SyntaxError);
+  expect(readJsonExactly(' [ 1 , 12345678901234567890 ] ').value).toEqual([1, new ExactNumber("12345678901234567890")]);
+  for (const bad of ["", "{", "[1,]", '{"a" 1}', "01", "1 2", "tru", '"\u0001"']) expect(() => readJsonExactly(bad)).toThrow(SyntaxError);
 });
 
 test("a body without such numbers is parsed by JSON.parse alone; digits and exponents inside strings do not count", () => {

@@ -1,7 +1,7 @@
 import { isExactDouble } from "./decimal.ts";
 import { ExactNumber } from "./exact_number.ts";
 import { mayHoldInexactNumbers } from "./inexact_numbers.ts";
-import { readJson, type ReadJson } from "./json_reader.ts";
+import { readJsonExactly, type ReadJson } from "./json_reader.ts";
 
 type SourceReviver = (key: string, value: unknown, context: { source?: string }) => unknown;
 
@@ -11,7 +11,7 @@ const GIVES_SOURCE = (() => {
   try {
     (JSON.parse as (text: string, reviver: SourceReviver) => unknown)("1", (_key, value, context) => ((given = context?.source === "1"), value));
   } catch {
-    // an engine that refuses a third parameter reads with readJson
+    // an engine that refuses a third parameter reads with readJsonExactly
   }
   return given;
 })();
@@ -30,7 +30,7 @@ const GIVES_SOURCE = (() => {
  */
 export function parseJsonCounting(text: string): ReadJson {
   if (!mayHoldInexactNumbers(text)) return { value: JSON.parse(text), exactNumbers: 0 };
-  if (!GIVES_SOURCE) return readJson(text);
+  if (!GIVES_SOURCE) return readJsonExactly(text);
   let exactNumbers = 0;
   const value = (JSON.parse as (text: string, reviver: SourceReviver) => unknown)(text, (_key, value, context) => {
     if (typeof value !== "number" || isExactDouble(context.source!, value)) return value;
