@@ -107,3 +107,10 @@ test("a JSON Schema sees an integer beyond 2^53 as an integer and 1e400 as a num
   expect((await send(t.url, SENT)).status).toBe(200);
   expect((await send(t.url, '{"id":0.1000000000000000055511151231257827}')).status).toBe(422);
 });
+
+test("a command workflow reads $trigger with the numbers as sent on its stdin", async () => {
+  const t = await server.createTrigger({ name: "command-big", response: { mode: "workflow", timeoutMs: 5000 }, workflow: { kind: "command", argv: ["cat"] } });
+  const r = await send(t.url, SENT);
+  expect(r.status).toBe(200);
+  expect(await r.text()).toStartWith(`{"body":${SENT},`);
+});
