@@ -5,6 +5,7 @@ import { readJsonExactly } from "./json_reader.ts";
 import { jsonText, write } from "./json_text.ts";
 import { parseJson, parseJsonCounting } from "./parse_json.ts";
 import { asDoubles } from "./as_doubles.ts";
+import { jsonNumber } from "./decimal.ts";
 
 const SENT = '{"big":9007199254740993,"safe":9007199254740992,"huge":1e400,"long":0.1000000000000000055511151231257827,"plain":[1,2.5,-3],"s":"9007199254740993"}';
 
@@ -37,9 +38,18 @@ test("the reader for engines without source text (QuickJS) parses as JSON.parse 
 test("a body without such numbers is parsed by JSON.parse alone; digits and exponents inside strings do not count", () => {
   expect(mayHoldInexactNumbers('{"id":"evt_1Nq2xY2eZvKYlo2C9X0aBcDe","hex":"0e1f2e3","n":123456789012345,"card":"4242424242424242"}')).toBe(false);
   expect(mayHoldInexactNumbers('{"n":1234567890123456}')).toBe(true);
-  expect(mayHoldInexactNumbers("[-1.5E-3]")).toBe(true);
   expect(mayHoldInexactNumbers("9007199254740993")).toBe(true);
-  expect(mayHoldInexactNumbers('{"a": 12.25e2}')).toBe(true);
+  expect(mayHoldInexactNumbers("[-1.5E-300]")).toBe(true);
+  expect(mayHoldInexactNumbers('{"a": 1e400}')).toBe(true);
+  // At most 15 digits and a two-digit exponent: inside a double's normal range, always exact.
+  expect(mayHoldInexactNumbers('{"a": 12.25e2, "b": -1.5E-3, "c": 999999999999999e99}')).toBe(false);
+  expect(mayHoldInexactNumbers('{"s": "ae123", "t": "id_1234567890123456"}')).toBe(false);
+  for (let i = 0; i < 2000; i++) {
+    const digits = String(((i + 1) * 982451653 * 1000003) % 1e15).slice(0, 1 + (i % 15));
+    const point = i % 3 === 0 ? `${digits.slice(0, 1)}.${digits.slice(1) || "0"}` : digits;
+    const text = `${i % 2 ? "-" : ""}${point.length > 15 ? digits : point}e${i % 4 ? "-" : ""}${i % 100}`;
+    expect({ text, skipped: mayHoldInexactNumbers(text), exact: typeof jsonNumber(text) === "number" }).toEqual({ text, skipped: false, exact: true });
+  }
   expect(parseJsonCounting('{"a":"2e3","b":1.5}')).toEqual({ value: { a: "2e3", b: 1.5 }, exactNumbers: 0 });
   // A candidate that turns out exact stays a plain number.
   expect(parseJsonCounting('{"a":1e3,"b":1000000000000000}')).toEqual({ value: { a: 1000, b: 1e15 }, exactNumbers: 0 });
