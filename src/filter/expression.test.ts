@@ -209,6 +209,22 @@ describe("numbers a double cannot hold", () => {
     }
   });
 
+  test("only a document that may hold them is read exactly in QuickJS (the host scans: QuickJS would take many times longer)", () => {
+    const calls: string[] = [];
+    const original = sandbox.call.bind(sandbox);
+    sandbox.call = (program, fn, args, deadline) => (calls.push(fn), original(program, fn, args, deadline));
+    try {
+      const inSandbox = { ...compileFilter("$.id > 1"), onHost: false };
+      expect(runFilter(inSandbox, body)).toBe(true);
+      expect(runFilter(inSandbox, { id: 2, note: "1234567890" })).toBe(true);
+      expect(runKeyQuery({ ...compileKeyQuery("$.id"), onHost: false }, body)).toEqual([new ExactNumber("9007199254740993")]);
+      expect(runKeyQuery({ ...compileKeyQuery("$.id"), onHost: false }, { id: 2 })).toEqual([2]);
+    } finally {
+      sandbox.call = original;
+    }
+    expect(calls).toEqual(["filterExact", "filter", "queryExact", "query"]);
+  });
+
   test("key queries select them with their digits, in QuickJS and on the host", () => {
     const query = compileKeyQuery("$.items[?@.id == 9007199254740993].id");
     const expected = [new ExactNumber("9007199254740993")];

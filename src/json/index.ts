@@ -10,5 +10,5 @@ export { compareNumbers, isExactDouble, isJsonNumber, jsonNumber, numberText } f
 export { ExactNumber } from "./exact_number.ts";
 export { mayHoldInexactNumbers } from "./inexact_numbers.ts";
 export { jsonText } from "./json_text.ts";
-export { parseJson, parseJsonCounting } from "./parse_json.ts";
+export { parseJson, parseJsonCounting, parseJsonExactly } from "./parse_json.ts";
 export type { ReadJson } from "./json_reader.ts";

@@ -29,7 +29,15 @@ const GIVES_SOURCE = (() => {
  * ```
  */
 export function parseJsonCounting(text: string): ReadJson {
-  if (!mayHoldInexactNumbers(text)) return { value: JSON.parse(text), exactNumbers: 0 };
+  return mayHoldInexactNumbers(text) ? parseJsonExactly(text) : { value: JSON.parse(text), exactNumbers: 0 };
+}
+
+/**
+ * `parseJsonCounting` without the scan, for a text already known to may hold such numbers: in
+ * QuickJS, the scan costs several times the parse, so the host scans and says (see
+ * src/filter/guest.ts).
+ */
+export function parseJsonExactly(text: string): ReadJson {
   if (!GIVES_SOURCE) return readJsonExactly(text);
   let exactNumbers = 0;
   const value = (JSON.parse as (text: string, reviver: SourceReviver) => unknown)(text, (_key, value, context) => {
