@@ -144,6 +144,14 @@ describe("hubspot: delivery id and event", () => {
     expect(plugin.deliveryId(requestOf({ body: retry }), ctx)).toBe(fixture.deliveryId);
   });
 
+  test("two events whose eventIds differ beyond 2^53 have two delivery ids", () => {
+    const batch = (eventId: string) => `[{"subscriptionId":1,"eventId":${eventId},"occurredAt":1700000000000}]`;
+    const a = plugin.deliveryId(requestOf({ body: batch("9007199254740993") }), ctx);
+    expect(a).not.toBeNull();
+    expect(a).not.toBe(plugin.deliveryId(requestOf({ body: batch("9007199254740992") }), ctx));
+    expect(a).toBe(ctx.hash("sha256", "1:9007199254740993:1700000000000", "hex"));
+  });
+
   test("bodies that are not a batch of identified events have none", () => {
     for (const body of ["{}", "[]", "not json", '[{"eventId":1}]']) expect(plugin.deliveryId(requestOf({ body }), ctx)).toBeNull();
   });

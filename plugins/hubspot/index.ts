@@ -8,7 +8,7 @@
  * keeps v1/v2 only for backwards compatibility; neither covers the timestamp, so accepting them
  * would let anyone who captured one delivery strip its v3 headers and replay it for ever.
  */
-import { definePlugin, distinctJoined, parseJson, type PluginContext, type PluginRequest, signedTimestampRecipe, stringAt, valueAt } from "../../src/plugins/index.ts";
+import { definePlugin, distinctJoined, ExactNumber, parseJson, type PluginContext, type PluginRequest, signedTimestampRecipe, stringAt, valueAt } from "../../src/plugins/index.ts";
 import { hubspotRequestUri } from "./signature.ts";
 
 /** The events of a webhooks-API delivery (a JSON array of up to 100), or `null` for any other body. */
@@ -43,7 +43,8 @@ export default definePlugin({
     const keys: string[] = [];
     for (const item of list) {
       const parts = ["subscriptionId", "eventId", "occurredAt"].map((key) => valueAt(item, key));
-      if (parts.some((part) => typeof part !== "number" && typeof part !== "string")) return null;
+      // An eventId beyond 2^53 is an ExactNumber: joined with every digit, so two events are never one key.
+      if (parts.some((part) => typeof part !== "number" && typeof part !== "string" && !(part instanceof ExactNumber))) return null;
       keys.push(parts.join(":"));
     }
     return ctx.hash("sha256", keys.sort().join(","), "hex");

@@ -2,6 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { triggerRecord } from "../../test/support/ingest.ts";
 import { CheckPool, spawnCheckWorker } from "./pool.ts";
 import { pooledChecks } from "./pooled.ts";
+import { ExactNumber, parseJson } from "../json/index.ts";
 
 const pools: CheckPool[] = [];
 afterAll(() => pools.forEach((p) => p.close()));
@@ -147,4 +148,21 @@ test("a burst of bodies with the same new field names asks the worker to classif
   const redacted = await Promise.all(Array.from({ length: 20 }, (_, i) => checks.redact!({ email: `u${i}@example.com`, n: i })));
   expect(redacted[7]).toEqual({ email: "[REDACTED]", n: 7 });
   expect(jobs).toEqual(["classify"]);
+});
+
+test("a body with numbers a double cannot hold crosses to a worker with them, and the values it selects come back with them", async () => {
+  const { p, jobs } = countingPool(1);
+  const checks = pooledChecks(p)(
+    triggerRecord({
+      id: "exact",
+      // Both need the worker: a pattern read from the body, a query from the root inside a filter.
+      filter: { enabled: true, mode: "include", expression: "match($.kind, $.p) && $.id == 9007199254740993" },
+      dedup: { strategy: "expression", expression: "$.items[?@.id == $.id].id" },
+    }),
+  );
+  const body = parseJson('{"kind":"paid","p":"pa.*","id":9007199254740993,"items":[{"id":9007199254740992},{"id":9007199254740993}]}');
+  expect(await checks.passes!(body)).toBe(true);
+  expect(await checks.passes!(parseJson('{"kind":"paid","p":"pa.*","id":9007199254740992}'))).toBe(false);
+  expect(await checks.select!(body)).toEqual([new ExactNumber("9007199254740993")]);
+  expect(new Set(jobs)).toEqual(new Set(["passes", "select"]));
 });

@@ -1,4 +1,5 @@
 import type { CheckOp, CheckSettings } from "./prepared.ts";
+import { arrived, postCrossing } from "./crossing.ts";
 import type { CheckAnswer, CheckJob } from "./protocol.ts";
 import { workerUrl } from "../sandbox/worker_url.ts";
 
@@ -50,7 +51,8 @@ export class CheckPoolOverloaded extends Error {
 }
 
 interface Pending {
-  job: CheckJob;
+  job: Omit<CheckJob, "input">;
+  body: unknown;
   triggerId: string;
   timer: ReturnType<typeof setTimeout> | null;
   resolve(value: unknown): void;
@@ -136,7 +138,7 @@ export class CheckPool {
       return Promise.reject(new CheckPoolOverloaded(`${this.waitingTotal} check evaluations are already waiting for a sandbox worker`));
     }
     return new Promise((resolve, reject) => {
-      const pending: Pending = { job: { id: this.nextId++, key, settings, op, body }, triggerId, resolve, reject, timer: null };
+      const pending: Pending = { job: { id: this.nextId++, key, settings, op }, body, triggerId, resolve, reject, timer: null };
       pending.timer = setTimeout(() => this.giveUp(pending), this.maxWaitMs);
       queue.push(pending);
       if (!this.queues.has(triggerId)) {
@@ -266,14 +268,14 @@ export class CheckPool {
     slot.busy = pending;
     this.statsOf(pending.triggerId).running++;
     slot.timer = setTimeout(() => this.replace(slot, `the sandbox worker did not answer within ${this.hardTimeoutMs} ms and was replaced`), this.hardTimeoutMs);
-    slot.worker.postMessage(pending.job);
+    postCrossing(slot.worker, pending.body, (input) => ({ ...pending.job, input }) satisfies CheckJob);
   }
 
   private settle(slot: Slot, answer: CheckAnswer): void {
     const pending = slot.busy;
     if (!pending || pending.job.id !== answer.id) return;
     this.free(slot);
-    if (answer.ok) pending.resolve(answer.result);
+    if (answer.ok) pending.resolve(arrived(answer.result));
     else {
       if (answer.error.code?.startsWith("sandbox")) this.failed(pending.triggerId);
       pending.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));

@@ -1,3 +1,4 @@
+import type { Crossing } from "./crossing.ts";
 import type { CheckOp, CheckSettings } from "./prepared.ts";
 
 /** One evaluation asked of a sandbox worker. `key` names the trigger version its checks compile from. */
@@ -6,8 +7,9 @@ export interface CheckJob {
   key: string;
   settings: CheckSettings;
   op: CheckOp;
-  body: unknown;
+  /** The body (or the field names, for `classify`). */
+  input: Crossing;
 }
 
 /** A worker's answer: the check's result, or the error it threw (its code keeps the kind). */
-export type CheckAnswer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; code?: string; message: string } };
+export type CheckAnswer = { id: number; ok: true; result: Crossing } | { id: number; ok: false; error: { name: string; code?: string; message: string } };

@@ -1,6 +1,7 @@
 // A sandbox worker: its own QuickJS, compiling and evaluating triggers' checks off the thread
 // that answers requests. Started by CheckPool (pool.ts); one job at a time.
 import { compileChecks } from "./compile.ts";
+import { arrived, postCrossing } from "./crossing.ts";
 import type { PreparedChecks } from "./prepared.ts";
 import type { CheckAnswer, CheckJob } from "./protocol.ts";
 
@@ -21,16 +22,18 @@ function checksFor(job: CheckJob): PreparedChecks {
 
 self.onmessage = async (event: MessageEvent<CheckJob>) => {
   const job = event.data;
-  let answer: CheckAnswer;
+  let result: unknown;
   try {
     const check = checksFor(job)[job.op];
     if (!check) throw Object.assign(new Error(`the trigger has no ${job.op} check`), { code: "sandbox_no_such_check" });
-    answer = { id: job.id, ok: true, result: await (check as (input: unknown) => unknown)(job.body) };
+    result = await (check as (input: unknown) => unknown)(arrived(job.input));
   } catch (error) {
     const e = error as { name?: string; code?: unknown; message?: string };
-    answer = { id: job.id, ok: false, error: { name: e?.name ?? "Error", code: typeof e?.code === "string" ? e.code : undefined, message: e?.message || String(error) } };
+    self.postMessage({ id: job.id, ok: false, error: { name: e?.name ?? "Error", code: typeof e?.code === "string" ? e.code : undefined, message: e?.message || String(error) } } satisfies CheckAnswer);
+    return;
   }
-  self.postMessage(answer);
+  // Selected values may hold an ExactNumber: then they cross as JSON text (see crossing.ts).
+  postCrossing(self, result, (crossing) => ({ id: job.id, ok: true, result: crossing }) satisfies CheckAnswer);
 };
 
 // Told once the handler is in place: jobs are sent only after this.

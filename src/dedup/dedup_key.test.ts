@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { sha256Hex } from "../auth/digest.ts";
+import { parseJson } from "../json/index.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { appDedupKeyHash, dedupKeyHash, eventIdOf, type KeyInput } from "./dedup_key.ts";
 
@@ -58,4 +59,23 @@ test("app keys: the delivery id when there is one, else the exact body's hash", 
 test("canonical JSON sorts keys at every depth", () => {
   expect(canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] })).toBe('{"a":[2,{"c":4,"d":3}],"b":1}');
   expect(canonicalJson(undefined)).toBe("null");
+});
+
+test("two different ids beyond 2^53 are two keys, by expression and by event id; the same id is one key", async () => {
+  const body = (text: string) => parseJson(text);
+  const byExpression = (text: string) => dedupKeyHash({ strategy: "expression", expression: "$.id" }, input(body(text)), (b) => [(b as { id: unknown }).id]);
+  const a = await byExpression('{"id":9007199254740993}');
+  expect(a).not.toBe(await byExpression('{"id":9007199254740992}'));
+  expect(a).toBe(await byExpression('{"id":9007199254740993.0}'));
+  expect(a).toBe(sha256Hex("expression\u00009007199254740993"));
+  const byEvent = (text: string) => dedupKeyHash({ strategy: "event-id" }, input(body(text)));
+  expect(await byEvent('{"id":9007199254740993}')).not.toBe(await byEvent('{"id":9007199254740992}'));
+  expect(eventIdOf(body('{"event_id":12345678901234567890}'))).toBe("12345678901234567890");
+  expect(eventIdOf(body('{"event_id":1e400}'))).toBe("1e+400");
+});
+
+test("canonical JSON writes every digit of a number a double cannot hold", () => {
+  expect(canonicalJson(parseJson('{"b":[1e400],"a":9007199254740993,"c":0.1000000000000000055511151231257827}'))).toBe(
+    '{"a":9007199254740993,"b":[1e+400],"c":0.1000000000000000055511151231257827}',
+  );
 });

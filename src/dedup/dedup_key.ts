@@ -1,5 +1,6 @@
 import { sha256Hex } from "../auth/digest.ts";
 import type { DedupConfig } from "../records/trigger.ts";
+import { ExactNumber, numberText } from "../json/index.ts";
 import { canonicalJson } from "./canonical_json.ts";
 
 /** The well-known paths `event-id` reads, in order (SPEC §Deduplication). */
@@ -33,12 +34,13 @@ function at(value: unknown, path: readonly string[]): unknown {
   return node;
 }
 
-/** The first string or number at a well-known event-id path, or `null`. */
+/** The first string or number at a well-known event-id path (a number with all its digits), or `null`. */
 export function eventIdOf(body: unknown): string | null {
   for (const path of EVENT_ID_PATHS) {
     const value = at(body, path);
     if (typeof value === "string" && value !== "") return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
+    if (value instanceof ExactNumber) return numberText(value);
   }
   return null;
 }

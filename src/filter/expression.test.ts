@@ -3,6 +3,7 @@ import { evaluateFilter, evaluateQuery, MAX_NESTING, parseFilter, parseQuery } f
 import { Sandbox, SandboxError, SandboxMemory, SandboxTimeout, sandbox } from "../sandbox/index.ts";
 import { checkFilter, checkQuery, compileFilter, compileKeyQuery, ExpressionError, runFilter, runKeyQuery } from "./index.ts";
 import { nested, thrown } from "../../test/support/values.ts";
+import { ExactNumber, parseJson } from "../json/index.ts";
 
 const DOCUMENTS: unknown[] = [
   { type: "invoice.paid", data: { object: { amount: 250, currency: "usd", lines: [{ id: "li_1", price: 120 }, { id: "li_2", price: 80 }] } } },
@@ -188,5 +189,50 @@ describe("expression dedup keys", () => {
 
   test("uses the shared sandbox by default", () => {
     expect(compileKeyQuery("$.a").sandbox).toBe(sandbox);
+  });
+});
+
+describe("numbers a double cannot hold", () => {
+  const body = parseJson('{"id":9007199254740993,"huge":1e400,"long":0.1000000000000000055511151231257827,"items":[{"id":9007199254740992},{"id":9007199254740993}]}');
+
+  test("filters compare them exactly, in QuickJS and on the host", () => {
+    for (const [source, expected] of [
+      ["$.id == 9007199254740993", true],
+      ["$.id == 9007199254740992", false],
+      ["$.huge > 1e308 && $.long != 0.1", true],
+      ["$.items[1].id > $.items[0].id", true],
+      ["match($.kind, $.pattern) || $.id == 9007199254740992", false],
+    ] as const) {
+      const compiled = compileFilter(source);
+      expect({ source, result: runFilter(compiled, body) }).toEqual({ source, result: expected });
+      expect({ source, result: runFilter({ ...compiled, onHost: false }, body) }).toEqual({ source, result: expected });
+    }
+  });
+
+  test("only a document that may hold them is read exactly in QuickJS (the host scans: QuickJS would take many times longer)", () => {
+    const calls: string[] = [];
+    const original = sandbox.call.bind(sandbox);
+    sandbox.call = (program, fn, args, deadline) => (calls.push(fn), original(program, fn, args, deadline));
+    try {
+      const inSandbox = { ...compileFilter("$.id > 1"), onHost: false };
+      expect(runFilter(inSandbox, body)).toBe(true);
+      expect(runFilter(inSandbox, { id: 2, note: "1234567890" })).toBe(true);
+      expect(runKeyQuery({ ...compileKeyQuery("$.id"), onHost: false }, body)).toEqual([new ExactNumber("9007199254740993")]);
+      expect(runKeyQuery({ ...compileKeyQuery("$.id"), onHost: false }, { id: 2 })).toEqual([2]);
+    } finally {
+      sandbox.call = original;
+    }
+    expect(calls).toEqual(["filterExact", "filter", "queryExact", "query"]);
+  });
+
+  test("key queries select them with their digits, in QuickJS and on the host", () => {
+    const query = compileKeyQuery("$.items[?@.id == 9007199254740993].id");
+    const expected = [new ExactNumber("9007199254740993")];
+    expect(runKeyQuery(query, body)).toEqual(expected);
+    expect(runKeyQuery({ ...query, onHost: false }, body)).toEqual(expected);
+    const all = compileKeyQuery("$..id");
+    expect(JSON.stringify(runKeyQuery({ ...all, onHost: false }, body))).toBe("[9007199254740993,9007199254740992,9007199254740993]");
+    expect(JSON.stringify(runKeyQuery(compileKeyQuery("$['huge','long']"), body))).toBe("[1e400,0.1000000000000000055511151231257827]");
+    expect(JSON.stringify(runKeyQuery({ ...compileKeyQuery("$['huge','long']"), onHost: false }, body))).toBe("[1e400,0.1000000000000000055511151231257827]");
   });
 });

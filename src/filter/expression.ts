@@ -1,4 +1,5 @@
 import { evaluateFilter, evaluateQuery, evaluatesInLinearTime, JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type LinearPatterns, type Query, type RegexTest } from "../jsonpath/index.ts";
+import { mayHoldInexactNumbers, parseJsonExactly } from "../json/index.ts";
 import { linearRegex } from "../regex/linear_regex.ts";
 import { bundleGuest } from "../sandbox/bundle_guest.ts" with { type: "macro" };
 import { defineGuest, exceedsDepth, GuestUnit, MAX_NESTING_DEPTH, SandboxError, sandbox as sharedSandbox, type Sandbox } from "../sandbox/index.ts";
@@ -77,7 +78,8 @@ export function compileFilter(source: string, options: ExpressionOptions = {}): 
  */
 export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
   if (compiled.onHost) return evaluateFilter(compiled.ast, pruned(compiled.ast, body), hostRegex);
-  const answer = compiled.sandbox.call(jsonPathGuest, "filter", [compiled.unit, projection(compiled.ast, body)]);
+  const document = projection(compiled.ast, body);
+  const answer = compiled.sandbox.call(jsonPathGuest, mayHoldInexactNumbers(document) ? "filterExact" : "filter", [compiled.unit, document]);
   return answer === "1";
 }
 
@@ -97,8 +99,10 @@ export function compileKeyQuery(source: string, options: ExpressionOptions = {})
 /** The values of the nodes the query selects from `body`, in document order. Throws a `SandboxError` like `runFilter`. */
 export function runKeyQuery(compiled: CompiledKeyQuery, body: unknown): unknown[] {
   if (compiled.onHost) return evaluateQuery(compiled.ast, pruned(compiled.ast, body), hostRegex).map((node) => node.value);
-  const answer = compiled.sandbox.call(jsonPathGuest, "query", [compiled.unit, projection(compiled.ast, body)]);
-  return JSON.parse(answer) as unknown[];
+  const document = projection(compiled.ast, body);
+  const exact = mayHoldInexactNumbers(document);
+  const answer = compiled.sandbox.call(jsonPathGuest, exact ? "queryExact" : "query", [compiled.unit, document]);
+  return (exact ? parseJsonExactly(answer).value : JSON.parse(answer)) as unknown[];
 }
 
 /** `null` when `source` is a valid filter expression, else the message that helps fix it. */
@@ -119,7 +123,7 @@ function pruned(ast: Filter | Query, body: unknown): unknown {
   return observed;
 }
 
-/** The pruned body as JSON text: what the guest parses. */
+/** The pruned body as JSON text (numbers as sent: see `ExactNumber`): what the guest parses. */
 function projection(ast: Filter | Query, body: unknown): string {
   return JSON.stringify(pruned(ast, body)) ?? "null";
 }

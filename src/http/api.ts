@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { ADMIN_TOKEN_HINT } from "../auth/admin_token.ts";
 import { tokenMatchesHash } from "../auth/token_hash.ts";
+import { parseJson } from "../json/index.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import { ACTIVITY_LABELS } from "./activity_labels.ts";
 import { type ActivityRecord } from "../records/activity.ts";
@@ -184,5 +185,6 @@ export function apiRoutes(deps: ApiDeps) {
     )
     .get("/alerts", async () => json(200, await deps.alerts()))
     .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
-    .post("/check", async ({ request }) => json(200, deps.check(await readJson(request, deps.maxBodyBytes))), { parse: "none" });
+    // The sample is read as a live body is (its numbers exact), so the check answers as live requests will.
+    .post("/check", async ({ request }) => json(200, deps.check(await readJson(request, deps.maxBodyBytes, parseJson))), { parse: "none" });
 }

@@ -7,20 +7,21 @@ const decoder = new TextDecoder();
 /**
  * Reads a JSON request body for the management API, at most `limit` bytes (past it, declared or
  * streamed: BodyTooLarge, a 413); a body that does not parse is a 400. Bodies are read only here,
- * after the admin token was checked: nobody else can make the server buffer one.
+ * after the admin token was checked: nobody else can make the server buffer one. `parse` reads the
+ * text (a check's sample is read with `parseJson`, its numbers exact, as a live body's are).
  */
-export async function readJson(request: Request, limit: number): Promise<unknown> {
-  const value = await readOptionalJson(request, limit);
+export async function readJson(request: Request, limit: number, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
+  const value = await readOptionalJson(request, limit, parse);
   if (value === undefined) throw new ValidationError([{ path: "", message: "the body is empty; send a JSON object" }]);
   return value;
 }
 
 /** Like {@link readJson}, but an empty body is `undefined` (calls whose fields all have defaults). */
-export async function readOptionalJson(request: Request, limit: number): Promise<unknown> {
+export async function readOptionalJson(request: Request, limit: number, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
   const text = decoder.decode(await readBodyLimited(request, limit));
   if (text.trim() === "") return undefined;
   try {
-    return JSON.parse(text);
+    return parse(text);
   } catch (error) {
     throw new ValidationError([{ path: "", message: `the body is not valid JSON: ${(error as Error).message}` }]);
   }

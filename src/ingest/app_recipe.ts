@@ -1,4 +1,5 @@
 import { appDedupKeyHash } from "../dedup/dedup_key.ts";
+import { ExactNumber, numberText } from "../json/index.ts";
 import { authenticateAppRequest } from "../plugins/authenticate.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
@@ -90,10 +91,12 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
 
 /**
  * What a hook gave, as `$trigger.app` text: a string as is, a number (a JSON id) as its decimal
- * text, anything else (an object, a boolean, "") none. Two object ids must never share a dedup key.
+ * text (every digit of one a double cannot hold), anything else (an object, a boolean, "") none.
+ * Two object ids must never share a dedup key.
  */
 function textOf(value: unknown): string | null {
   if (typeof value === "string") return value === "" ? null : value;
+  if (value instanceof ExactNumber) return numberText(value);
   return typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 }
 

@@ -5,6 +5,7 @@ import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import { parseJson } from "../plugins/json_body.ts";
+import { ExactNumber } from "../json/index.ts";
 
 const trigger = triggerRecord({ methods: ["GET", "POST"] });
 
@@ -79,4 +80,22 @@ test("a JSON body that is not valid UTF-8 is 400, never stored with U+FFFD in it
     expect(ending.response.status).toBe(400);
     expect(ending.detail).toContain("not valid UTF-8");
   }
+});
+
+test("JSON Schema sees a number a double cannot hold as the nearest double; everything else sees it exactly", async () => {
+  const v = await verified({ headers: { "Content-Type": "application/json" } }, '{"id":9007199254740993,"huge":1e400,"n":1}');
+  const body = new ParsedBody(v);
+  expect((body.value() as { id: unknown }).id).toEqual(new ExactNumber("9007199254740993"));
+  expect(body.valueForSchema()).toEqual({ id: 9007199254740992, huge: Infinity, n: 1 });
+  const plain = new ParsedBody(await verified({ headers: { "Content-Type": "application/json" } }, '{"n":1}'));
+  expect(plain.valueForSchema()).toBe(plain.value());
+});
+
+test("a hook's parse keeps numbers exactly too, and the host takes it as is", async () => {
+  const v = await verified({ headers: { "Content-Type": "application/json" } }, '[{"eventId":9007199254740993}]');
+  const byHook = parseJson(v.rawBody) as Array<{ eventId: unknown }>;
+  expect(byHook[0].eventId).toEqual(new ExactNumber("9007199254740993"));
+  const body = new ParsedBody(v);
+  expect(body.value()).toBe(byHook);
+  expect(body.valueForSchema()).toEqual([{ eventId: 9007199254740992 }]);
 });

@@ -1,5 +1,6 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
+import { asDoubles } from "../json/index.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { parsedByHooks } from "../plugins/json_body.ts";
 import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
@@ -12,7 +13,7 @@ import { ERRORS, failure } from "./respond.ts";
  * expression dedup keys may read it before the parse stage, and a duplicate is never parsed.
  */
 export class ParsedBody {
-  private parsed: { value: unknown; jsonText?: string } | { error: unknown } | null = null;
+  private parsed: Parsed | { error: unknown } | null = null;
   private readying: Promise<void> | null = null;
 
   constructor(
@@ -70,6 +71,16 @@ export class ParsedBody {
     return this.parsed && "value" in this.parsed ? (this.parsed.jsonText ?? null) : null;
   }
 
+  /**
+   * The parsed body as its JSON Schema validates it: a number a double cannot hold (an
+   * ExactNumber) as the nearest double, since the validator knows no other numbers; so
+   * `9007199254740993` is an `integer`. Copied only when the body holds such numbers.
+   */
+  valueForSchema(): unknown {
+    const value = this.value();
+    return (this.parsed as Parsed).exactNumbers ? asDoubles(value) : value;
+  }
+
   /** The parsed body, or `undefined` when it does not parse (dedup keys then read nothing). */
   valueOrUndefined(): unknown {
     try {
@@ -79,13 +90,16 @@ export class ParsedBody {
     }
   }
 
-  private parseNow(): { value: unknown; jsonText?: string } {
+  private parseNow(): Parsed {
     const { arrival, rawBody } = this.verified;
     if (queryIsBody(arrival.method)) return { value: fieldsOf(new URLSearchParams(arrival.query)) };
     // An app trigger's hook may have parsed these bytes already (a delivery id in the body).
     return parseBodyAndText(rawBody, arrival.headers.get("content-type"), parsedByHooks(rawBody));
   }
 }
+
+/** A parsed body: its value; for JSON, its text as received and how many ExactNumbers it holds. */
+type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number };
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
 import { InvalidBody, isJsonType, jsonDepth, parseBodyAndText } from "./parse_body.ts";
+import { ExactNumber } from "../json/index.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -36,4 +37,14 @@ test("an invalid JSON body's reason (kept in Activity) names what is wrong, neve
 test("JSON content types, with and without parameters and in any case", () => {
   for (const type of ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", "text/json", "application/vnd.api+json"]) expect(isJsonType(type)).toBe(true);
   for (const type of [null, "", "text/plain", "application/jsonp", "application/x-www-form-urlencoded"]) expect(isJsonType(type)).toBe(false);
+});
+
+test("numbers a double cannot hold are kept as sent, and counted; the text as received goes with them", () => {
+  const text = '{"id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827,"n":1}';
+  const parsed = parseBodyAndText(bytes(text), "application/json");
+  expect(parsed.exactNumbers).toBe(3);
+  expect(parsed.jsonText).toBe(text);
+  expect(JSON.stringify(parsed.value)).toBe(text);
+  expect((parsed.value as { id: unknown }).id).toEqual(new ExactNumber("9007199254740993"));
+  expect(parseBodyAndText(bytes('{"n":1,"id":"evt_2e3"}'), "application/json")).toEqual({ value: { n: 1, id: "evt_2e3" }, jsonText: '{"n":1,"id":"evt_2e3"}', exactNumbers: 0 });
 });

@@ -1,3 +1,4 @@
+import { parseJsonCounting, type ReadJson } from "../json/index.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { isXmlType, parseXml } from "./parse_xml.ts";
 // One nesting limit for the whole service (SPEC: 256): the sandbox enforces the same number.
@@ -69,11 +70,12 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
 
 /**
  * A JSON body: its value, and its text as received (decoded, a byte-order mark dropped), which is
- * known to be valid JSON of the same value — stored as is while nothing changes the body.
+ * known to be valid JSON of the same value — stored as is while nothing changes the body. Numbers
+ * a double cannot hold are kept as ExactNumbers (README "Payload rules"); `exactNumbers` counts them.
  * `parsed`: these very bytes, already parsed by a plugin's hook (leniently: the depth and UTF-8
  * checks still run here, and refuse what they refuse), so they are not parsed a second time.
  */
-function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | null = null): { value: unknown; text: string } {
+function parseJsonBody(bytes: Uint8Array, parsed: ReadJson | null = null): ReadJson & { text: string } {
   if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let text: string;
   try {
@@ -81,9 +83,9 @@ function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | null = nu
   } catch {
     throw new InvalidBody("JSON body is not valid UTF-8 (RFC 8259 §8.1): it would not be stored as sent");
   }
-  if (parsed) return { value: parsed.value, text };
+  if (parsed) return { ...parsed, text };
   try {
-    return { value: JSON.parse(text), text };
+    return { ...parseJsonCounting(text), text };
   } catch (error) {
     // The engine quotes the bare word it choked on (`Unexpected identifier "hunter2"`): a piece of
     // the body, which the Activity row would keep unredacted. The reason stays, the word goes.
@@ -95,12 +97,12 @@ function parseJsonBody(bytes: Uint8Array, parsed: { value: unknown } | null = nu
  * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
  * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields;
  * anything else is a string. An empty body without a JSON type is `null`. A JSON body comes with
- * its text as received (see parseJsonBody, and its `parsed`).
+ * its text as received and the count of its ExactNumbers (see parseJsonBody, and its `parsed`).
  */
-export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: { value: unknown } | null = null): { value: unknown; jsonText?: string } {
+export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: ReadJson | null = null): { value: unknown; jsonText?: string; exactNumbers?: number } {
   if (isJsonType(contentType)) {
-    const { value, text } = parseJsonBody(bytes, parsed);
-    return { value, jsonText: text };
+    const { value, text, exactNumbers } = parseJsonBody(bytes, parsed);
+    return { value, jsonText: text, exactNumbers };
   }
   if (isXmlType(contentType)) return { value: parseXml(bytes) };
   if (bytes.length === 0) return { value: null };

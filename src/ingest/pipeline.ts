@@ -132,7 +132,7 @@ export class IngestPipeline {
     const parsed = parse(body, arrival.requestId);
     if (parsed instanceof Ending) return parsed;
 
-    const nonConforming = await checkSchema(prepared.checks, arrival, parsed.value, deduplicated.claim, this.deps);
+    const nonConforming = prepared.checks.schema ? await checkSchema(prepared.checks, arrival, body.valueForSchema(), deduplicated.claim, this.deps) : null;
     if (nonConforming) return nonConforming;
 
     // An app trigger's plugin sees the parsed body (`event`) and could change it in place, so that

@@ -1,5 +1,7 @@
-// The parsed form of RFC 9535 queries and filter expressions. Plain data (no classes, no
-// functions) so a parsed expression can be inspected, serialised or rebuilt anywhere.
+// The parsed form of RFC 9535 queries and filter expressions. Plain data (no functions; the one
+// class is ExactNumber, a number literal kept as its text, which serialises as that number) so a
+// parsed expression can be inspected, serialised or rebuilt anywhere.
+import type { ExactNumber } from "../json/exact_number.ts";
 
 export type Selector =
   | { readonly kind: "name"; readonly name: string }
@@ -28,7 +30,8 @@ export interface Query {
   readonly singular: boolean;
 }
 
-export type LiteralValue = string | number | boolean | null;
+/** A number literal a double cannot hold (`9007199254740993`) is an ExactNumber, compared exactly. */
+export type LiteralValue = string | number | ExactNumber | boolean | null;
 
 export interface Literal {
   readonly kind: "literal";

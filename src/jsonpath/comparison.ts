@@ -1,6 +1,9 @@
 // RFC 9535 §2.3.5.2.2 comparisons. `undefined` is Nothing (an empty nodelist or a function's
-// Nothing): it equals only itself and is ordered with nothing.
+// Nothing): it equals only itself and is ordered with nothing. Numbers compare by their exact
+// values: a number a double cannot hold is an ExactNumber (README "Payload rules").
 import type { ComparisonOp } from "./ast.ts";
+import { compareNumbers, isJsonNumber } from "../json/decimal.ts";
+import { ExactNumber } from "../json/exact_number.ts";
 
 export function compare(op: ComparisonOp, left: unknown, right: unknown): boolean {
   switch (op) {
@@ -22,6 +25,7 @@ export function compare(op: ComparisonOp, left: unknown, right: unknown): boolea
 /** Deep equality of JSON values (numbers by value, so 1 == 1.0 and 0 == -0). */
 export function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof ExactNumber || b instanceof ExactNumber) return isJsonNumber(a) && isJsonNumber(b) && compareNumbers(a, b) === 0;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -40,6 +44,7 @@ export function equal(a: unknown, b: unknown): boolean {
 
 function less(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return a < b;
+  if (isJsonNumber(a) && isJsonNumber(b)) return compareNumbers(a, b) < 0;
   if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b) < 0;
   return false;
 }

@@ -4,11 +4,13 @@ import type { Argument, Comparable, Filter, FunctionCall, LogicalExpr, Node, Que
 import { compare } from "./comparison.ts";
 import { lengthOf, regexTest, singleValue } from "./functions.ts";
 import { indexSegment, nameSegment } from "./normalized_path.ts";
+import { ExactNumber } from "../json/exact_number.ts";
 
 type JsonObject = Record<string, unknown>;
 
+/** A JSON object: not an array, nor an ExactNumber (a number, which has no members). */
 function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof ExactNumber);
 }
 
 /** How match() (`whole`) and search() test a string: by default an ECMAScript RegExp (see iregexp.ts). */

@@ -2,6 +2,7 @@
 // behaviour. `undefined` stands for Nothing throughout the evaluator.
 import type { FunctionName } from "./ast.ts";
 import { compileIRegexp } from "./iregexp.ts";
+import { ExactNumber } from "../json/exact_number.ts";
 
 export type ParamType = "value" | "logical" | "nodes";
 
@@ -39,7 +40,7 @@ export function lengthOf(value: unknown): number | undefined {
     return n;
   }
   if (Array.isArray(value)) return value.length;
-  if (typeof value === "object" && value !== null) return Object.keys(value).length;
+  if (typeof value === "object" && value !== null && !(value instanceof ExactNumber)) return Object.keys(value).length;
   return undefined;
 }
 

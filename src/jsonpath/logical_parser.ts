@@ -1,6 +1,7 @@
 // RFC 9535 logical-expr (§2.3.5.1) with the well-typedness rules of §2.4.3.
 import type { Argument, Comparable, ComparisonOp, FunctionCall, Literal, LogicalExpr, Query } from "./ast.ts";
 import { JsonPathSyntaxError } from "./errors.ts";
+import { jsonNumber } from "../json/decimal.ts";
 import { FUNCTIONS, isFunctionName, type ParamType } from "./functions.ts";
 import { filterSuggestion } from "./hints.ts";
 import {
@@ -111,7 +112,7 @@ function parseOperand(ctx: ParseContext): Literal | Query | FunctionCall {
       lexer.advance();
       return parseQueryTail(ctx, token.kind, token.start);
     case "number":
-      operand = { kind: "literal", value: Number(token.text) };
+      operand = { kind: "literal", value: jsonNumber(token.text) };
       lexer.advance();
       break;
     case "string":

@@ -4,6 +4,7 @@
 // singular prefix. Kept array elements stay at their indices (the gaps are null), and an array
 // addressed with a negative index keeps its full length, so results and paths do not change.
 import type { Argument, Filter, LogicalExpr, Query } from "./ast.ts";
+import { ExactNumber } from "../json/exact_number.ts";
 
 interface Keep {
   whole: boolean;
@@ -15,8 +16,9 @@ function newKeep(): Keep {
   return { whole: false, fullLength: false, children: new Map() };
 }
 
+/** A JSON object: not an array, nor an ExactNumber (a number, kept whole). */
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof ExactNumber);
 }
 
 /**

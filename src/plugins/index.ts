@@ -15,6 +15,7 @@ export { timingSafeAnyOf } from "./any_of.ts";
 export { signAsymmetric } from "./asymmetric_key.ts";
 export { standardWebhooksRecipe, standardWebhooksKey, type StandardWebhooksOptions, type StandardWebhooksSecret } from "./standard_webhooks.ts";
 export { parseJson, valueAt, stringAt, distinctJoined } from "./json_body.ts";
+export { ExactNumber } from "../json/index.ts";
 export { recipes, type PluginRecipes } from "./recipes.ts";
 export { pluginContext } from "./context.ts";
 export type { PluginFixture } from "./fixture.ts";

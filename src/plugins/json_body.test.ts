@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { distinctJoined, parsedByHooks, parseJson, stringAt, valueAt } from "./json_body.ts";
+import { ExactNumber } from "../json/index.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -27,11 +28,18 @@ test("a body is parsed once, whichever hooks ask: the same value for the same by
   expect(parsedByHooks(raw)).toBeNull();
   const first = parseJson(raw);
   expect(parseJson(raw)).toBe(first);
-  expect(parsedByHooks(raw)).toEqual({ value: first });
+  expect(parsedByHooks(raw)).toEqual({ value: first, exactNumbers: 0 });
   const same = bytes('{"id":"evt_1"}');
   expect(parseJson(same)).not.toBe(first);
   expect(parseJson(same)).toEqual(first);
   const broken = bytes("{not json");
   expect(parseJson(broken)).toBeUndefined();
   expect(parsedByHooks(broken)).toBeNull();
+});
+
+test("numbers a double cannot hold are read with every digit (ExactNumber), and counted for the host", () => {
+  const raw = bytes('{"id":9007199254740993,"n":1}');
+  expect(valueAt(parseJson(raw), "id")).toEqual(new ExactNumber("9007199254740993"));
+  expect(String(valueAt(parseJson(raw), "id"))).toBe("9007199254740993");
+  expect(parsedByHooks(raw)?.exactNumbers).toBe(1);
 });

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { parseJsonCounting, type ExactNumber, type ReadJson } from "../json/index.ts";
+
 const decoder = new TextDecoder();
 
 /**
@@ -13,13 +15,15 @@ const decoder = new TextDecoder();
  * same bytes. Keyed by the bytes' object, which is one request's and gone with it (or the one
  * empty array every request without a body shares, which never parses).
  */
-const parsedBodies = new WeakMap<Uint8Array, unknown>();
+const parsedBodies = new WeakMap<Uint8Array, ReadJson | undefined>();
 
 /**
  * Parses the raw body as JSON; `undefined` when it is not JSON. Bytes that are not UTF-8 read as
  * U+FFFD (hooks read names and ids from it; the host has already refused such a JSON body).
  * Parsed once per request, whichever hooks ask: every caller gets the same value, so read it, do
- * not change it (the host stores the body it parses, which may be this one).
+ * not change it (the host stores the body it parses, which may be this one). A number a double
+ * cannot hold (an id beyond 2^53, `1e400`) is an {@link ExactNumber}: its `text` (or `String()`)
+ * has every digit as sent.
  *
  * @example
  * ```ts
@@ -27,24 +31,27 @@ const parsedBodies = new WeakMap<Uint8Array, unknown>();
  * ```
  */
 export function parseJson(rawBody: Uint8Array): unknown {
+  return parsedOnce(rawBody)?.value;
+}
+
+function parsedOnce(rawBody: Uint8Array): ReadJson | undefined {
   if (parsedBodies.has(rawBody)) return parsedBodies.get(rawBody);
-  let value: unknown;
+  let parsed: ReadJson | undefined;
   try {
-    value = JSON.parse(decoder.decode(rawBody));
+    parsed = parseJsonCounting(decoder.decode(rawBody));
   } catch {
-    value = undefined;
+    parsed = undefined;
   }
-  parsedBodies.set(rawBody, value);
-  return value;
+  parsedBodies.set(rawBody, parsed);
+  return parsed;
 }
 
 /**
  * The host's side of that sharing: the value a hook's parseJson already gave for these bytes, or
  * null when no hook parsed them (or they did not parse). Not for plugins.
  */
-export function parsedByHooks(rawBody: Uint8Array): { value: unknown } | null {
-  const value = parsedBodies.get(rawBody);
-  return value === undefined ? null : { value };
+export function parsedByHooks(rawBody: Uint8Array): ReadJson | null {
+  return parsedBodies.get(rawBody) ?? null;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { parseJson } from "../json/index.ts";
+
 /**
  * A string that holds a JSON object or array: a text body sent without a JSON content type, or a
  * field such as Slack's form field `payload`. Redaction looks inside it, or the fields it carries
@@ -15,7 +17,8 @@ export interface EmbeddedJson {
 /**
  * The JSON object or array `text` holds, else null (another JSON value, or not JSON). Only a text
  * shaped like one (see `mayHoldJson`) is parsed, so ordinary strings cost a character or two. A failure other than a syntax error (memory) is
- * thrown: redaction then fails closed rather than keep the text as it came.
+ * thrown: redaction then fails closed rather than keep the text as it came. Its numbers are kept
+ * exactly (ExactNumber), so a text redacted inside is written back with them as they were.
  *
  * @example
  * ```ts
@@ -27,7 +30,7 @@ export function parseEmbeddedJson(text: string): EmbeddedJson | null {
   if (!mayHoldJson(text)) return null;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     if (error instanceof SyntaxError) return null;
     throw error;

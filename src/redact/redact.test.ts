@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Sandbox, SandboxError, SandboxMemory, SandboxTimeout } from "../sandbox/index.ts";
 import { checkPatterns, classifyNames, compileRedaction, MAX_PATTERNS, NameDecisions, redact, REDACTED, RedactionPatternError, redactWith } from "./index.ts";
 import { nested, thrown } from "../../test/support/values.ts";
+import { parseJson } from "../json/index.ts";
 
 describe("redact", () => {
   const pii = compileRedaction(["pass(word)?", "^email$", "token$", "^(card|cc)[_-]?(num|number)?$"]);
@@ -253,6 +254,30 @@ describe("redact: strings that hold JSON (an unredacted body is never stored)", 
       "x-card-token": REDACTED,
       "user-agent": "curl",
     });
+  });
+});
+
+describe("redact: numbers a double cannot hold", () => {
+  // "text" and "raw" would match: an ExactNumber's own fields are not fields of the body.
+  const pii = compileRedaction(["^email$", "text", "raw"]);
+
+  test("are kept exactly, as numbers: never walked into, never redacted but under a matching name", async () => {
+    const body = parseJson('{"id":9007199254740993,"email":"a@b.c","list":[1e400],"raw":12345678901234567890}');
+    const out = redact(pii, body);
+    expect(JSON.stringify(out)).toBe('{"id":9007199254740993,"email":"[REDACTED]","list":[1e400],"raw":"[REDACTED]"}');
+    expect(JSON.stringify(await redactWith(new NameDecisions(), body, async (names) => classifyNames(pii, names)))).toBe(JSON.stringify(out));
+    const untouched = parseJson('{"id":9007199254740993}');
+    expect(redact(pii, untouched)).toBe(untouched);
+  });
+
+  test("inside a string that holds JSON, are written back as they were when something there was redacted", () => {
+    const payload = '{"email":"a@b.c","id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827}';
+    expect(redact(pii, { payload })).toEqual({ payload: '{"email":"[REDACTED]","id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827}' });
+  });
+
+  test("count as numbers, not as a level, for the nesting limit", () => {
+    const deepest = parseJson(JSON.stringify(nested(255, [0])).replace("[0]", "[9007199254740993]"));
+    expect(() => redact(compileRedaction(["^email$"]), deepest)).not.toThrow();
   });
 });
 

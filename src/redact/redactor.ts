@@ -1,3 +1,4 @@
+import { ExactNumber } from "../json/index.ts";
 import { GuestUnit, MAX_NESTING_DEPTH, SandboxError, sandbox as sharedSandbox, type Deadline, type Sandbox } from "../sandbox/index.ts";
 import { mayHoldJson, parseEmbeddedJson, type EmbeddedJson } from "./embedded_json.ts";
 import { checkPatterns, RedactionPatternError, redactGuest } from "./patterns.ts";
@@ -212,7 +213,8 @@ class Walk {
 
   value(value: unknown, depth: number): unknown {
     if (typeof value === "string") return this.text(value, depth);
-    if (value === null || typeof value !== "object") return value;
+    // An ExactNumber is a number (its own fields are no field names of the body).
+    if (value === null || typeof value !== "object" || value instanceof ExactNumber) return value;
     if (depth > MAX_NESTING_DEPTH) throw new SandboxError("sandbox_too_deep", `body nests deeper than ${MAX_NESTING_DEPTH} levels; redaction refused`);
     return Array.isArray(value) ? this.array(value, depth) : this.object(value as Record<string, unknown>, depth);
   }

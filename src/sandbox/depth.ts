@@ -1,3 +1,5 @@
+import { ExactNumber } from "../json/index.ts";
+
 /** SPEC §Limits: JSON nesting deeper than this is refused before anything enters QuickJS. */
 export const MAX_NESTING_DEPTH = 256;
 
@@ -7,7 +9,8 @@ export const MAX_NESTING_DEPTH = 256;
  * (research §3): a deep enough document corrupts the runtime.
  */
 export function exceedsDepth(value: unknown, limit: number = MAX_NESTING_DEPTH): boolean {
-  if (value === null || typeof value !== "object") return false;
+  // An ExactNumber is a number, written as one: no level of its own.
+  if (value === null || typeof value !== "object" || value instanceof ExactNumber) return false;
   if (limit === 0) return true;
   if (Array.isArray(value)) return value.some((item) => exceedsDepth(item, limit - 1));
   for (const key in value) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { ExactNumber } from "../json/index.ts";
 import { exceedsDepth, GuestUnit, MAX_NESTING_DEPTH, Sandbox, SandboxError, SandboxMemory, SandboxTimeout } from "./index.ts";
 import { fixtureGuest } from "./testdata/fixture.ts";
 import { thrown } from "../../test/support/values.ts";
@@ -134,5 +135,10 @@ describe("Sandbox", () => {
     expect(exceedsDepth({ a: 1, b: [[[]]] }, 4)).toBe(false);
     expect(exceedsDepth({ a: 1, b: [[[]]] }, 3)).toBe(true);
     expect(exceedsDepth("text", 0)).toBe(false);
+  });
+
+  test("a number a double cannot hold (an ExactNumber) is a number, not a container", () => {
+    expect(exceedsDepth({ a: [new ExactNumber("9007199254740993")] }, 2)).toBe(false);
+    expect(exceedsDepth(new ExactNumber("1e400"), 0)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { parseJson } from "../json/index.ts";
 import type { TriggerConfig } from "../records/trigger.ts";
 import type { ActivityRecord } from "../records/activity.ts";
 import type { RunRecord } from "../records/run.ts";
@@ -5,7 +6,8 @@ import type { StoredTrigger } from "./store.ts";
 
 /**
  * The row shapes both SQL stores share (the same column names in SQLite and PostgreSQL) and their
- * mapping to records. JSON columns are stored as text in both, so `$trigger` comes back exactly.
+ * mapping to records. JSON columns are stored as text in both, so `$trigger` comes back exactly,
+ * and is read with its numbers exact (`parseJson`: an id beyond 2^53 is an ExactNumber).
  */
 
 export interface TriggerRow {
@@ -57,8 +59,8 @@ export const toRun = (row: RunRow): RunRecord => ({
   triggerId: row.trigger_id,
   requestId: row.request_id,
   status: row.status,
-  ...(row.trigger_json !== undefined ? { trigger: JSON.parse(row.trigger_json) } : {}),
-  result: row.result_json === null ? null : JSON.parse(row.result_json),
+  ...(row.trigger_json !== undefined ? { trigger: parseJson(row.trigger_json) } : {}),
+  result: row.result_json === null ? null : parseJson(row.result_json),
   attempts: row.attempts,
   error: row.error,
   createdAt: row.created_at,
@@ -76,7 +78,7 @@ export const toActivity = (row: ActivityRow): ActivityRecord => ({
   runId: row.run_id,
   detail: row.detail,
   count: Number(row.count),
-  ...(row.request_json ? { request: JSON.parse(row.request_json) } : {}),
+  ...(row.request_json ? { request: parseJson(row.request_json) } : {}),
 });
 
 /** The columns of an Activity row as listed (reading one row for replay adds `request_json`). */

@@ -5,6 +5,7 @@ import type { RunRecord } from "../../src/records/run.ts";
 import type { AlertRecord } from "../../src/records/alert.ts";
 import type { ReplayQuery } from "../../src/records/ingest.ts";
 import type { Store, StoredTrigger } from "../../src/store/store.ts";
+import { parseJson } from "../../src/json/index.ts";
 
 /** The behaviour every Store must have; run against SQLite (and PostgreSQL where available). */
 export function storeContract(name: string, open: (options?: { sweepChunk?: number }) => Promise<Store>): void {
@@ -98,6 +99,26 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       expect(rows[0].runId).toBeNull();
       // The window is fixed from the first sighting.
       expect(await store.hasDedupKey("t2", "k1", new Date(now.getTime() + 61_000))).toBe(false);
+      await store.close();
+    });
+
+    test("$trigger, results and filtered requests come back with their numbers exactly as stored (1e400, 9007199254740993)", async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t-exact"));
+      const now = new Date();
+      const text = '{"body":{"id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827}}';
+      const r = { ...run("t-exact", now), status: "failed" as const, result: parseJson('{"echo":12345678901234567890}') };
+      await store.commitIngest({ dedup: null, run: r, triggerJson: text, activity: activity("t-exact", now, "run", r.id) });
+      const read = await store.getRun(r.id);
+      expect(JSON.stringify(read?.trigger)).toBe(text);
+      expect(JSON.stringify(read?.result)).toBe('{"echo":12345678901234567890}');
+      expect(JSON.stringify((await store.listRuns({ triggerId: "t-exact", limit: 10, includeTrigger: true }))[0].trigger)).toBe(text);
+      const replayable = await store.listReplayable({ triggerId: "t-exact", source: "runs", statuses: ["failed"] }, 0, 10);
+      expect(JSON.stringify(replayable[0].trigger)).toBe(text);
+      const filtered = { ...activity("t-exact", now, "filtered"), detail: "filter (include) did not match", request: parseJson(text) };
+      await store.commitIngest({ dedup: null, run: null, activity: filtered });
+      expect(JSON.stringify((await store.getActivity(filtered.id))?.request)).toBe(text);
+      expect(JSON.stringify((await store.listReplayable({ triggerId: "t-exact", source: "filtered" }, 0, 10))[0].trigger)).toBe(text);
       await store.close();
     });
 

@@ -8,6 +8,7 @@ import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import { dueNotification, measureOf, measureQuery, toAlert, type AlertRow } from "../alert_sql.ts";
 import type { AlertNotification, AlertRecord, AlertRule, AlertState } from "../../records/alert.ts";
 import { AsyncGroupCommit } from "../group_commit.ts";
+import { parseJson } from "../../json/index.ts";
 import { ACTIVITY_COLUMNS, jsonOrNull, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type RunRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
@@ -447,7 +448,7 @@ export class PostgresStore implements Store {
     return this.guard(async (sql) => {
       const page = replayPageSql(query, afterSeq, limit, (n) => `$${n}`);
       const rows: Array<{ seq: string; id: string; request_id: string; json: string }> = await sql.unsafe(page.sql, page.params);
-      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, requestId: row.request_id, trigger: JSON.parse(row.json) }));
+      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, requestId: row.request_id, trigger: parseJson(row.json) }));
     });
   }
 

@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GroupCommit } from "../group_commit.ts";
+import { parseJson } from "../../json/index.ts";
 import { ACTIVITY_COLUMNS, jsonOrNull, laneOf, ORDERED_RUN_MAY_START, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, toTrigger, type ActivityRow, type RunRow, type TriggerRow } from "../rows.ts";
 import { type ActivityRecord } from "../../records/activity.ts";
 import { type IngestRecord, type ReplayCandidate, type ReplayQuery } from "../../records/ingest.ts";
@@ -656,7 +657,7 @@ export class SqliteStore implements Store {
       return this.db
         .query<{ seq: number; id: string; request_id: string; json: string }, Array<string | number>>(sql)
         .all(...params)
-        .map((row) => ({ seq: row.seq, id: row.id, requestId: row.request_id, trigger: JSON.parse(row.json) }));
+        .map((row) => ({ seq: row.seq, id: row.id, requestId: row.request_id, trigger: parseJson(row.json) }));
     });
   }
 

@@ -1,4 +1,5 @@
 import type { ValidationDetail } from "./types.ts";
+import { readAnswer } from "./json_answer.ts";
 
 const TOKEN_KEY = "inlet.adminToken";
 
@@ -40,13 +41,7 @@ export async function api<T>(method: string, path: string, body?: unknown, token
   } catch {
     throw new ApiError(0, "The server could not be reached. Check that inlet is running.");
   }
-  const text = await response.text();
-  let data: any = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
+  const data = readAnswer(await response.text());
   if (response.status === 401 && token === session.token && token !== null) {
     session.clear();
     window.dispatchEvent(new CustomEvent(SIGNED_OUT));

@@ -3,6 +3,7 @@ import { autosize } from "../autosize.ts";
 import { debounce, h, options } from "../dom.ts";
 import { formatTime } from "../time.ts";
 import { field } from "../field.ts";
+import { parseJson } from "../../../json/index.ts";
 import type { Run, Trigger } from "../types.ts";
 import type { SampleSource } from "./section.ts";
 
@@ -34,7 +35,8 @@ export function sampleSection(trigger: Trigger | null): SampleSection {
       const text = body.control.value.trim();
       if (text === "") return { state: "empty" };
       try {
-        return { state: "ok", value: JSON.parse(text) };
+        // Numbers as written (an id beyond 2^53 too): the check then answers as the live request will.
+        return { state: "ok", value: parseJson(text) };
       } catch (error) {
         return { state: "invalid", message: `The sample is not valid JSON: ${(error as Error).message}` };
       }
