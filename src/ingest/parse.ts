@@ -1,6 +1,6 @@
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
-import { asDoubles } from "../json/index.ts";
+import { asDoubles, ExactNumber } from "../json/index.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { parsedByHooks } from "../plugins/json_body.ts";
 import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
@@ -72,6 +72,18 @@ export class ParsedBody {
   }
 
   /**
+   * A parsed JSON body's text when it says nothing its parsed value does not: every object member
+   * it writes is one of the value's (a duplicate name would shadow a value that redaction never
+   * sees, e.g. `{"u":{"password":"…"},"u":1}`). Null for other bodies, and for such a text.
+   */
+  jsonTextHidingNothing(): string | null {
+    const text = this.jsonText();
+    if (text === null) return null;
+    const { value, textMembers } = this.parsed as Parsed;
+    return textMembers === membersOf(value) ? text : null;
+  }
+
+  /**
    * The parsed body as its JSON Schema validates it: a number a double cannot hold (an
    * ExactNumber) as the nearest double, since the validator knows no other numbers; so
    * `9007199254740993` is an `integer`. Copied only when the body holds such numbers.
@@ -99,7 +111,20 @@ export class ParsedBody {
 }
 
 /** A parsed body: its value; for JSON, its text as received and how many ExactNumbers it holds. */
-type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number };
+type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number };
+
+/** Object members in a parsed JSON value, at every depth (an ExactNumber is a number, not an object). */
+function membersOf(value: unknown): number {
+  if (value === null || typeof value !== "object" || value instanceof ExactNumber) return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) n += membersOf(item);
+    return n;
+  }
+  // for-in, not Object.keys: no array of names per object (a parsed body is a plain object).
+  for (const key in value as Record<string, unknown>) n += 1 + membersOf((value as Record<string, unknown>)[key]);
+  return n;
+}
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
-import { InvalidBody, isJsonType, jsonDepth, parseBodyAndText } from "./parse_body.ts";
+import { InvalidBody, isJsonType, jsonDepth, jsonShape, parseBodyAndText } from "./parse_body.ts";
 import { ExactNumber } from "../json/index.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -46,5 +46,13 @@ test("numbers a double cannot hold are kept as sent, and counted; the text as re
   expect(parsed.jsonText).toBe(text);
   expect(JSON.stringify(parsed.value)).toBe(text);
   expect((parsed.value as { id: unknown }).id).toEqual(new ExactNumber("9007199254740993"));
-  expect(parseBodyAndText(bytes('{"n":1,"id":"evt_2e3"}'), "application/json")).toEqual({ value: { n: 1, id: "evt_2e3" }, jsonText: '{"n":1,"id":"evt_2e3"}', exactNumbers: 0 });
+  expect(parseBodyAndText(bytes('{"n":1,"id":"evt_2e3"}'), "application/json")).toEqual({ value: { n: 1, id: "evt_2e3" }, jsonText: '{"n":1,"id":"evt_2e3"}', exactNumbers: 0, textMembers: 2 });
+});
+
+test("jsonShape counts object members outside strings, a duplicate name each time", () => {
+  const enc = (t: string) => new TextEncoder().encode(t);
+  expect(jsonShape(enc('{"a":1,"b":{"c":[{"d":2}]}}'), 256)).toEqual({ depth: 4, members: 4 });
+  expect(jsonShape(enc(JSON.stringify({ "a:b": "c:d", "e\\": 'f\\":g' })), 256)).toEqual({ depth: 1, members: 2 });
+  expect(jsonShape(enc('{"u":1,"u":2}'), 256).members).toBe(2);
+  expect(jsonShape(enc("[1,2,3]"), 256)).toEqual({ depth: 1, members: 0 });
 });

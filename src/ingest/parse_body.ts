@@ -32,24 +32,35 @@ function isFormType(contentType: string | null): boolean {
   return contentType?.split(";", 1)[0].trim().toLowerCase() === "application/x-www-form-urlencoded";
 }
 
-/** What the depth scan looks for in a byte: 0 nothing, then a quote, a backslash, an opening or a closing bracket. */
+/** What the shape scan looks for in a byte: 0 nothing, then a quote, a backslash, an opening or a closing bracket, a colon. */
 const QUOTE = 1;
 const BACKSLASH = 2;
 const OPEN = 3;
 const CLOSE = 4;
+const COLON = 5;
 const BYTE_CLASS = new Uint8Array(256);
 BYTE_CLASS[0x22] = QUOTE;
 BYTE_CLASS[0x5c] = BACKSLASH;
 BYTE_CLASS[0x7b] = BYTE_CLASS[0x5b] = OPEN;
 BYTE_CLASS[0x7d] = BYTE_CLASS[0x5d] = CLOSE;
+BYTE_CLASS[0x3a] = COLON;
+
+/** What one scan of a JSON text tells: its deepest nesting, and how many object members it writes. */
+export interface JsonShape {
+  depth: number;
+  /** Colons outside strings: one per object member written (a duplicate name counts each time). */
+  members: number;
+}
 
 /**
- * Deepest bracket nesting of a JSON text, strings skipped; stops counting past `limit`. One table
- * lookup per byte decides most bytes (a third faster than comparing each with five characters).
+ * Deepest bracket nesting of a JSON text and its object members, strings skipped; stops past
+ * `limit` deep. One table lookup per byte decides most bytes (a third faster than comparing each
+ * with six characters).
  */
-export function jsonDepth(bytes: Uint8Array, limit: number): number {
+export function jsonShape(bytes: Uint8Array, limit: number): JsonShape {
   let depth = 0;
   let max = 0;
+  let members = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const kind = BYTE_CLASS[bytes[i]];
@@ -58,14 +69,20 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
       if (kind === BACKSLASH) i++;
       else if (kind === QUOTE) inString = false;
     } else if (kind === QUOTE) inString = true;
+    else if (kind === COLON) members++;
     else if (kind === OPEN) {
       if (++depth > max) {
         max = depth;
-        if (max > limit) return max;
+        if (max > limit) return { depth: max, members };
       }
     } else if (kind === CLOSE) depth--;
   }
-  return max;
+  return { depth: max, members };
+}
+
+/** Deepest bracket nesting of a JSON text, strings skipped; stops counting past `limit`. */
+export function jsonDepth(bytes: Uint8Array, limit: number): number {
+  return jsonShape(bytes, limit).depth;
 }
 
 /**
@@ -75,17 +92,18 @@ export function jsonDepth(bytes: Uint8Array, limit: number): number {
  * `parsed`: these very bytes, already parsed by a plugin's hook (leniently: the depth and UTF-8
  * checks still run here, and refuse what they refuse), so they are not parsed a second time.
  */
-function parseJsonBody(bytes: Uint8Array, parsed: ReadJson | null = null): ReadJson & { text: string } {
-  if (jsonDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+function parseJsonBody(bytes: Uint8Array, parsed: ReadJson | null = null): ReadJson & { text: string; members: number } {
+  const { depth, members } = jsonShape(bytes, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) throw new InvalidBody(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
     throw new InvalidBody("JSON body is not valid UTF-8 (RFC 8259 §8.1): it would not be stored as sent");
   }
-  if (parsed) return { ...parsed, text };
+  if (parsed) return { ...parsed, text, members };
   try {
-    return { ...parseJsonCounting(text), text };
+    return { ...parseJsonCounting(text), text, members };
   } catch (error) {
     // The engine quotes the bare word it choked on (`Unexpected identifier "hunter2"`): a piece of
     // the body, which the Activity row would keep unredacted. The reason stays, the word goes.
@@ -99,10 +117,10 @@ function parseJsonBody(bytes: Uint8Array, parsed: ReadJson | null = null): ReadJ
  * anything else is a string. An empty body without a JSON type is `null`. A JSON body comes with
  * its text as received and the count of its ExactNumbers (see parseJsonBody, and its `parsed`).
  */
-export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: ReadJson | null = null): { value: unknown; jsonText?: string; exactNumbers?: number } {
+export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: ReadJson | null = null): { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number } {
   if (isJsonType(contentType)) {
-    const { value, text, exactNumbers } = parseJsonBody(bytes, parsed);
-    return { value, jsonText: text, exactNumbers };
+    const { value, text, exactNumbers, members } = parseJsonBody(bytes, parsed);
+    return { value, jsonText: text, exactNumbers, textMembers: members };
   }
   if (isXmlType(contentType)) return { value: parseXml(bytes) };
   if (bytes.length === 0) return { value: null };

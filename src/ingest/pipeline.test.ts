@@ -257,6 +257,26 @@ test("the stored $trigger is the body as received for a generic trigger, and the
   expect(stored.body).toEqual({ kept: 1 });
 });
 
+test("under redaction, the body's text as received is stored while redaction changed nothing and the text hides nothing; else the body is serialized", async () => {
+  const trigger = triggerRecord({ redaction: { enabled: true, patterns: ["^password$"] } });
+  const { post, store } = pipelineWith([trigger]);
+  const untouched = '{ "user" : { "name": "n" }, "n": [1, {"a": 2}] }';
+  expect((await post(trigger.token, untouched, json)).outcome).toBe("run");
+  expect(store.commits[0].triggerJson).toStartWith(`{"body":${untouched},`);
+  // Redacted: serialized, without the value.
+  expect((await post(trigger.token, '{ "password" : "hunter2" }', json)).outcome).toBe("run");
+  expect(store.commits[1].triggerJson).toStartWith('{"body":{"password":"[REDACTED]"},');
+  // A duplicate name shadows a value redaction never sees: never the text as received.
+  const shadowing = '{"u":{"password":"hunter2"},"u":1}';
+  expect((await post(trigger.token, shadowing, json)).outcome).toBe("run");
+  expect(store.commits[2].triggerJson).toStartWith('{"body":{"u":1},');
+  expect(store.commits[2].triggerJson).not.toContain("hunter2");
+  // Colons inside strings are no members.
+  const colons = '{"note":"a:b:c","t":"12:00"}';
+  expect((await post(trigger.token, colons, json)).outcome).toBe("run");
+  expect(store.commits[3].triggerJson).toStartWith(`{"body":${colons},`);
+});
+
 test("a large XML body goes to the parser thread, before the dedup check when its key is read from the body, and never when it is a duplicate", async () => {
   const orders = `<orders><id>evt_1</id>${"<order><n>1</n></order>".repeat(XML_THREAD_BYTES / 20)}</orders>`;
   const xml = { "Content-Type": "application/xml" };

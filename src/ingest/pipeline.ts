@@ -135,11 +135,12 @@ export class IngestPipeline {
     const nonConforming = prepared.checks.schema ? await checkSchema(prepared.checks, arrival, body.valueForSchema(), deduplicated.claim, this.deps) : null;
     if (nonConforming) return nonConforming;
 
-    // An app trigger's plugin sees the parsed body (`event`) and could change it in place, so that
-    // the text as received no longer says what is stored: its body is always serialized. So is a
-    // body under redaction: the text may hold what the parsed value does not (a duplicate key's
-    // shadowed value, e.g. `{"u":{"password":"…"},"u":1}`), which redaction never sees.
-    const bodyJson = arrival.trigger.app === null && !prepared.checks.redact ? body.jsonText() : null;
+    // The body's text as received is stored instead of serializing the body again while nothing
+    // changed it (see `triggerJson`: a redacted body is serialized). An app trigger's plugin sees the
+    // parsed body (`event`) and could change it in place, so its body is always serialized. Under
+    // redaction the text is taken only when it hides nothing: a duplicate name's shadowed value
+    // (`{"u":{"password":"…"},"u":1}`) is in the text but never seen by redaction.
+    const bodyJson = arrival.trigger.app !== null ? null : prepared.checks.redact ? body.jsonTextHidingNothing() : body.jsonText();
     const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim));
     const { trigger } = arrival;
     if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
