@@ -1,6 +1,7 @@
 import type { DedupClaim } from "../records/ingest.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { AppInfo } from "./recipe.ts";
+import type { MultipartFile } from "./parse_multipart.ts";
 
 /**
  * A request past authentication and deduplication, with its parsed body: what the rest of the
@@ -22,6 +23,8 @@ export interface Delivery {
   readonly query: Record<string, string | string[]>;
   /** The parsed body, not yet redacted. */
   readonly body: unknown;
+  /** `$trigger.files`: a multipart body's file parts, described (their bytes are never kept); absent for other bodies. */
+  readonly files?: MultipartFile[];
   /**
    * The body's JSON text as received, stored as is instead of serializing the body again; set
    * only where nothing can change the body or hide a field from it (the pipeline decides: a

@@ -13,13 +13,13 @@
  * JSON.stringify(out); // '{"__proto__":"a","constructor":["b","c"]}'
  * ```
  */
-export function addField(out: Record<string, string | string[]>, name: string, value: string): void {
+export function addField<T>(out: Record<string, T | T[]>, name: string, value: T): void {
   if (!Object.hasOwn(out, name)) {
     Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     return;
   }
   const existing = out[name];
-  if (Array.isArray(existing)) existing.push(value);
+  if (Array.isArray(existing)) (existing as T[]).push(value);
   else Object.defineProperty(out, name, { value: [existing, value], enumerable: true, writable: true, configurable: true });
 }
 

@@ -5,6 +5,7 @@ import { fieldsOf } from "./literal_fields.ts";
 import { parsedByHooks } from "../plugins/json_body.ts";
 import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
 import { InvalidXml, isXmlType } from "./parse_xml.ts";
+import { InvalidMultipart, TooManyParts, type MultipartFile } from "./parse_multipart.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
 import { ERRORS, failure } from "./respond.ts";
 
@@ -66,6 +67,11 @@ export class ParsedBody {
     return queryIsBody(arrival.method) ? encoder.encode(arrival.query) : rawBody;
   }
 
+  /** A multipart body's file parts (`$trigger.files`); undefined for other bodies. Call after value(). */
+  files(): MultipartFile[] | undefined {
+    return this.parsed && "value" in this.parsed ? this.parsed.files : undefined;
+  }
+
   /** A parsed JSON body's text as received (see `parseJsonBody`); null for other bodies. */
   jsonText(): string | null {
     return this.parsed && "value" in this.parsed ? (this.parsed.jsonText ?? null) : null;
@@ -111,7 +117,7 @@ export class ParsedBody {
 }
 
 /** A parsed body: its value; for JSON, its text as received and how many ExactNumbers it holds. */
-type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number };
+type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number; files?: MultipartFile[] };
 
 /** Object members in a parsed JSON value, at every depth (an ExactNumber is a number, not an object). */
 function membersOf(value: unknown): number {
@@ -131,7 +137,7 @@ const encoder = new TextEncoder();
 /** A GET request has no body: its query parameters stand as its body (SPEC §Processing order 4). */
 const queryIsBody = (method: string) => method === "GET";
 
-/** Parsing: JSON and XML content types must parse (400), forms become fields, other types a string. */
+/** Parsing: JSON, XML and multipart content types must parse (400; too many parts 413), forms become fields, other types a string. */
 export function parse(body: ParsedBody, requestId: string): Step<{ value: unknown }> {
   try {
     return { value: body.value() };
@@ -139,6 +145,8 @@ export function parse(body: ParsedBody, requestId: string): Step<{ value: unknow
     if (error instanceof InvalidBody) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidJson, requestId), { durable: true });
     if (error instanceof InvalidText) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidText, requestId), { durable: true });
     if (error instanceof InvalidXml) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidXml, requestId), { durable: true });
+    if (error instanceof InvalidMultipart) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidMultipart, requestId), { durable: true });
+    if (error instanceof TooManyParts) return Ending.stop("rejected", `multipart body: ${error.message}`, failure(413, ERRORS.tooLarge, requestId), { durable: true });
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { parseJsonCounting, type ReadJson } from "../json/index.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { isXmlType, parseXml } from "./parse_xml.ts";
+import { isMultipartType, parseMultipart, type MultipartFile } from "./parse_multipart.ts";
 // One nesting limit for the whole service (SPEC: 256): the sandbox enforces the same number.
 import { MAX_NESTING_DEPTH as MAX_JSON_DEPTH } from "../sandbox/depth.ts";
 
@@ -113,16 +114,25 @@ function parseJsonBody(bytes: Uint8Array, parsed: ReadJson | null = null): ReadJ
 
 /**
  * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
- * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields;
+ * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields, and so
+ * do multipart bodies, whose file parts are described in `files` (see parseMultipart);
  * anything else is a string. An empty body without a JSON type is `null`. A JSON body comes with
  * its text as received and the count of its ExactNumbers (see parseJsonBody, and its `parsed`).
  */
-export function parseBodyAndText(bytes: Uint8Array, contentType: string | null, parsed: ReadJson | null = null): { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number } {
+export function parseBodyAndText(
+  bytes: Uint8Array,
+  contentType: string | null,
+  parsed: ReadJson | null = null,
+): { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number; files?: MultipartFile[] } {
   if (isJsonType(contentType)) {
     const { value, text, exactNumbers, members } = parseJsonBody(bytes, parsed);
     return { value, jsonText: text, exactNumbers, textMembers: members };
   }
   if (isXmlType(contentType)) return { value: parseXml(bytes) };
+  if (isMultipartType(contentType)) {
+    const { fields, files } = parseMultipart(bytes, contentType!);
+    return { value: fields, files };
+  }
   if (bytes.length === 0) return { value: null };
   if (isFormType(contentType)) return { value: fieldsOf(new URLSearchParams(textOf(bytes, contentType))) };
   if (isTextType(contentType)) return { value: textOf(bytes, contentType) };

@@ -22,6 +22,7 @@ import { checkSchema } from "./check_schema.ts";
 import { checkSource } from "./sources.ts";
 import { formatAddress } from "../net/client_address.ts";
 import { parse, ParsedBody } from "./parse.ts";
+import type { MultipartFile } from "./parse_multipart.ts";
 import { fieldsOf, headersObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
@@ -141,7 +142,7 @@ export class IngestPipeline {
     // redaction the text is taken only when it hides nothing: a duplicate name's shadowed value
     // (`{"u":{"password":"…"},"u":1}`) is in the text but never seen by redaction.
     const bodyJson = arrival.trigger.app !== null ? null : prepared.checks.redact ? body.jsonTextHidingNothing() : body.jsonText();
-    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim));
+    const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim), ...filesOf(body) });
     const { trigger } = arrival;
     if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
@@ -240,6 +241,12 @@ export class IngestPipeline {
     }
     return { response: ending.response, triggerId: arrival.trigger.id, outcome: ending.outcome };
   }
+}
+
+/** `$trigger.files` where the body was multipart; nothing for other bodies (the key is absent then). */
+function filesOf(body: ParsedBody): { files?: MultipartFile[] } {
+  const files = body.files();
+  return files ? { files } : {};
 }
 
 function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {

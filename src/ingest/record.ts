@@ -24,6 +24,7 @@ export function triggerPayload(delivery: Delivery, body: unknown) {
     requestId: delivery.requestId,
     triggerId: delivery.trigger.id,
     app: delivery.app,
+    ...(delivery.files ? { files: delivery.files } : {}),
   };
 }
 

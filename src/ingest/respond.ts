@@ -38,6 +38,7 @@ export const ERRORS = {
   invalidJson: "invalid JSON body",
   invalidXml: "invalid XML body",
   invalidText: "invalid text body",
+  invalidMultipart: "invalid multipart body",
   timedOutBody: "request timeout",
   schema: "schema validation failed",
   rateLimited: "rate limited",

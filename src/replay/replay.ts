@@ -28,6 +28,7 @@ interface StoredPayload {
   method?: string;
   receivedAt?: string;
   app?: Delivery["app"];
+  files?: Delivery["files"];
 }
 
 const PAGE = 200;
@@ -113,6 +114,7 @@ export class Replay {
         headers: payload.headers ?? {},
         query: payload.query ?? {},
         body: payload.body,
+        ...(payload.files ? { files: payload.files } : {}),
         bodyJson: null,
         app: payload.app ?? null,
         claim: null,
