@@ -89,6 +89,9 @@ function execute(runtime: QuickJSRuntime, context: QuickJSContext, job: ScriptJo
   const $trigger = unwrap(context.callFunction(parse, context.undefined, own(context.newString(JSON.stringify(job.trigger)))));
   const ctx = own(context.newObject());
   context.setProp(ctx, "runId", own(context.newString(job.runId)));
+  for (const [key, value] of Object.entries(job.context ?? {})) {
+    context.setProp(ctx, key, own(typeof value === "number" ? context.newNumber(value) : context.newString(value)));
+  }
   const returned = settle(unwrap(context.callFunction(main, context.undefined, $trigger, ctx)));
   const text = unwrap(context.callFunction(stringify, context.undefined, returned));
   return context.typeof(text) === "string" ? JSON.parse(context.getString(text)) : undefined;

@@ -9,6 +9,8 @@ export interface ScriptJob {
   source: string;
   trigger: unknown;
   runId: string;
+  /** More of `ctx` than `runId` (a transform's `destination` and `attempt`): strings and numbers. */
+  context?: Record<string, string | number>;
   /** QuickJS's interrupt deadline, from when the child receives the job. */
   timeoutMs: number;
   memoryBytes: number;
