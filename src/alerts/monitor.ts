@@ -1,13 +1,13 @@
 import { ruleKey, thresholdOf, type AlertRecord, type AlertState } from "../records/alert.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
-import type { Store } from "../store/store.ts";
+import type { AlertStore } from "../store/alert_store.ts";
 import { pluginContext } from "../plugins/context.ts";
 import { standardWebhooksRecipe } from "../plugins/standard_webhooks.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
 import { alertText } from "./alert_text.ts";
 
 export interface AlertMonitorOptions {
-  store: Store;
+  store: AlertStore;
   triggers: { list(): TriggerRecord[] };
   /** Where notifications are POSTed (`--alert-url`); without it transitions are recorded, not sent. */
   url?: string;

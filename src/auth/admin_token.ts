@@ -1,7 +1,7 @@
 import { ADMIN_TOKEN_META } from "../records/meta_keys.ts";
 import { newSecret } from "./secrets.ts";
 import { sha256Hex } from "./digest.ts";
-import type { Store } from "../store/store.ts";
+import type { MetaStore } from "../store/meta_store.ts";
 
 const META_KEY = ADMIN_TOKEN_META;
 
@@ -13,7 +13,7 @@ export const ADMIN_TOKEN_HINT = "admin token not accepted; lost it? 'inlet admin
  * it binds its port; `ensureAdminToken` stores or generates once the port is bound): the hash of
  * `INLET_ADMIN_TOKEN` when set, else the stored one, else "" (no token yet: none matches).
  */
-export async function adminTokenHashInForce(store: Store, fromEnv: string | undefined): Promise<string> {
+export async function adminTokenHashInForce(store: MetaStore, fromEnv: string | undefined): Promise<string> {
   if (fromEnv) return sha256Hex(fromEnv);
   return (await store.getMeta(META_KEY)) ?? "";
 }
@@ -23,7 +23,7 @@ export async function adminTokenHashInForce(store: Store, fromEnv: string | unde
  * stored). Otherwise the first start generates one and returns it so it can be printed once;
  * only its SHA-256 is ever stored.
  */
-export async function ensureAdminToken(store: Store, fromEnv: string | undefined): Promise<{ hash: string; generated: string | null }> {
+export async function ensureAdminToken(store: MetaStore, fromEnv: string | undefined): Promise<{ hash: string; generated: string | null }> {
   const inForce = await adminTokenHashInForce(store, fromEnv);
   if (fromEnv) {
     if ((await store.getMeta(META_KEY)) !== inForce) await store.setMeta(META_KEY, inForce);
@@ -44,7 +44,7 @@ export async function ensureAdminToken(store: Store, fromEnv: string | undefined
  * within a second, so the old token stops working and the new one works without a restart —
  * except a server started with INLET_ADMIN_TOKEN, whose token that stays.
  */
-export async function resetAdminToken(store: Store): Promise<string> {
+export async function resetAdminToken(store: MetaStore): Promise<string> {
   const token = `inlet_${newSecret()}`;
   await store.setMeta(META_KEY, sha256Hex(token));
   return token;

@@ -5,7 +5,7 @@ import { parseJson } from "../json/index.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import { ACTIVITY_LABELS } from "./activity_labels.ts";
 import { type ActivityRecord } from "../records/activity.ts";
-import { type Store } from "../store/store.ts";
+import type { History } from "../store/history.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
@@ -22,7 +22,7 @@ import { bearerCredential, unauthorized } from "./bearer.ts";
 
 export interface ApiDeps {
   triggers: TriggerService;
-  store: Store;
+  store: History;
   plugins: PluginRegistry;
   adminTokenHash(): string;
   baseUrl(): string;

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
-import type { Store } from "../store/store.ts";
+import type { History } from "../store/history.ts";
+import type { Maintenance } from "../store/maintenance.ts";
 import type { Metrics, PerTriggerGauge } from "./metrics.ts";
 import type { MetricsGuard } from "./metrics_access.ts";
 
@@ -9,7 +10,7 @@ import type { MetricsGuard } from "./metrics_access.ts";
  * (Prometheus): open too unless `guard` refuses the request (see `metricsGuard`).
  */
 export function healthRoutes(
-  store: Store,
+  store: Pick<Maintenance, "ping"> & Pick<History, "runsWaitingOnKey">,
   metrics: Metrics,
   gauges: () => Record<string, number>,
   more: () => PerTriggerGauge[] = () => [],

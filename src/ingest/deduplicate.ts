@@ -1,5 +1,5 @@
 import type { DedupClaim } from "../records/ingest.ts";
-import type { Store } from "../store/store.ts";
+import type { IngestLog } from "../store/ingest_log.ts";
 import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import type { ParsedBody } from "./parse.ts";
@@ -16,7 +16,7 @@ export async function deduplicate(
   recipe: TriggerRecipe,
   verified: Verified,
   body: ParsedBody,
-  store: Pick<Store, "hasDedupKey">,
+  store: Pick<IngestLog, "hasDedupKey">,
 ): Promise<Step<{ claim: DedupClaim | null }>> {
   const claim = await recipe.dedupClaim(verified, body);
   const { trigger, requestId, now } = verified.arrival;

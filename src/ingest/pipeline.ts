@@ -3,7 +3,7 @@ import { type ActivityOutcome } from "../records/activity.ts";
 import { type HeldRunLease, type RunRecord } from "../records/run.ts";
 import { StoreUnavailable } from "../store/errors.ts";
 import { XmlParserBusy } from "./xml_thread.ts";
-import { type Store } from "../store/store.ts";
+import type { IngestLog } from "../store/ingest_log.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { activityRow } from "./activity.ts";
@@ -33,7 +33,7 @@ import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./r
 import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows and counted refusals. */
-export type IngestStore = Pick<Store, "hasDedupKey" | "commitIngest" | "recordActivity" | "countActivity">;
+export type IngestStore = IngestLog;
 
 /** What the pipeline needs from the rest of the server. */
 export interface IngestDeps {

@@ -1,6 +1,6 @@
 import type { DedupClaim } from "../records/ingest.ts";
 import type { HeldRunLease, RunRecord } from "../records/run.ts";
-import type { Store } from "../store/store.ts";
+import type { IngestLog } from "../store/ingest_log.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { activityRow } from "./activity.ts";
 import type { Arrival } from "./arrival.ts";
@@ -8,7 +8,7 @@ import type { Delivery } from "./delivery.ts";
 
 /** What recording needs of the server. */
 export interface RecordDeps {
-  store: Pick<Store, "commitIngest">;
+  store: Pick<IngestLog, "commitIngest">;
   /** A lease to commit a run already held by this instance (workflow response mode), or null. */
   runLease?(trigger: TriggerRecord): HeldRunLease | null;
 }

@@ -1,5 +1,5 @@
 import type { ActivityOutcome, ActivityRecord } from "../records/activity.ts";
-import type { Store } from "../store/store.ts";
+import type { IngestLog } from "../store/ingest_log.ts";
 
 /** Refusals of one trigger and outcome that get their own Activity row, per clock minute (README "Security"). */
 export const OWN_ROWS_PER_MINUTE = 60;
@@ -72,7 +72,7 @@ export class RefusalTally {
  * Writes the Activity row of a request that ended without committing one: a refusal through
  * `tally` (its own row, or a count on its minute's row), anything else as its own row.
  */
-export function writeActivity(store: Pick<Store, "recordActivity" | "countActivity">, tally: RefusalTally, row: ActivityRecord): Promise<void> {
+export function writeActivity(store: Pick<IngestLog, "recordActivity" | "countActivity">, tally: RefusalTally, row: ActivityRecord): Promise<void> {
   if (!REFUSALS.has(row.outcome)) return store.recordActivity(row);
   const counted = tally.place(row.triggerId, row.outcome, row.detail, Date.parse(row.at));
   return counted ? store.countActivity({ ...row, detail: counted.detail, count: 1 }) : store.recordActivity(row);

@@ -2,13 +2,13 @@ import type { Delivery } from "../ingest/delivery.ts";
 import type { Ending } from "../ingest/ending.ts";
 import type { ReplayQuery } from "../records/ingest.ts";
 import type { RunRecord } from "../records/run.ts";
-import type { Store } from "../store/store.ts";
+import type { History } from "../store/history.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { BulkReplay } from "./replay_input.ts";
 
 /** What replay needs of the server: the stored requests, the triggers, and the pipeline's entry after deduplication. */
 export interface ReplayDeps {
-  store: Pick<Store, "getRun" | "getActivity" | "countReplayable" | "listReplayable">;
+  store: History;
   triggers: { get(id: string): TriggerRecord | undefined };
   deliver(delivery: Delivery, options: { filter: "apply" | "skip" }): Promise<Ending>;
   now?(): Date;

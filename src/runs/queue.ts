@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
-import type { Store } from "../store/store.ts";
+import type { RunLeases } from "../store/run_leases.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
@@ -9,7 +9,7 @@ import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 export type ExecuteRun = (trigger: TriggerRecord, run: ClaimedRun, context: RunContext) => Promise<RunOutcome>;
 
 export interface RunQueueOptions {
-  store: Store;
+  store: RunLeases;
   triggers: { get(id: string): TriggerRecord | undefined };
   execute: ExecuteRun;
   /** Runs executing at once (workflow response mode runs start at once and are not counted). */
@@ -43,7 +43,7 @@ interface Waiter {
  */
 export class RunQueue {
   readonly owner: string;
-  private readonly store: Store;
+  private readonly store: RunLeases;
   private readonly concurrency: number;
   private readonly directLimit: number;
   /** Workflow response mode runs executing now or leased for their commit (`leaseFor`), not counted in `active`. */

@@ -1,6 +1,6 @@
 import { newSecret, newWebhookToken } from "../auth/secrets.ts";
 import type { SealedBox } from "../auth/sealed_box.ts";
-import type { Store, StoredTrigger } from "../store/store.ts";
+import type { StoredTrigger, TriggerStore } from "../store/trigger_store.ts";
 import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "./normalize.ts";
 import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
 import { armedUntilFrom } from "../records/arm_window.ts";
@@ -24,7 +24,7 @@ export class TriggerService {
   private loading: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: TriggerStore,
     private readonly box: SealedBox,
     private readonly rules: NormalizeContext,
     /** Whether a trigger gets a generated secret: generic non-none modes, and apps whose plugin generates one. */

@@ -1,0 +1,187 @@
+import type { Database, Statement } from "bun:sqlite";
+import { closeSync } from "node:fs";
+import { StoreUnavailable, UnknownCursor } from "../errors.ts";
+import { GroupCommit } from "../group_commit.ts";
+import type { OpenedDatabase } from "./open_database.ts";
+import type { WalSync } from "./wal_sync.ts";
+
+/**
+ * What a write transaction tells whoever claims things inside it (DedupKeys): claims made in a
+ * savepoint that rolls back, or in a transaction that fails, do not hold; the others hold once
+ * the transaction has committed, never before.
+ */
+export interface TransactionClaims {
+  /** A write transaction begins. */
+  begin(): void;
+  /** Where a savepoint begins: `rollBackTo` drops the claims made after it. */
+  mark(): number;
+  rollBackTo(mark: number): void;
+  /** The transaction failed: none of its claims holds. */
+  discard(): void;
+  /** The transaction committed: its claims hold. */
+  committed(): void;
+}
+
+/**
+ * The one connection every role of the SQLite store shares, and the three ways through it: `guard`
+ * (a read), `write` (rides the next grouped transaction) and `change` (a transaction of its own:
+ * triggers, meta, sweeps). Writes are answered only once on disk (see SqliteStore).
+ */
+export class SqliteConnection {
+  readonly db: Database;
+  private readonly walFd: number | null;
+  private readonly wal: WalSync | null;
+  private readonly opened: OpenedDatabase;
+  private readonly group: GroupCommit;
+  private readonly totalChangesQuery: Statement;
+  private readonly savepoint: Statement;
+  private readonly release: Statement;
+  private readonly rollbackToSavepoint: Statement;
+  private isClosed = false;
+  /** Whether the last grouped transaction changed any row (read by group commit's `durable`, right after it commits). */
+  private batchChanged = true;
+  /** The WAL flush last asked for: it covers every commit made before it was asked for. */
+  private lastFlush: Promise<void> | null = null;
+
+  constructor(
+    opened: OpenedDatabase,
+    private readonly claims: TransactionClaims,
+    options: { groupCommit?: boolean },
+  ) {
+    this.opened = opened;
+    this.db = opened.db;
+    this.walFd = opened.walFd;
+    this.wal = opened.wal;
+    this.totalChangesQuery = this.prepare("SELECT total_changes() AS n");
+    this.savepoint = this.prepare("SAVEPOINT item");
+    this.release = this.prepare("RELEASE item");
+    this.rollbackToSavepoint = this.prepare("ROLLBACK TO item");
+    const begin = this.db.transaction((work: () => void) => work());
+    this.group = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
+      maxBatch: options.groupCommit === false ? 1 : 64,
+      failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
+      savepoint: (work) => this.inSavepoint(work),
+      durable: this.wal
+        ? () =>
+            this.durableAfter(this.batchChanged).catch((error) =>
+              Promise.reject(new StoreUnavailable(`SQLite: committed, but the WAL could not be flushed to disk: ${(error as Error)?.message ?? error}`)),
+            )
+        : undefined,
+    });
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** A statement finalized when the connection closes. */
+  prepare(sql: string): Statement {
+    return this.opened.statements.prepare(sql);
+  }
+
+  /** Rows inserted, updated or deleted on this connection since it opened (rolled-back ones included). */
+  private totalChanges(): number {
+    return (this.totalChangesQuery.get() as { n: number }).n;
+  }
+
+  /** Resolves once everything committed so far is on disk. */
+  private flushed(): Promise<void> {
+    if (!this.wal) return Promise.resolve();
+    return (this.lastFlush = this.wal.afterNow());
+  }
+
+  /**
+   * Resolves once a transaction just committed is on disk. One that changed no row wrote no WAL
+   * frame: it waits only for the flush last asked for (which covers every earlier commit whose
+   * rows it may have read), and when that is done, for nothing — an idle poll (claimRuns every
+   * second) neither flushes nor waits.
+   */
+  private durableAfter(changed: boolean): Promise<void> {
+    return changed ? this.flushed() : (this.lastFlush ?? Promise.resolve());
+  }
+
+  /** A write outside group commit (triggers, meta, sweeps): answered once it is on disk. */
+  async change<T>(work: () => T): Promise<T> {
+    const refused = this.refusesWrites();
+    if (refused) throw refused;
+    const before = this.totalChanges();
+    const outcome = this.guard(work);
+    // Asked for at once, as group commit does, so no transaction committed after this one is
+    // answered before this one's flush has been asked for.
+    const durable = this.durableAfter(this.totalChanges() > before);
+    durable.catch(() => {}); // awaited below, after the outcome
+    const result = await outcome;
+    try {
+      await durable;
+    } catch (error) {
+      throw new StoreUnavailable(`SQLite: the write could not be flushed to disk: ${(error as Error)?.message ?? error}`);
+    }
+    return result;
+  }
+
+  private inSavepoint<T>(work: () => T): T {
+    const mark = this.claims.mark();
+    this.savepoint.run();
+    try {
+      const result = work();
+      this.release.run();
+      return result;
+    } catch (error) {
+      this.rollbackToSavepoint.run();
+      this.release.run();
+      this.claims.rollBackTo(mark);
+      throw error;
+    }
+  }
+
+  /** Runs a write transaction: what it claimed holds once it has committed, never before. */
+  private committing(transaction: () => void): void {
+    this.claims.begin();
+    const before = this.totalChanges();
+    try {
+      transaction();
+    } catch (error) {
+      this.claims.discard();
+      throw error;
+    }
+    this.batchChanged = this.totalChanges() > before;
+    this.claims.committed();
+  }
+
+  /** A write that rides the next grouped transaction: durable when it resolves. */
+  write<T>(work: () => T): Promise<T> {
+    const refused = this.refusesWrites();
+    return refused ? Promise.reject(refused) : this.group.submit(work);
+  }
+
+  /** Why no write is taken now: closed, or a WAL flush failed (WalSync) — until a restart. */
+  refusesWrites(): StoreUnavailable | null {
+    if (this.isClosed) return new StoreUnavailable("the store is closed");
+    const failure = this.wal?.failure;
+    return failure ? new StoreUnavailable(`SQLite: a WAL flush failed (${failure.message}); nothing more is written until inlet restarts`) : null;
+  }
+
+  /** A read (or a write in `change`): its failure becomes StoreUnavailable (the API answers 503), an unknown cursor stays what it is. */
+  guard<T>(work: () => T): Promise<T> {
+    if (this.isClosed) return Promise.reject(new StoreUnavailable("the store is closed"));
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      if (error instanceof UnknownCursor) return Promise.reject(error);
+      return Promise.reject(new StoreUnavailable(`SQLite: ${(error as Error)?.message ?? error}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    await this.group.drain();
+    // A flush of a write outside group commit (meta, triggers, a sweep's chunk) may still run on
+    // the descriptor: it is closed after.
+    await this.wal?.idle();
+    // With a statement left open SQLite closes lazily and keeps the WAL (PreparedStatements).
+    this.opened.statements.finalizeAll();
+    this.db.close();
+    if (this.walFd !== null) closeSync(this.walFd);
+  }
+}

@@ -1,0 +1,104 @@
+import { expect, test } from "bun:test";
+import { activity, run, trigger, type OpenStore } from "./contract_fixtures.ts";
+
+/** RunLeases: runs are claimed once, under a lease only their holder may use; ordering keys hold runs back. */
+export function runLeasesContract(open: OpenStore): void {
+  test("a run committed with a lease is running, held by its owner until the lease lapses", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t10"));
+    const now = new Date();
+    const r = { ...run("t10", now), status: "running" as const, attempts: 0, finishedAt: null };
+    await store.commitIngest({ dedup: null, run: r, activity: activity("t10", now, "run", r.id), lease: { owner: "mine", untilMs: now.getTime() + 10_000 } });
+    expect((await store.getRun(r.id))?.status).toBe("running");
+    expect(await store.claimRuns("other", 5, 10_000, new Date(now.getTime() + 5_000))).toEqual([]);
+    const done = { status: "succeeded" as const, result: null, error: null, attempts: 1, finishedAt: now.toISOString() };
+    expect(await store.finishRun(r.id, "other", done)).toBe(false);
+    expect(await store.finishRun(r.id, "mine", done)).toBe(true);
+    await store.close();
+  });
+
+  test("runs: queued runs are claimed oldest first and once; finishing needs the lease", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t6"));
+    const now = new Date();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = { ...run("t6", now), status: "queued" as const, attempts: 0, finishedAt: null };
+      ids.push(r.id);
+      await store.commitIngest({ dedup: null, run: r, activity: activity("t6", now, "run", r.id) });
+    }
+    // Two claimers at once: which one a shared store serves first is not fixed, but each run
+    // goes to exactly one, and each gets the oldest of what it got first.
+    const [first, second] = await Promise.all([store.claimRuns("a", 2, 60_000, now), store.claimRuns("b", 2, 60_000, now)]);
+    expect([...first, ...second].map((r) => r.id).sort()).toEqual([...ids].sort());
+    for (const claimed of [first, second]) expect(claimed.map((r) => r.id)).toEqual(ids.filter((id) => claimed.some((r) => r.id === id)));
+    const [holder, other] = first.some((r) => r.id === ids[0]) ? ["a", "b"] : ["b", "a"];
+    const oldest = [...first, ...second].find((r) => r.id === ids[0])!;
+    expect(oldest.status).toBe("running");
+    expect(oldest.trigger).toEqual({ body: { n: 1 } });
+    expect(await store.claimRun(ids[0], other, 60_000, now)).toBeNull();
+    expect(await store.claimRuns("c", 5, 60_000, now)).toEqual([]);
+
+    expect(await store.recordAttempt(ids[0], other, 1, { attempts: [{ status: 503 }] })).toBe(false);
+    expect(await store.recordAttempt(ids[0], holder, 1, { attempts: [{ status: 503 }] })).toBe(true);
+    expect((await store.getRun(ids[0]))?.attempts).toBe(1);
+    const done = { status: "succeeded" as const, result: { status: 200 }, error: null, attempts: 2, finishedAt: new Date().toISOString() };
+    expect(await store.finishRun(ids[0], other, done)).toBe(false);
+    expect(await store.finishRun(ids[0], holder, done)).toBe(true);
+    expect(await store.finishRun(ids[0], holder, done)).toBe(false);
+    const finished = await store.getRun(ids[0]);
+    expect(finished).toMatchObject({ status: "succeeded", attempts: 2, result: { status: 200 }, error: null, finishedAt: done.finishedAt });
+    await store.close();
+  });
+
+  test("runs: a lapsed lease is claimed again; released and abandoned runs are queued again", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t7"));
+    const now = new Date();
+    const r = { ...run("t7", now), status: "queued" as const, attempts: 0, finishedAt: null };
+    await store.commitIngest({ dedup: null, run: r, activity: activity("t7", now, "run", r.id) });
+    expect(await store.claimRun(r.id, "a", 1_000, now)).not.toBeNull();
+    await store.renewLeases("a", [r.id], 10_000, now);
+    expect(await store.claimRuns("b", 1, 1_000, new Date(now.getTime() + 5_000))).toEqual([]);
+    const taken = await store.claimRuns("b", 1, 1_000, new Date(now.getTime() + 11_000));
+    expect(taken.map((x) => x.id)).toEqual([r.id]);
+    expect(await store.finishRun(r.id, "a", { status: "failed", result: null, error: "late", attempts: 1, finishedAt: now.toISOString() })).toBe(false);
+    await store.releaseRuns("b", [r.id]);
+    expect((await store.getRun(r.id))?.status).toBe("queued");
+    await store.claimRun(r.id, "c", 60_000, now);
+    expect(await store.requeueAbandonedRuns(new Date(now.getTime() + 120_000))).toBe(1);
+    expect((await store.getRun(r.id))?.status).toBe("queued");
+    await store.close();
+  });
+
+  test("ordering: one run of a key at a time, in acceptance order; other keys and unordered runs go on; live runs before replays", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-ord"));
+    const now = new Date();
+    const queued = async (orderingKey: string | null, replayOf: string | null = null) => {
+      const r = { ...run("t-ord", now), status: "queued" as const, attempts: 0, finishedAt: null, orderingKey, replayOf };
+      await store.commitIngest({ dedup: null, run: r, activity: activity("t-ord", now, "run", r.id) });
+      return r.id;
+    };
+    const replayed = await queued(null, "run-old");
+    const a1 = await queued("A");
+    const a2 = await queued("A");
+    const b1 = await queued("B");
+    const free = await queued(null);
+    // Live runs are claimed before replayed ones; A's second waits for its first; B and the unordered run go on.
+    expect((await store.claimRuns("w", 3, 60_000, now)).map((r) => r.id)).toEqual([a1, b1, free]);
+    expect(await store.claimRun(a2, "w", 60_000, now)).toBeNull();
+    expect(await store.runsWaitingOnKey()).toEqual({ "t-ord": 1 });
+    expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([replayed]);
+    expect(await store.claimRuns("w", 10, 60_000, now)).toEqual([]);
+    // A retrying run is still running: it holds its key.
+    expect(await store.recordAttempt(a1, "w", 1, null)).toBe(true);
+    expect(await store.claimRuns("w", 10, 60_000, now)).toEqual([]);
+    await store.finishRun(a1, "w", { status: "failed", result: null, error: "gave up", attempts: 3, finishedAt: now.toISOString() });
+    expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([a2]);
+    expect(await store.runsWaitingOnKey()).toEqual({});
+    expect((await store.getRun(replayed))?.replayOf).toBe("run-old");
+    expect((await store.getRun(a1))?.replayOf).toBeNull();
+    await store.close();
+  });
+}
