@@ -1,6 +1,6 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { atMost, parseArgs } from "./args.ts";
-import { withCore } from "./core.ts";
+import { withCore } from "./with_core.ts";
 import { print } from "./output.ts";
 import { replayRunCommand } from "./replay_command.ts";
 

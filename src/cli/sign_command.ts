@@ -1,6 +1,7 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { atMost, parseArgs } from "./args.ts";
-import { baseUrlOf, withCore } from "./core.ts";
+import { baseUrlOf } from "./base_url_of.ts";
+import { withCore } from "./with_core.ts";
 import { print } from "./output.ts";
 import { signedCurl } from "./sign.ts";
 

@@ -1,7 +1,9 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import { atMost, parseArgs } from "./args.ts";
-import { baseUrlOf, readInput, withCore } from "./core.ts";
+import { baseUrlOf } from "./base_url_of.ts";
+import { readInput } from "./read_input.ts";
+import { withCore } from "./with_core.ts";
 import { print } from "./output.ts";
 import { replayTriggerCommand } from "./replay_command.ts";
 import { triggersTable } from "./triggers_table.ts";
