@@ -55,6 +55,8 @@ test("an unknown command, flag or id, a missing or extra argument: nothing on st
     [["sign", "nope", ...flags], "inlet: sign needs --body FILE"],
     [["sign", "nope", "--body", "-", ...flags], "inlet: no trigger with id nope"],
     [["plugins", "frobnicate", ...flags], "inlet: unknown command 'plugins frobnicate'"],
+    // The command is looked up before its flags are read: there are none to read for no command.
+    [["triggers", "frobnicate", "--bogus", ...flags], "inlet: unknown command 'triggers frobnicate' (list, create, show, delete, rotate, arm, replay)"],
     [["triggers", "list", "--bogus", ...flags], "inlet: unknown flag --bogus"],
     [["runs", "list", ...flags, "--limit"], "inlet: --limit needs a value"],
     [["serve", "--port"], "inlet: --port needs a value"],
@@ -68,6 +70,7 @@ test("an unknown command, flag or id, a missing or extra argument: nothing on st
     [["version", "--json"], "inlet: unexpected argument --json"],
     [["help", "--all"], "inlet: unknown flag --all"],
     [["help", "bogus"], "inlet: unknown command 'bogus'"],
+    [["triggers list", ...flags], "inlet: unknown command 'triggers list'"],
   ];
   for (const [args, reason] of refusals) {
     const r = await cli(args);

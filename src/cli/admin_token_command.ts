@@ -6,7 +6,7 @@ import { explainDataDirError } from "../config/data_dir_error.ts";
 import { redactUrl } from "../config/redact_url.ts";
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
 import { openStore } from "../core.ts";
-import { parseArgs } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
 import { print } from "./output.ts";
 
 /**
@@ -14,11 +14,7 @@ import { print } from "./output.ts";
  * printed once and its hash replaces the stored one; running servers on the same data dir or
  * database switch to it within a second.
  */
-export async function adminToken(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== "reset") throw new UsageError(`unknown command 'admin-token ${sub ?? ""}' (reset)`);
-  const { positional, serverArgs } = parseArgs(rest, {});
-  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]} (inlet admin-token reset [--data-dir DIR | --database-url URL])`);
+export async function resetAdminTokenCommand({ serverArgs }: ParsedArgs): Promise<number> {
   const config = loadServerConfig(serverArgs);
   if (config.adminToken) {
     throw new UsageError(

@@ -44,10 +44,10 @@ export function parseArgs(args: string[], known: Record<string, "value" | "flag"
 
 /**
  * Refuses words past the `count` a command takes: `inlet triggers list orders` is not a filter,
- * and `inlet runs show A B` shows no B. `command` names its usage.
+ * and `inlet runs show A B` shows no B. `hint` says where its usage is.
  */
-export function atMost(positional: string[], count: number, command: string): void {
-  if (positional.length > count) throw new UsageError(`unexpected argument ${positional[count]} (see 'inlet ${command} --help')`);
+export function atMost(positional: string[], count: number, hint: string): void {
+  if (positional.length > count) throw new UsageError(`unexpected argument ${positional[count]} (${hint})`);
 }
 
 /**

@@ -1,15 +1,10 @@
 import { UsageError } from "../config/server_config.ts";
-import { adminToken } from "./admin_token_command.ts";
-import { VERSION } from "../version.ts";
-import { HELP, helpFor } from "./help.ts";
 import { subcommandFirst } from "./args.ts";
-import { migrate } from "./migrate.ts";
+import type { CliCommand } from "./command.ts";
+import { commandArgs, groupOf } from "./command_args.ts";
+import { COMMANDS } from "./command_table.ts";
+import { HELP, helpFor } from "./help.ts";
 import { flushOutput, print } from "./output.ts";
-import { plugins } from "./plugins_command.ts";
-import { runs } from "./runs_command.ts";
-import { serve } from "./serve_command.ts";
-import { sign } from "./sign_command.ts";
-import { triggers } from "./triggers_command.ts";
 
 /** Runs one CLI command; returns the exit code once its output is written. Errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -18,68 +13,54 @@ export async function runCli(argv: string[]): Promise<number> {
   return code;
 }
 
-/** Commands with subcommands: alone, they print their part of the help. */
-const GROUPS = new Set(["triggers", "runs", "plugins", "admin-token"]);
+/** Other spellings of a command. */
+const ALIASES: Record<string, string> = { "--version": "version", "--help": "help", "-h": "help" };
 
-/** `inlet help COMMAND`: that command's usage, as `inlet COMMAND --help` prints it. */
-function helpOn([topic, ...more]: string[]): number {
-  if (topic.startsWith("-")) throw new UsageError(`unknown flag ${topic} (see 'inlet help')`);
-  if (!HELP.includes(`  inlet ${topic} `) && !HELP.includes(`  inlet ${topic}\n`)) throw new UsageError(`unknown command '${topic}' (see 'inlet help')`);
-  if (more.length) throw new UsageError(`unexpected argument ${more[0]} (inlet help COMMAND)`);
-  print(helpFor(topic));
-  return 0;
+const asksForHelp = (words: string[]) => words.includes("--help") || words.includes("-h");
+
+/** Not run: a failure, with its one line on stderr like every other (README, "Commands and flags"). */
+function refuse(usage: string, reason: string): number {
+  print(usage);
+  process.stderr.write(`inlet: ${reason}\n`);
+  return 2;
 }
 
 async function dispatch(argv: string[]): Promise<number> {
-  const [command, ...given] = argv;
-  const group = GROUPS.has(command ?? "");
-  const args = group ? subcommandFirst(given) : given;
-  const known = command === "serve" || command === "sign" || command === "migrate" || group;
-  const asked = args.includes("--help") || args.includes("-h");
-  // A group without its subcommand (`inlet triggers`, `inlet triggers --data-dir D`) prints its usage.
-  if (known && (asked || (group && (args.length === 0 || args[0].startsWith("-"))))) {
-    print(helpFor(command!));
-    if (asked) return 0;
-    // Not run: a failure, with its one line on stderr like every other (CONTRACT §1).
-    process.stderr.write(`inlet: '${command}' needs a command (its usage is above)\n`);
-    return 2;
-  }
+  const [word, ...given] = argv;
+  if (word === undefined) return refuse(HELP, "no command given (the commands are above)");
   try {
-    switch (command) {
-      case "serve":
-        return await serve(args);
-      case "triggers":
-        return await triggers(args);
-      case "runs":
-        return await runs(args);
-      case "plugins":
-        return await plugins(args);
-      case "sign":
-        return await sign(args);
-      case "admin-token":
-        return await adminToken(args);
-      case "migrate":
-        return await migrate(args, print);
-      case "version":
-      case "--version":
-        if (args.length) throw new UsageError(`unexpected argument ${args[0]} ('inlet version' takes none)`);
-        print(`inlet ${VERSION}`);
-        return 0;
-      case "help":
-      case "--help":
-      case "-h":
-      case undefined:
-        if (args.length) return helpOn(args);
-        print(HELP);
-        if (command !== undefined) return 0;
-        process.stderr.write("inlet: no command given (the commands are above)\n");
-        return 2;
-      default:
-        throw new UsageError(`unknown command '${command}' (see 'inlet help')`);
-    }
+    const name = ALIASES[word] ?? word;
+    const group = COMMANDS.filter((c) => groupOf(c) === name);
+    if (group.length) return await runInGroup(name, group, subcommandFirst(given));
+    // One word names a command outside the groups: `inlet "triggers list"` is none.
+    const command = COMMANDS.find((c) => c.name === name && !groupOf(c));
+    if (!command) throw new UsageError(`unknown command '${word}' (see 'inlet help')`);
+    return await runCommand(command, given);
   } catch (error) {
     const message = (error as Error)?.message ?? String(error);
     process.stderr.write(`inlet: ${message.split("\n")[0]}\n`);
     return error instanceof UsageError ? 2 : 1;
   }
+}
+
+/** `inlet GROUP COMMAND …`; the group alone (`inlet triggers`, `inlet triggers --data-dir D`) prints its usage. */
+async function runInGroup(name: string, group: CliCommand[], args: string[]): Promise<number> {
+  if (asksForHelp(args)) {
+    print(helpFor(name));
+    return 0;
+  }
+  const [sub, ...words] = args;
+  if (sub === undefined || sub.startsWith("-")) return refuse(helpFor(name), `'${name}' needs a command (its usage is above)`);
+  const command = group.find((c) => c.name === `${name} ${sub}`);
+  if (!command) throw new UsageError(`unknown command '${name} ${sub}' (${group.map((c) => c.name.slice(name.length + 1)).join(", ")})`);
+  return runCommand(command, words);
+}
+
+/** A command whose words are words alone (`inlet help`, `inlet version`) reads no `--help` either. */
+async function runCommand(command: CliCommand, words: string[]): Promise<number> {
+  if (command.reads !== "words" && asksForHelp(words)) {
+    print(helpFor(groupOf(command) ?? command.name));
+    return 0;
+  }
+  return command.run(commandArgs(command, words, COMMANDS), COMMANDS);
 }

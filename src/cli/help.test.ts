@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
+import { COMMANDS } from "./command_table.ts";
 import { HELP, helpFor } from "./help.ts";
+import { isHelpTopic, usageLines } from "./help_text.ts";
 
 test("a command's help has its own usage lines and the flags every command takes", () => {
   const triggers = helpFor("triggers");
@@ -22,4 +24,23 @@ test("the help says the server's own secrets can be given by file", () => {
 
 test("the triggers help lists arm, for trust-on-first-use triggers", () => {
   expect(helpFor("triggers")).toContain("inlet triggers arm ID [flags]              for 15 minutes the provider's next handshake may set (or replace)");
+});
+
+test("help on one command of a group is its usage alone; a group's is all of its commands'", () => {
+  expect(helpFor("triggers list").split("\n").slice(0, 4)).toEqual([
+    "Usage:",
+    "  inlet triggers list [--json] [flags]       list triggers: a table (name, id, auth, methods, workflow, URL);",
+    "                                             --json: the API's Trigger objects",
+    "",
+  ]);
+  expect(helpFor("runs").split("\n").slice(1, 4).map((l) => l.split(" ").slice(2, 5).join(" "))).toEqual(["inlet runs list", "inlet runs show", "inlet runs replay"]);
+});
+
+test("a help topic is a command or a group, not the start of a word", () => {
+  expect([isHelpTopic(COMMANDS, "triggers"), isHelpTopic(COMMANDS, "triggers list"), isHelpTopic(COMMANDS, "help")]).toEqual([true, true, true]);
+  expect([isHelpTopic(COMMANDS, "run"), isHelpTopic(COMMANDS, "trigger"), isHelpTopic(COMMANDS, "")]).toEqual([false, false, false]);
+});
+
+test("every command's help, the last one's too, has one blank line between its usage and the flags", () => {
+  for (const c of COMMANDS) expect(helpFor(c.name)).toContain(`${usageLines(c).at(-1)}\n\nFlags`);
 });

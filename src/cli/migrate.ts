@@ -10,7 +10,7 @@ import { PostgresStore } from "../store/postgres/postgres_store.ts";
 import { SqliteStore, sqlitePathIn } from "../store/sqlite/sqlite_store.ts";
 import { openSqliteSource, SourceRefused, SQLITE_SCHEMA_VERSION, type SqliteSource } from "../store/sqlite_source.ts";
 import { SchemaTooNew } from "../store/errors.ts";
-import { parseArgs } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
 import { printWarnings } from "./output.ts";
 
 type Print = (line: string) => void;
@@ -27,9 +27,7 @@ const appliedLine = (versions: number[], where: string) =>
  * migrate before rolling out new instances); with `--from-data-dir DIR`, copies an embedded
  * SQLite data dir into an empty PostgreSQL database.
  */
-export async function migrate(args: string[], print: Print): Promise<number> {
-  const { options, positional, serverArgs } = parseArgs(args, { "from-data-dir": "value" });
-  if (positional.length) throw new UsageError(`unexpected argument ${positional[0]} (see 'inlet help')`);
+export async function migrate({ options, serverArgs }: ParsedArgs, print: Print): Promise<number> {
   const config = loadServerConfig(serverArgs);
   const from = options["from-data-dir"];
   // Given on the command line (not by the environment, which isGiven would count too).

@@ -1,11 +1,12 @@
 import { loadServerConfig } from "../config/server_config.ts";
 import { startServer } from "../server.ts";
+import type { ParsedArgs } from "./args.ts";
 import { flushOutput, print, printWarnings } from "./output.ts";
 import { startupLines } from "./startup_lines.ts";
 
 /** `inlet serve`: until SIGTERM or SIGINT, then a graceful stop. */
-export async function serve(args: string[]): Promise<number> {
-  const config = loadServerConfig(args);
+export async function serve({ serverArgs }: ParsedArgs): Promise<number> {
+  const config = loadServerConfig(serverArgs);
   // Listening for the signals from before the port is bound: one that arrives while the server
   // starts (a script may send it as soon as the port answers) stops it once started, gracefully.
   let onSignal = () => void (signalled = true);

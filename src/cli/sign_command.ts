@@ -1,19 +1,18 @@
 import { loadServerConfig, UsageError } from "../config/server_config.ts";
-import { atMost, parseArgs } from "./args.ts";
-import { baseUrlOf, withCore } from "./core.ts";
+import type { ParsedArgs } from "./args.ts";
+import { baseUrlOf } from "./base_url_of.ts";
 import { print } from "./output.ts";
 import { signedCurl } from "./sign.ts";
+import { withCore } from "./with_core.ts";
 
 /** `inlet sign TRIGGER_ID --body FILE`: a correctly signed curl command. */
-export async function sign(args: string[]): Promise<number> {
-  const { options, positional, serverArgs } = parseArgs(args, { body: "value", "content-type": "value", key: "value", query: "value" });
+export async function sign({ options, positional: [id], serverArgs }: ParsedArgs): Promise<number> {
   const config = loadServerConfig(serverArgs);
-  if (!positional[0]) throw new UsageError("sign needs a trigger id: inlet sign TRIGGER_ID --body FILE");
-  atMost(positional, 1, "sign");
+  if (!id) throw new UsageError("sign needs a trigger id: inlet sign TRIGGER_ID --body FILE");
   if (!options.body) throw new UsageError("sign needs --body FILE (the exact bytes to send; - for stdin)");
   return withCore(config, async (core) => {
-    const trigger = core.triggers.get(positional[0]);
-    if (!trigger) throw new UsageError(`no trigger with id ${positional[0]}`);
+    const trigger = core.triggers.get(id);
+    if (!trigger) throw new UsageError(`no trigger with id ${id}`);
     print(
       await signedCurl(trigger, await baseUrlOf(core), core.plugins, {
         bodyFile: String(options.body),
