@@ -93,7 +93,7 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     const url = await freshDatabase((await sharedPostgres())!);
     const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
     let seen = 0;
-    const watch = await b.watchTriggers(() => seen++);
+    const watch = await b.watchTriggers!(() => seen++);
     // The subscription itself calls once (a reload after every (re)subscription); let it settle.
     await Bun.sleep(300);
     const counted = async (expected: number) => {
