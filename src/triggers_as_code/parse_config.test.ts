@@ -56,6 +56,27 @@ test("YAML as people write it: comments, anchors and merge keys, block and folde
   });
 });
 
+test("an anchor defined inside the triggers, merged with a key of its own; yes, on and dates stay strings (YAML 1.2)", () => {
+  const text = [
+    "triggers:",
+    "  - name: orders",
+    "    auth: &signed",
+    "      type: hmac-sha256",
+    "      signatureHeader: X-Shop-Signature",
+    "  - name: refunds",
+    "    auth:",
+    "      <<: *signed",
+    '      secret: "${REFUNDS_SECRET}"',
+    "    note: [yes, on, 2026-01-01]",
+  ].join("\n");
+  expect(valueOf(parseConfigText(text, "yaml", "inlet.yaml"))).toEqual({
+    triggers: [
+      { name: "orders", auth: { type: "hmac-sha256", signatureHeader: "X-Shop-Signature" } },
+      { name: "refunds", auth: { type: "hmac-sha256", signatureHeader: "X-Shop-Signature", secret: "${REFUNDS_SECRET}" }, note: ["yes", "on", "2026-01-01"] },
+    ],
+  });
+});
+
 test("JSON, with or without a byte order mark", () => {
   expect(valueOf(parseConfigText('{"triggers":[{"name":"orders"}]}', "json", "c.json"))).toEqual({ triggers: [{ name: "orders" }] });
   expect(valueOf(parseConfigText('\uFEFF{"triggers":[]}', "json", "c.json"))).toEqual({ triggers: [] });

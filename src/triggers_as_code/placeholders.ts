@@ -1,7 +1,7 @@
 import type { TriggerRecord } from "../records/trigger.ts";
 import { failure, success, type ConfigError, type ConfigResult } from "./config_error.ts";
 
-/** The environment variables an export names for one trigger's secrets (CONTRACT §8). */
+/** The environment variables an export names for one trigger's secrets (docs/config-file.md#the-export). */
 export interface SecretVariables {
   token: string;
   secret: string;

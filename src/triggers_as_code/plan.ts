@@ -39,7 +39,7 @@ function changedFields(desired: DesiredTrigger, current: TriggerRecord, context:
 }
 
 /**
- * The plan of CONTRACT §8 for a validated file against the triggers there are now (read only):
+ * The plan (docs/config-file.md#the-plan) of a validated file against the triggers there are now (read only):
  * per trigger of the file create, update (with the fields that change) or unchanged, then with
  * `prune` a delete for each trigger managed by the config that the file no longer names. A
  * trigger made through the API whose name the file uses is updated and becomes managed.

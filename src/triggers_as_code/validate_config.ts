@@ -4,7 +4,7 @@ import { failure, success, type ConfigError, type ConfigResult } from "./config_
 import { triggerLabel } from "./locate.ts";
 import { scrubErrors } from "./scrub.ts";
 
-/** The API's rules (CONTRACT §3), and which triggers have a secret inlet generates. */
+/** The API's rules (docs/api.md), and which triggers have a secret inlet generates. */
 export interface TriggersAsCodeContext extends NormalizeContext {
   /** The same policy the trigger service is given: generic non-none modes, and apps whose plugin generates one. */
   needsGeneratedSecret(settings: TriggerSettings): boolean;
