@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { BodyTooLarge } from "../ingest/read_body.ts";
+import { BodyTooLarge } from "../net/limited_body.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import { pageOf, readJson, readOptionalJson } from "./api_input.ts";
 

@@ -1,4 +1,4 @@
-import { readBodyLimited } from "../ingest/read_body.ts";
+import { readBodyLimited } from "../net/limited_body.ts";
 import { UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { BodyTooLarge } from "../ingest/read_body.ts";
+import { BodyTooLarge } from "../net/limited_body.ts";
 import { errorResponse } from "./errors.ts";
 
 test("the management API's 413 closes the connection, as the webhook path's does: the rest of the body is never read", async () => {

@@ -1,6 +1,6 @@
 import { StoreUnavailable, UnknownCursor } from "../store/errors.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
-import { BodyTooLarge } from "../ingest/read_body.ts";
+import { BodyTooLarge } from "../net/limited_body.ts";
 import { ERRORS, jsonResponse, UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
 import { edgeRefusal } from "./edge.ts";
 import { logEvent } from "./request_log.ts";

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { triggerRecord } from "../../test/support/ingest.ts";
 import { compileChecks } from "../checks/compile.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
-import { parseBodyAndText } from "./parse_body.ts";
+import { parseBodyAndText } from "./body_parsers.ts";
 
 const checks = compileChecks(triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$.customer" } }));
 const keyOf = (json: string) => orderingKeyOf(checks, parseBodyAndText(new TextEncoder().encode(json), "application/json").value);

@@ -3,7 +3,7 @@ import { Ending, type Step } from "./ending.ts";
 import { asDoubles, ExactNumber } from "../json/index.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { parsedByHooks } from "../plugins/json_body.ts";
-import { InvalidBody, InvalidText, parseBodyAndText } from "./parse_body.ts";
+import { InvalidBody, InvalidText, parseBodyAndText } from "./body_parsers.ts";
 import { InvalidXml, isXmlType } from "./parse_xml.ts";
 import { InvalidMultipart, TooManyParts, type MultipartFile } from "./parse_multipart.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";

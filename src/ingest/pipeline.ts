@@ -12,7 +12,7 @@ import { appRecipe } from "./app_recipe.ts";
 import type { Arrival } from "./arrival.ts";
 import { screen } from "./screen.ts";
 import { authenticateRequest, type Verified } from "./authenticate.ts";
-import { readBody } from "./body.ts";
+import { readBody } from "./receive_body.ts";
 import { deduplicate } from "./deduplicate.ts";
 import type { Delivery } from "./delivery.ts";
 import { Ending } from "./ending.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 import { describe, expect, test } from "bun:test";
-import { parseBodyAndText } from "../../src/ingest/parse_body.ts";
+import { parseBodyAndText } from "../../src/ingest/body_parsers.ts";
 import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, type InletPlugin, type PluginFixture, type PluginRequest } from "../../src/plugins/index.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";

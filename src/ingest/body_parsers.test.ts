@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
-import { InvalidBody, isJsonType, jsonDepth, jsonShape, parseBodyAndText } from "./parse_body.ts";
+import { InvalidBody, isJsonType, jsonDepth, jsonShape, parseBodyAndText } from "./body_parsers.ts";
 import { ExactNumber } from "../json/index.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

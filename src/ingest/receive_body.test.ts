@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { arrivalOf, triggerRecord } from "../../test/support/ingest.ts";
-import { readBody } from "./body.ts";
+import { readBody } from "./receive_body.ts";
 import { Ending } from "./ending.ts";
 
 const trigger = triggerRecord();

@@ -1,6 +1,6 @@
 import type { Arrival } from "./arrival.ts";
 import { Ending, type Step } from "./ending.ts";
-import { BodyCut, BodyTooLarge, readBodyLimited } from "./read_body.ts";
+import { BodyCut, BodyTooLarge, readBodyLimited } from "../net/limited_body.ts";
 import { ERRORS, failure } from "./respond.ts";
 
 /** Reads the raw body, refusing more than `limit` bytes without buffering past it (413); a body cut short is `rejected`. */
