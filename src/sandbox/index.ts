@@ -8,4 +8,4 @@ export { MAX_NESTING_DEPTH, exceedsDepth } from "./depth.ts";
 export { SandboxError, SandboxMemory, SandboxTimeout, type SandboxErrorCode } from "./errors.ts";
 export { GuestUnit, defineGuest, type GuestProgram } from "./guest.ts";
 export { DEFAULT_SANDBOX_LIMITS, Sandbox, type Deadline, type SandboxLimits } from "./sandbox.ts";
-export { sandbox } from "./shared.ts";
+export { sandbox } from "./process_sandbox.ts";

@@ -89,21 +89,3 @@ export const jsonOrNull = (value: unknown): string | null => (value === null || 
 /** The columns of a run, with or without its `$trigger`. */
 export const runColumns = (includeTrigger: boolean) =>
   `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of, ordering_key`;
-
-/** Queue lanes: live runs are claimed before replayed ones, so a bulk replay never starves live traffic. */
-export const LIVE_LANE = 0;
-export const REPLAY_LANE = 1;
-export const laneOf = (run: { replayOf?: string | null }) => (run.replayOf ? REPLAY_LANE : LIVE_LANE);
-
-/**
- * A queued run may start only while no other run of its trigger with the same ordering key is
- * running (a retrying run is running: it holds its key until it ends) and none is queued ahead of
- * it. `r` is the candidate's alias; runs without a key skip the check.
- */
-export const ORDERED_RUN_MAY_START = `(r.ordering_key IS NULL OR NOT EXISTS (
-  SELECT 1 FROM runs e WHERE e.trigger_id = r.trigger_id AND e.ordering_key = r.ordering_key AND e.id <> r.id
-    AND (e.status = 'running' OR (e.status = 'queued' AND e.seq < r.seq))))`;
-
-/** Queued ordered runs that may not start yet, counted per trigger (for `/metrics`). */
-export const RUNS_WAITING_ON_KEY = `SELECT r.trigger_id, count(*) AS n FROM runs r
-  WHERE r.status = 'queued' AND r.ordering_key IS NOT NULL AND NOT ${ORDERED_RUN_MAY_START} GROUP BY r.trigger_id`;

@@ -6,7 +6,8 @@ import type { RunRecord } from "../../records/run.ts";
 import { UnknownCursor } from "../errors.ts";
 import type { History, Page } from "../history.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
-import { ACTIVITY_COLUMNS, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, type RunRow } from "../rows.ts";
+import { ACTIVITY_COLUMNS, runColumns, toActivity, toRun, type RunRow } from "../rows.ts";
+import { RUNS_WAITING_ON_KEY } from "../run_order.ts";
 import type { PostgresConnection } from "./connection.ts";
 
 /** Runs and Activity read back on PostgreSQL, newest first, paged by the id of the last row seen. */

@@ -1,5 +1,6 @@
 import type { IngestRecord } from "../../records/ingest.ts";
-import { jsonOrNull, laneOf } from "../rows.ts";
+import { jsonOrNull } from "../rows.ts";
+import { laneOf } from "../run_order.ts";
 
 /** Deadlocks and serialization failures: the batch is retried, nothing of it was written. */
 export const RETRYABLE_BATCH_ERRORS = new Set(["40P01", "40001"]);

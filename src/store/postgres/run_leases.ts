@@ -1,5 +1,6 @@
 import type { ClaimedRun, RunFinish } from "../../records/run.ts";
-import { jsonOrNull, ORDERED_RUN_MAY_START, runColumns, toRun, type RunRow } from "../rows.ts";
+import { jsonOrNull, runColumns, toRun, type RunRow } from "../rows.ts";
+import { ORDERED_RUN_MAY_START } from "../run_order.ts";
 import type { RunLeases } from "../run_leases.ts";
 import type { PostgresConnection } from "./connection.ts";
 

@@ -5,7 +5,8 @@ import type { RunRecord } from "../../records/run.ts";
 import { UnknownCursor } from "../errors.ts";
 import type { History, Page } from "../history.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
-import { ACTIVITY_COLUMNS, RUNS_WAITING_ON_KEY, runColumns, toActivity, toRun, type ActivityRow, type RunRow } from "../rows.ts";
+import { ACTIVITY_COLUMNS, runColumns, toActivity, toRun, type ActivityRow, type RunRow } from "../rows.ts";
+import { RUNS_WAITING_ON_KEY } from "../run_order.ts";
 import type { SqliteConnection } from "./connection.ts";
 
 const RUN_COLUMNS = runColumns(true);

@@ -3,7 +3,7 @@ import type { ActivityRecord } from "../../records/activity.ts";
 import type { IngestRecord } from "../../records/ingest.ts";
 import { countedMinute } from "../counted_activity.ts";
 import type { IngestLog } from "../ingest_log.ts";
-import { laneOf } from "../rows.ts";
+import { laneOf } from "../run_order.ts";
 import type { SqliteConnection } from "./connection.ts";
 import type { DedupKeys } from "./dedup_keys.ts";
 
