@@ -28,7 +28,7 @@ test("the public Trigger: url from the base URL, hasSecret, and no secret in it"
   const trigger = triggerRecord({ auth: { type: "hmac-sha256", signatureHeader: "X-Signature", encoding: "hex" }, secret: "k" });
   const shown = presentTrigger(trigger, "https://hooks.example.com");
   expect(shown.url).toBe("https://hooks.example.com/webhooks/tok_1");
-  expect(shown.auth).toEqual({ type: "hmac-sha256", signatureHeader: "X-Signature", encoding: "hex", hasSecret: true, secretSource: "generated", previousSecretExpiresAt: null });
+  expect(shown.auth).toEqual({ type: "hmac-sha256", signatureHeader: "X-Signature", encoding: "hex", hasSecret: true, previousSecretExpiresAt: null });
   expect(JSON.stringify(shown)).not.toContain('"k"');
   const app = presentTrigger(triggerRecord({ app: "stripe", appSecret: null, secret: null }), "http://x");
   expect(app.auth.hasSecret).toBe(false);

@@ -22,8 +22,6 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
       ...(auth.type === "basic" ? { username: auth.username } : {}),
       ...(auth.type === "jwt" ? { jwt: auth.jwt } : {}),
       hasSecret: trigger.app ? trigger.appSecret !== null || trigger.secret !== null : trigger.secret !== null,
-      // What verifies is the given secret where there is one (an app trigger's pasted or adopted appSecret).
-      secretSource: trigger.app && trigger.appSecret !== null ? ("given" as const) : trigger.secret !== null ? ("generated" as const) : null,
       previousSecretExpiresAt: trigger.previous && Date.parse(trigger.previous.expiresAt) > Date.now() ? trigger.previous.expiresAt : null,
     },
     // Only for a trigger whose plugin adopts its secret (trust on first use); null once it lapsed.

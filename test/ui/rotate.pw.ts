@@ -42,6 +42,19 @@ test("an app trigger whose secret the provider gives rotates with the new one pa
   expect(after.auth.previousSecretExpiresAt).not.toBeNull();
 });
 
+test("a GitHub trigger given a pasted secret rotates by pasting the next one; left empty, the API says so", async ({ page }) => {
+  const t = await api("POST", "/api/triggers", { name: uniqueName("rotate-gh"), app: "github", appSecret: "pasted-old-0123456789" });
+  await signIn(page);
+  await page.goto(`/#/triggers/${encodeURIComponent(t.id)}`);
+  await page.getByLabel("Overlap (seconds)").fill("600");
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByText(/Not rotated: .*send the new one as appSecret/)).toBeVisible();
+  await page.getByLabel(/only if you pasted your own/).fill("pasted-new-0123456789");
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Rotated." })).toBeVisible();
+  expect((await api("GET", `/api/triggers/${t.id}`)).auth.previousSecretExpiresAt).not.toBeNull();
+});
+
 test("the seed's rotation: Authentication Type changed to another value and back, saving each time, gives a new secret and the old one fails", async ({ page }) => {
   const t = await api("POST", "/api/triggers", { name: uniqueName("rotate-by-type"), auth: { type: "bearer" } });
   const old = (await api("GET", `/api/triggers/${t.id}/secret`)).secret;
