@@ -1,10 +1,13 @@
 import type { AuthResult } from "../auth/auth_result.ts";
+import { ProviderUnavailable } from "./provider_errors.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "./types.ts";
 
 /**
  * Runs a plugin's recipe the way the host does for every app-trigger request: the signature,
  * then the timestamp tolerance the plugin declares (two-sided; a missing timestamp fails).
- * A plugin that throws is treated as a failed verification, never as a pass.
+ * A plugin that throws is treated as a failed verification, never as a pass — except a
+ * `ProviderUnavailable` (its provider's keys could not be fetched), which is thrown on for the
+ * host to answer 503: the request was neither verified nor refused.
  *
  * @example
  * ```ts
@@ -17,6 +20,7 @@ export async function authenticateAppRequest(plugin: InletPlugin, req: PluginReq
   try {
     verified = (await plugin.verify(req, ctx)) === true;
   } catch (error) {
+    if (error instanceof ProviderUnavailable) throw error;
     return { ok: false, reason: `${plugin.id} verification threw: ${(error as Error)?.message ?? String(error)}` };
   }
   if (!verified) return { ok: false, reason: `${plugin.id} signature missing or invalid` };
