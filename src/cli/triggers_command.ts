@@ -53,7 +53,8 @@ export async function triggers(args: string[]): Promise<number> {
         if (options["signature-header"]) auth.signatureHeader = options["signature-header"];
         if (options.encoding) auth.encoding = options.encoding;
         if (Object.keys(auth).length) input.auth = auth;
-        print(presentTrigger(await core.triggers.create(input), await baseUrlOf(core)));
+        const baseUrl = await baseUrlOf(core);
+        print(presentTrigger(await core.triggers.create(input, baseUrl), baseUrl));
         return 0;
       }
       case "show": {
