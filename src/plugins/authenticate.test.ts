@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { authenticateAppRequest } from "./authenticate.ts";
 import { pluginContext } from "./context.ts";
+import { ProviderFetchRefused, ProviderUnavailable } from "./provider_errors.ts";
 import type { InletPlugin, PluginRequest } from "./types.ts";
 
 const NOW = new Date(1_750_000_000_000);
@@ -40,4 +41,11 @@ test("the signature is checked before the timestamp: a forged request never reac
   const plugin: InletPlugin = { ...base, verify: () => false, timestamp: () => ((asked = true), SECONDS), toleranceSeconds: 300 };
   expect((await check(plugin)).ok).toBe(false);
   expect(asked).toBe(false);
+});
+
+test("a provider that cannot be reached is neither a pass nor a failure: ProviderUnavailable is thrown on (the host answers 503); a refused fetch is a failure", async () => {
+  const unavailable = new ProviderUnavailable("signing certificate from https://sns.example/x.pem failed: timed out", "sns.example", 30);
+  await expect(check({ ...base, verify: async () => { throw unavailable; } })).rejects.toBe(unavailable);
+  const refused = new ProviderFetchRefused("signing certificate: evil.test is not one of the provider's hosts");
+  expect(await check({ ...base, verify: async () => { throw refused; } })).toEqual({ ok: false, reason: `acme verification threw: ${refused.message}` });
 });
