@@ -8,6 +8,7 @@
  * handshake() alike.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import Ajv2020 from "ajv/dist/2020.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,6 +114,20 @@ test("appSettings: stored with defaults filled, shown on the Trigger, PATCH-able
   ]);
   // A generic or settings-less app trigger carries no appSettings at all.
   expect((await server.createTrigger({ name: "plain" })).appSettings).toBeUndefined();
+});
+
+test("the OpenAPI document describes appSettings on TriggerInput, TriggerPatch and Trigger, and a plugin's settings", async () => {
+  const doc = (await server.api("GET", "/api/openapi.json")).body;
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  ajv.addSchema({ $id: "doc", components: doc.components });
+  const valid = (name: string, value: unknown) => ajv.validate({ $ref: `doc#/components/schemas/${name}` }, value);
+  expect(doc.components.schemas.TriggerInput.properties.appSettings).toBeDefined();
+  expect(doc.components.schemas.TriggerPatch.properties.appSettings).toBeDefined();
+  const t = await server.createTrigger({ name: "documented", app: "keyed", appSettings: { senders: ["acme"] } });
+  const { secret, ...trigger } = t;
+  expect(valid("Trigger", trigger)).toBe(true);
+  expect(valid("Trigger", { ...trigger, appSettings: { senders: [1] } })).toBe(false);
+  for (const plugin of (await server.api("GET", "/api/plugins")).body) expect(valid("Plugin", plugin)).toBe(true);
 });
 
 test("a key from a --provider-fetch-allow host verifies the request with the trigger's settings; it is fetched once, then cached", async () => {
