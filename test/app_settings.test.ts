@@ -46,7 +46,14 @@ export default {
     { key: "confirm", label: "Confirm subscriptions", kind: "switch" },
   ],
   async verify(req, ctx) {
-    const key = await ctx.fetchText(req.headers.get("x-key-url") ?? "", RULE);
+    let key;
+    try {
+      key = await ctx.fetchText(req.headers.get("x-key-url") ?? "", RULE);
+    } catch (error) {
+      // A URL outside the rule is a forged request (the host notes why); an unavailable host is a 503.
+      if (error.code === "provider_fetch_refused") return false;
+      throw error;
+    }
     const mac = ctx.hmac("sha256", key, req.rawBody, "hex");
     return ctx.settings.senders.includes(req.headers.get("x-sender")) && ctx.timingSafeEqual(req.headers.get("x-sig") ?? "", mac);
   },
@@ -153,7 +160,9 @@ test("a key URL outside the rule: the uniform 401, nothing fetched, and the reas
   }
   expect(hits).toEqual([]);
   const details = (await server.activity(t.id)).map((row) => `${row.outcome}: ${row.detail}`);
-  expect(details).toContain("auth_failed: keyed verification threw: signing key: keys.evil.test is not one of the provider's hosts (only https URLs on the provider's hosts are fetched, or a host:port of --provider-fetch-allow)");
+  expect(details).toContain(
+    "auth_failed: keyed signature missing or invalid (signing key: keys.evil.test is not one of the provider's hosts (only https URLs on the provider's hosts are fetched, or a host:port of --provider-fetch-allow))",
+  );
   expect(details.some((d) => d.includes("http://keys.provider.test/key is not https"))).toBe(true);
   expect(details.some((d) => d.includes("http://127.0.0.1:1/key is not https"))).toBe(true);
 });

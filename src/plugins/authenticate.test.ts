@@ -49,3 +49,28 @@ test("a provider that cannot be reached is neither a pass nor a failure: Provide
   const refused = new ProviderFetchRefused("signing certificate: evil.test is not one of the provider's hosts");
   expect(await check({ ...base, verify: async () => { throw refused; } })).toEqual({ ok: false, reason: `acme verification threw: ${refused.message}` });
 });
+
+test("what the context refused (a URL outside the fetch rule, a JWT) is added to the reason of a request that did not verify", async () => {
+  const fetching: InletPlugin = {
+    ...base,
+    async verify(_req, ctx) {
+      try {
+        await ctx.fetchText("https://evil.test/cert.pem", { hosts: /^sns\.example$/, purpose: "signing certificate" });
+      } catch (error) {
+        if ((error as { code?: string }).code === "provider_fetch_refused") return false;
+        throw error;
+      }
+      return true;
+    },
+  };
+  const reasonOf = async (plugin: InletPlugin) => {
+    const result = await check(plugin);
+    return result.ok ? "passed" : result.reason;
+  };
+  expect(await reasonOf(fetching)).toStartWith("acme signature missing or invalid (signing certificate: evil.test is not one of the provider's hosts");
+  const jwt: InletPlugin = {
+    ...base,
+    verify: async (_req, ctx) => (await ctx.verifyJwt("not.a.jwt", { jwksUrl: "https://keys.example/certs", hosts: /^keys\.example$/, issuer: "i", audience: "a" })).ok,
+  };
+  expect(await reasonOf(jwt)).toStartWith("acme signature missing or invalid (JWT refused: refused:");
+});

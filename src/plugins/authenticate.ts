@@ -1,4 +1,5 @@
 import type { AuthResult } from "../auth/auth_result.ts";
+import { whyRefused } from "./context.ts";
 import { ProviderUnavailable } from "./provider_errors.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "./types.ts";
 
@@ -23,7 +24,10 @@ export async function authenticateAppRequest(plugin: InletPlugin, req: PluginReq
     if (error instanceof ProviderUnavailable) throw error;
     return { ok: false, reason: `${plugin.id} verification threw: ${(error as Error)?.message ?? String(error)}` };
   }
-  if (!verified) return { ok: false, reason: `${plugin.id} signature missing or invalid` };
+  if (!verified) {
+    const refused = whyRefused(ctx);
+    return { ok: false, reason: `${plugin.id} signature missing or invalid${refused ? ` (${refused})` : ""}` };
+  }
   // A declared tolerance needs a timestamp (the registry refuses a plugin with one but not the other): none is a 401.
   if (plugin.toleranceSeconds !== undefined) {
     let ts: number | null;

@@ -3,6 +3,7 @@ import { base64, hex } from "../auth/codec.ts";
 import { hash, hmac } from "../auth/digest.ts";
 import { timingSafeEqual } from "../auth/timing_safe_equal.ts";
 import { settingsWithDefaults } from "./app_settings.ts";
+import { ProviderFetchRefused } from "./provider_errors.ts";
 import { PROVIDER_FETCH, type ProviderFetch } from "./provider_fetch.ts";
 import { verifyProviderJwt } from "./provider_jwt.ts";
 import { recipes } from "./recipes.ts";
@@ -65,7 +66,17 @@ const NO_SETTINGS = settingsWithDefaults([], undefined);
  */
 export function pluginContext(secret: string, now: Date, armed = false, host: PluginHost = {}): PluginContext {
   const fetcher = host.providerFetch ?? PROVIDER_FETCH;
-  return {
+  // A plugin turns a refused fetch or token into `false` (verify must not throw on bad input);
+  // what was refused is kept for the owner's Activity row (see whyRefused).
+  const noting = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ProviderFetchRefused) refusals.set(ctx, error.message);
+      throw error;
+    }
+  };
+  const ctx: PluginContext = {
     secret,
     now,
     armed,
@@ -77,9 +88,23 @@ export function pluginContext(secret: string, now: Date, armed = false, host: Pl
     hex,
     recipes,
     settings: host.settings ?? NO_SETTINGS,
-    fetchText: (url, rule) => fetcher.fetchText(url, rule),
-    confirmUrl: (url, rule) => fetcher.confirmUrl(url, rule),
-    verifyJwt: (token, options) => verifyProviderJwt(fetcher, token, options, now),
+    fetchText: (url, rule) => noting(() => fetcher.fetchText(url, rule)),
+    confirmUrl: (url, rule) => noting(() => fetcher.confirmUrl(url, rule)),
+    verifyJwt: async (token, options) => {
+      const result = await verifyProviderJwt(fetcher, token, options, now);
+      if (!result.ok) refusals.set(ctx, `JWT refused: ${result.reason}`);
+      return result;
+    },
     verifyRsa,
   };
+  return ctx;
 }
+
+const refusals = new WeakMap<PluginContext, string>();
+
+/**
+ * What the context refused during a hook (a URL outside the fetch rule, a JWT), or null: the host
+ * adds it to the Activity row of a request that did not verify, which otherwise would only say
+ * "signature missing or invalid".
+ */
+export const whyRefused = (ctx: PluginContext): string | null => refusals.get(ctx) ?? null;

@@ -165,8 +165,10 @@ export interface PluginContext {
    */
   readonly settings: Readonly<Record<string, AppSettingValue>>;
   /**
-   * The text at `url`, when `rule` allows it (else it throws `ProviderFetchRefused` without
-   * fetching: return `false` from `verify`, the uniform 401). Cached per URL for
+   * The text at `url`, when `rule` allows it (else it throws `ProviderFetchRefused`, `code`
+   * `"provider_fetch_refused"`, without fetching: catch it and return `false` from `verify`, the
+   * uniform 401, as `verify` must not throw on bad input; the host adds what was refused to the
+   * Activity row). Cached per URL for
    * `rule.cacheSeconds`. A fetch that fails (no answer within 5 s, not 200) throws
    * `ProviderUnavailable`, and so does every call for that URL during the 30 s (doubling, up to
    * 5 min) it is left alone: let it propagate, and the host answers 503 with `Retry-After` (the
@@ -194,7 +196,9 @@ export interface PluginContext {
    * Verifies a JWT signed by a key of the JWKS at `options.jwksUrl` (fetched under
    * `options.hosts`, cached, refetched on an unknown `kid` at most every 30 s): only the given
    * asymmetric algorithms, `exp` required, `nbf`/`iat` honoured, `iss` and `aud` checked. A
-   * refused token is `{ ok: false, reason }`; a JWKS host that fails throws `ProviderUnavailable` (503).
+   * refused token (or a JWKS URL outside `hosts`) is `{ ok: false, reason }`, and the host adds
+   * the reason to the Activity row when `verify` then fails; a JWKS host that fails throws
+   * `ProviderUnavailable` (503).
    *
    * @example
    * ```ts
