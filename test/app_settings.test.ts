@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { startTestServer, UUID, type TestServer } from "./support/server.ts";
 
 const KEY = "provider-signing-key-0123456789";
+const PUBLIC = "https://hooks.example.test";
 const hits: string[] = [];
 const keyHost = Bun.serve({
   hostname: "127.0.0.1",
@@ -44,6 +45,8 @@ export default {
       checkLine: (line) => (/^[a-z]+$/.test(line) ? null : "is not a sender id (a-z)") },
     { key: "greeting", label: "Greeting", kind: "text", default: "hello" },
     { key: "confirm", label: "Confirm subscriptions", kind: "switch" },
+    { key: "audience", label: "Audience", kind: "text",
+      check: (v, ctx) => (v === "" || v === ctx.triggerUrl ? null : "must be empty or this trigger's URL, " + ctx.triggerUrl) },
   ],
   async verify(req, ctx) {
     let key;
@@ -69,7 +72,7 @@ export default {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({}, ["--plugins-dir", pluginsDir, "--provider-fetch-allow", `${UP},${DOWN}`]);
+  server = await startTestServer({}, ["--plugins-dir", pluginsDir, "--provider-fetch-allow", `${UP},${DOWN}`, "--base-url", PUBLIC]);
 });
 afterAll(async () => {
   await server.close();
@@ -91,6 +94,7 @@ test("GET /api/plugins lists a plugin's settings (key, label, kind, help, defaul
       { key: "senders", label: "Senders", kind: "lines", help: "One sender id per line", default: [] },
       { key: "greeting", label: "Greeting", kind: "text", default: "hello" },
       { key: "confirm", label: "Confirm subscriptions", kind: "switch", default: false },
+      { key: "audience", label: "Audience", kind: "text", default: "" },
     ],
   });
   expect(Object.keys(body.find((p: any) => p.id === "github")).sort()).toEqual(["id", "name", "secret"]);
@@ -99,9 +103,14 @@ test("GET /api/plugins lists a plugin's settings (key, label, kind, help, defaul
 test("appSettings: stored with defaults filled, shown on the Trigger, PATCH-able key by key; refused with details at their paths", async () => {
   const created = await server.api("POST", "/api/triggers", { name: "keyed", app: "keyed", appSettings: { senders: ["acme"] } });
   expect(created.status).toBe(201);
-  expect(created.body.appSettings).toEqual({ senders: ["acme"], greeting: "hello", confirm: false });
-  const patched = await server.api("PATCH", `/api/triggers/${created.body.id}`, { appSettings: { confirm: true, greeting: null } });
-  expect(patched.body.appSettings).toEqual({ senders: ["acme"], greeting: "hello", confirm: true });
+  expect(created.body.appSettings).toEqual({ senders: ["acme"], greeting: "hello", confirm: false, audience: "" });
+  const patched = await server.api("PATCH", `/api/triggers/${created.body.id}`, { appSettings: { confirm: true, greeting: null, audience: created.body.url } });
+  expect(patched.body.appSettings).toEqual({ senders: ["acme"], greeting: "hello", confirm: true, audience: created.body.url });
+  // Checks see the trigger's own URL (from --base-url), on create as on change.
+  expect((await server.api("PATCH", `/api/triggers/${created.body.id}`, { appSettings: { audience: "https://elsewhere.example" } })).body.details).toEqual([
+    { path: "/appSettings/audience", message: `must be empty or this trigger's URL, ${created.body.url}` },
+  ]);
+  expect(created.body.url).toStartWith(PUBLIC);
   expect((await server.api("GET", `/api/triggers/${created.body.id}`)).body.appSettings).toEqual(patched.body.appSettings);
 
   const bad = await server.api("POST", "/api/triggers", { name: "k", app: "keyed", appSettings: { senders: ["acme", "Not Valid"], confirm: "yes", colour: "red" } });
