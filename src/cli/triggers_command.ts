@@ -53,8 +53,7 @@ export async function triggers(args: string[]): Promise<number> {
         if (options["signature-header"]) auth.signatureHeader = options["signature-header"];
         if (options.encoding) auth.encoding = options.encoding;
         if (Object.keys(auth).length) input.auth = auth;
-        const baseUrl = await baseUrlOf(core);
-        print(presentTrigger(await core.triggers.create(input, baseUrl), baseUrl));
+        print(presentTrigger(await core.triggers.create(input), await baseUrlOf(core)));
         return 0;
       }
       case "show": {
