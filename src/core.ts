@@ -5,6 +5,8 @@ import { usesGeneratedSecret } from "./auth/generic.ts";
 import { expressionRules } from "./checks/compile.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { UsageError, type ServerConfig } from "./config/server_config.ts";
+import { parseFetchAllow } from "./config/provider_fetch_allow.ts";
+import { ProviderFetch } from "./plugins/provider_fetch.ts";
 import { PluginRegistry } from "./plugins/registry.ts";
 import { KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
 import { PostgresStore } from "./store/postgres/postgres_store.ts";
@@ -19,6 +21,8 @@ export interface Core {
   plugins: PluginRegistry;
   triggers: TriggerService;
   box: SealedBox;
+  /** What plugins fetch from their providers: their own hosts and `--provider-fetch-allow`. */
+  providerFetch: ProviderFetch;
 }
 
 /** Opens the store, the key, the plugins and the trigger index. */
@@ -38,11 +42,12 @@ export async function openCore(config: ServerConfig): Promise<Core> {
     await store.close();
     throw error;
   }
-  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
+  const providerFetch = new ProviderFetch(parseFetchAllow(config.providerFetchAllow));
+  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins, fetchRules: providerFetch }, (s) =>
     s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true,
   );
   await triggers.refresh(true);
-  return { config, store, plugins, triggers, box };
+  return { config, store, plugins, triggers, box, providerFetch };
 }
 
 /** The built-in plugins and those of `--plugins-dir`. */

@@ -217,6 +217,7 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
     callerAddress,
     maxBodyBytes: config.maxBodyBytes,
     baseUrl: () => live.baseUrl,
+    providerFetch: core.providerFetch,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
     onRunCommitted: (trigger, run, lease) => queue.onCommitted(trigger, run, lease),
     runLease: (trigger) => queue.leaseFor(trigger),

@@ -66,7 +66,7 @@ export class JwtVerifier {
 }
 
 /** Why a fetched body is not a JSON Web Key Set (null: it is), checked before it counts as a successful fetch. */
-function jwksProblem(text: string): string | null {
+export function jwksProblem(text: string): string | null {
   let body: unknown;
   try {
     body = JSON.parse(text);

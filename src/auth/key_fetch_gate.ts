@@ -16,6 +16,8 @@ export class KeyFetchCoolingDown extends Error {
   constructor(
     message: string,
     readonly until: number,
+    /** Why the last fetch failed. */
+    readonly reason: string = "",
   ) {
     super(message);
   }
@@ -50,7 +52,7 @@ export class KeyFetchGate {
     const failing = this.failing.get(url);
     if (failing && this.now() < failing.until) {
       const when = new Date(failing.until).toISOString();
-      return Promise.reject(new KeyFetchCoolingDown(`the last fetch of ${url} failed (${failing.reason}); not fetched again before ${when}`, failing.until));
+      return Promise.reject(new KeyFetchCoolingDown(`the last fetch of ${url} failed (${failing.reason}); not fetched again before ${when}`, failing.until, failing.reason));
     }
     const fetching = fetchBody(url, init, check).then(
       (text) => {
@@ -68,6 +70,12 @@ export class KeyFetchGate {
     const done = () => void this.inFlight.delete(url);
     fetching.then(done, done);
     return fetching;
+  }
+
+  /** How long `url` is still left alone after failing (milliseconds; 0 when it may be fetched): what a caller is told to wait. */
+  coolingDownFor(url: string): number {
+    const failing = this.failing.get(url);
+    return failing ? Math.max(0, failing.until - this.now()) : 0;
   }
 }
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { parseCidr, rangesOf } from "../net/cidr.ts";
+import { parseFetchAllow } from "./provider_fetch_allow.ts";
 import { decodeSecretKey } from "./secret_key.ts";
 import { isStandardWebhookSecret } from "./standard_webhook_secret.ts";
 import { redactUrl } from "./redact_url.ts";
@@ -22,6 +23,7 @@ export const ServerConfigSchema = Type.Object({
   rateLimit: Type.Integer({ minimum: 0 }),
   sandboxWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
   trustedProxies: Type.Optional(Type.String()),
+  providerFetchAllow: Type.Optional(Type.String()),
   metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   alertUrl: Type.Optional(Type.String({ pattern: "^https?://[^\\s]+$" })),
   alertSecret: Type.Optional(Type.String()),
@@ -61,6 +63,13 @@ export const OPTIONS: Option[] = [
   { key: "alertSecret", flag: "--alert-secret", env: "INLET_ALERT_SECRET", kind: "string", help: "Standard Webhooks secret (whsec_…) that signs alert notifications" },
   { key: "alertInterval", flag: "--alert-interval", env: "INLET_ALERT_INTERVAL", kind: "integer", fallback: 5, help: "seconds between alert evaluations (1 to 5)" },
   { key: "trustedProxies", flag: "--trusted-proxies", env: "INLET_TRUSTED_PROXIES", kind: "string", help: "CIDR,CIDR of proxies whose X-Forwarded-For names the caller (else the header is ignored)" },
+  {
+    key: "providerFetchAllow",
+    flag: "--provider-fetch-allow",
+    env: "INLET_PROVIDER_FETCH_ALLOW",
+    kind: "string",
+    help: "HOST:PORT,… plugins may also fetch provider keys and certificates from, over http or https (a mirror, a test double)",
+  },
   {
     key: "metricsToken",
     flag: "--metrics-token",
@@ -191,6 +200,11 @@ export function loadServerConfig(args: string[], environment: Record<string, str
   for (const entry of String(values.trustedProxies ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
     const parsed = parseCidr(entry);
     if (!parsed.ok) throw new UsageError(`--trusted-proxies: ${parsed.reason} (write CIDR ranges separated by commas, e.g. 10.0.0.0/8,127.0.0.1)`);
+  }
+  try {
+    parseFetchAllow(values.providerFetchAllow as string | undefined);
+  } catch (error) {
+    throw new UsageError(`--provider-fetch-allow: ${(error as Error).message}`);
   }
   const config = values as ServerConfig;
   given.set(config, explicit);

@@ -14,6 +14,7 @@ import { bulkReplayOf, replayRequestOf } from "../replay/replay_input.ts";
 import { rotateInputOf } from "../triggers/rotate_input.ts";
 import type { ExpressionCheck } from "../checks/api_check.ts";
 import { jsonResponse } from "../ingest/respond.ts";
+import { presentPlugin } from "./present_plugin.ts";
 import type { AlertRecord } from "../records/alert.ts";
 import { pageAfter, pageOf, readJson, readOptionalJson } from "./api_input.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -81,7 +82,7 @@ export function apiRoutes(deps: ApiDeps) {
     .post(
       "/triggers",
       async ({ request }) => {
-        const created = await triggers.create(await readJson(request, deps.maxBodyBytes));
+        const created = await triggers.create(await readJson(request, deps.maxBodyBytes), deps.baseUrl());
         return json(201, presentTrigger(created, deps.baseUrl()));
       },
       { parse: "none" },
@@ -101,7 +102,7 @@ export function apiRoutes(deps: ApiDeps) {
     .patch(
       "/triggers/:id",
       async ({ params, request }) => {
-        const updated = await triggers.update(params.id, await readJson(request, deps.maxBodyBytes));
+        const updated = await triggers.update(params.id, await readJson(request, deps.maxBodyBytes), deps.baseUrl());
         return updated ? json(200, presentTrigger(updated, deps.baseUrl())) : notFound("trigger");
       },
       { parse: "none" },
@@ -184,7 +185,7 @@ export function apiRoutes(deps: ApiDeps) {
       { parse: "none" },
     )
     .get("/alerts", async () => json(200, await deps.alerts()))
-    .get("/plugins", () => json(200, deps.plugins.list().map((p) => ({ id: p.id, name: p.name, secret: { label: p.secret.label, generated: p.secret.generated } }))))
+    .get("/plugins", () => json(200, deps.plugins.list().map(presentPlugin)))
     // The sample is read as a live body is (its numbers exact), so the check answers as live requests will.
     .post("/check", async ({ request }) => json(200, deps.check(await readJson(request, deps.maxBodyBytes, parseJson))), { parse: "none" });
 }

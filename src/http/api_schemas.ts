@@ -40,11 +40,21 @@ export const ActivityRowSchema = Type.Object({
   }),
 });
 
+/** One `appSettings` key of a plugin's triggers, as the panel renders it (by `label`). */
+export const PluginSettingSchema = Type.Object({
+  key: Type.String(),
+  label: Type.String(),
+  kind: Type.Union([Type.Literal("text"), Type.Literal("lines"), Type.Literal("switch")], { description: "text: a string; lines: an array of strings, one per line; switch: a boolean" }),
+  help: Type.Optional(Type.String()),
+  default: Type.Union([Type.String(), Type.Array(Type.String()), Type.Boolean()], { description: "the value of a trigger that sets none" }),
+});
+
 /** An app-trigger plugin as `GET /api/plugins` lists it. */
 export const PluginSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   secret: Type.Object({ label: Type.String(), generated: Type.Boolean() }),
+  settings: Type.Optional(Type.Array(PluginSettingSchema, { description: "only for a plugin that declares settings: what its triggers' appSettings hold" })),
 });
 
 /** One problem with an input, by JSON pointer (400 `details`, 422 `details`). */

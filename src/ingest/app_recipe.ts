@@ -1,7 +1,9 @@
 import { appDedupKeyHash } from "../dedup/dedup_key.ts";
 import { ExactNumber, numberText } from "../json/index.ts";
 import { authenticateAppRequest } from "../plugins/authenticate.ts";
-import { pluginContext } from "../plugins/context.ts";
+import { settingsWithDefaults } from "../plugins/app_settings.ts";
+import { pluginContext, type PluginHost } from "../plugins/context.ts";
+import type { ProviderFetch } from "../plugins/provider_fetch.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
 import { candidateSecrets, triggerUrl, type TriggerRecord } from "../records/trigger.ts";
@@ -17,9 +19,12 @@ const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
 /**
  * An app trigger: the plugin's recipe verifies, the host enforces its declared timestamp
  * tolerance, and the provider's delivery id (or else the exact body's hash) is the dedup key.
- * `baseUrl` is the public base URL: plugins sign URLs built from it, never from `Host`.
+ * `baseUrl` is the public base URL: plugins sign URLs built from it, never from `Host`;
+ * `providerFetch` is where the plugin's fetches go (`--provider-fetch-allow`).
  */
-export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string): TriggerRecipe {
+export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string, providerFetch?: ProviderFetch): TriggerRecipe {
+  // The trigger's settings, defaults filled once per trigger version.
+  const host: PluginHost = { settings: settingsWithDefaults(plugin.settings, trigger.appSettings), providerFetch };
   const requestOf = (arrival: Arrival, rawBody: Uint8Array): PluginRequest => ({
     method: arrival.method,
     url: `${triggerUrl(baseUrl(), trigger.token)}${arrival.query}`,
@@ -28,7 +33,7 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
   });
   // Trust on first use: a handshake may hand the trigger a new secret only while it is armed.
   const armedAt = (now: Date) => plugin.adoptsSecret === true && isArmed(trigger.armedUntil, now);
-  const contextOf = (arrival: Arrival, armed = armedAt(arrival.now)): PluginContext => pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now, armed);
+  const contextOf = (arrival: Arrival, armed = armedAt(arrival.now)): PluginContext => pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now, armed, host);
   // Asked once per request: the dedup key and `$trigger.app` both carry it.
   const deliveryIds = new WeakMap<Verified, string | null>();
   const deliveryIdOf = (verified: Verified): string | null => {
@@ -55,7 +60,7 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
       const armed = armedAt(arrival.now);
       const result = await firstPassing(
         candidates,
-        (secret) => authenticateAppRequest(plugin, request, pluginContext(secret, arrival.now, armed)),
+        (secret) => authenticateAppRequest(plugin, request, pluginContext(secret, arrival.now, armed, host)),
         () => authenticateAppRequest(plugin, request, contextOf(arrival)),
       );
       if (result.ok || armed || plugin.adoptsSecret !== true) return result;

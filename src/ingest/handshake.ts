@@ -1,3 +1,4 @@
+import { ProviderUnavailable } from "../plugins/provider_errors.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
@@ -25,6 +26,8 @@ export async function answerHandshake(
   try {
     answer = await recipe.handshake(arrival, rawBody);
   } catch (error) {
+    // The provider's keys or confirmation URL did not answer: a 503 (see the pipeline), not a refusal.
+    if (error instanceof ProviderUnavailable) throw error;
     const app = arrival.trigger.app ?? "the recipe";
     return Ending.stop("auth_failed", `${app} handshake threw: ${(error as Error)?.message ?? String(error)}`, failure(401, ERRORS.auth, arrival.requestId));
   }

@@ -1,4 +1,6 @@
 import type { PluginRegistry } from "../plugins/registry.ts";
+import type { ProviderFetch } from "../plugins/provider_fetch.ts";
+import { ProviderUnavailable } from "../plugins/provider_errors.ts";
 import { type ActivityOutcome } from "../records/activity.ts";
 import { type HeldRunLease, type RunRecord } from "../records/run.ts";
 import { StoreUnavailable } from "../store/errors.ts";
@@ -44,6 +46,8 @@ export interface IngestDeps {
   maxBodyBytes: number;
   /** The public base URL (`--base-url`): plugins sign URLs built from it, never from `Host`. */
   baseUrl(): string;
+  /** Where plugins fetch their providers' keys from (`--provider-fetch-allow`); default: the providers' own hosts only. */
+  providerFetch?: ProviderFetch;
   rateLimiter?: RateLimiter;
   /** The caller's address (peer, or per --trusted-proxies X-Forwarded-For); null when unknown. */
   callerAddress?(request: Request): Uint8Array | null;
@@ -207,7 +211,7 @@ export class IngestPipeline {
       const plugin = trigger.app ? this.deps.plugins.get(trigger.app) : undefined;
       if (trigger.app && !plugin) return null;
       const checks = this.deps.compileChecks(trigger);
-      const recipe: TriggerRecipe = plugin ? appRecipe(trigger, plugin, () => this.deps.baseUrl()) : genericRecipe(trigger, checks);
+      const recipe: TriggerRecipe = plugin ? appRecipe(trigger, plugin, () => this.deps.baseUrl(), this.deps.providerFetch) : genericRecipe(trigger, checks);
       prepared = { checks, recipe };
       this.prepared.set(trigger, prepared);
     }
@@ -253,8 +257,13 @@ function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {
   return Ending.stop("error", `plugin ${trigger.app} is not loaded in this instance`, failure(500, ERRORS.preExecution, requestId));
 }
 
-/** A request the store, the sandbox or a bug did not let finish: 503 (retry later) or an opaque 500, in the contract's shape. */
+/** A request the store, the sandbox, a provider's key host or a bug did not let finish: 503 (retry later) or an opaque 500, in the contract's shape. */
 function failed(requestId: string, error: unknown, log: IngestDeps["log"]): Ending {
+  if (error instanceof ProviderUnavailable) {
+    // Neither verified nor refused: the provider retries after the wait its URL is left alone for.
+    const retryAfter = String(error.retryAfterSeconds);
+    return Ending.stop("error", `provider host ${error.host} unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": retryAfter }));
+  }
   if (error instanceof StoreUnavailable) {
     return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
   }

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { authenticateAppRequest } from "./authenticate.ts";
 import { pluginContext } from "./context.ts";
+import { ProviderFetchRefused, ProviderUnavailable } from "./provider_errors.ts";
 import type { InletPlugin, PluginRequest } from "./types.ts";
 
 const NOW = new Date(1_750_000_000_000);
@@ -40,4 +41,36 @@ test("the signature is checked before the timestamp: a forged request never reac
   const plugin: InletPlugin = { ...base, verify: () => false, timestamp: () => ((asked = true), SECONDS), toleranceSeconds: 300 };
   expect((await check(plugin)).ok).toBe(false);
   expect(asked).toBe(false);
+});
+
+test("a provider that cannot be reached is neither a pass nor a failure: ProviderUnavailable is thrown on (the host answers 503); a refused fetch is a failure", async () => {
+  const unavailable = new ProviderUnavailable("signing certificate from https://sns.example/x.pem failed: timed out", "sns.example", 30);
+  await expect(check({ ...base, verify: async () => { throw unavailable; } })).rejects.toBe(unavailable);
+  const refused = new ProviderFetchRefused("signing certificate: evil.test is not one of the provider's hosts");
+  expect(await check({ ...base, verify: async () => { throw refused; } })).toEqual({ ok: false, reason: `acme verification threw: ${refused.message}` });
+});
+
+test("what the context refused (a URL outside the fetch rule, a JWT) is added to the reason of a request that did not verify", async () => {
+  const fetching: InletPlugin = {
+    ...base,
+    async verify(_req, ctx) {
+      try {
+        await ctx.fetchText("https://evil.test/cert.pem", { hosts: /^sns\.example$/, purpose: "signing certificate" });
+      } catch (error) {
+        if ((error as { code?: string }).code === "provider_fetch_refused") return false;
+        throw error;
+      }
+      return true;
+    },
+  };
+  const reasonOf = async (plugin: InletPlugin) => {
+    const result = await check(plugin);
+    return result.ok ? "passed" : result.reason;
+  };
+  expect(await reasonOf(fetching)).toStartWith("acme signature missing or invalid (signing certificate: evil.test is not one of the provider's hosts");
+  const jwt: InletPlugin = {
+    ...base,
+    verify: async (_req, ctx) => (await ctx.verifyJwt("not.a.jwt", { jwksUrl: "https://keys.example/certs", hosts: /^keys\.example$/, issuer: "i", audience: "a" })).ok,
+  };
+  expect(await reasonOf(jwt)).toStartWith("acme signature missing or invalid (JWT refused: refused:");
 });

@@ -2,8 +2,13 @@ import { createPublicKey, verify as verifyAsymmetric, type KeyObject } from "nod
 import { base64, hex } from "../auth/codec.ts";
 import { hash, hmac } from "../auth/digest.ts";
 import { timingSafeEqual } from "../auth/timing_safe_equal.ts";
+import { settingsWithDefaults } from "./app_settings.ts";
+import { ProviderFetchRefused } from "./provider_errors.ts";
+import { PROVIDER_FETCH, type ProviderFetch } from "./provider_fetch.ts";
+import { verifyProviderJwt } from "./provider_jwt.ts";
 import { recipes } from "./recipes.ts";
-import type { AsymmetricScheme, PluginContext } from "./types.ts";
+import { verifyRsa } from "./verify_rsa.ts";
+import type { AppSettingValue, AsymmetricScheme, PluginContext } from "./types.ts";
 
 // DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow it.
 const ED25519_SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -39,9 +44,19 @@ export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array,
   }
 }
 
+/** What the host gives a trigger's hooks beside the secret and the clock. */
+export interface PluginHost {
+  /** The trigger's `appSettings`, defaults filled (see `settingsWithDefaults`); none: `{}`. */
+  settings?: Readonly<Record<string, AppSettingValue>>;
+  /** Where fetches go (`--provider-fetch-allow`, the cache, the gate); default: the provider's hosts only. */
+  providerFetch?: ProviderFetch;
+}
+
+const NO_SETTINGS = settingsWithDefaults([], undefined);
+
 /**
  * The context a plugin hook receives for one request; `armed`: whether its trigger may adopt a
- * new secret from a handshake now (trust on first use).
+ * new secret from a handshake now (trust on first use); `host`: its settings and fetcher.
  *
  * @example
  * ```ts
@@ -49,6 +64,47 @@ export function verifySignature(scheme: AsymmetricScheme, publicKey: Uint8Array,
  * ctx.hmac("sha256", ctx.secret, "Hello, World!", "hex");
  * ```
  */
-export function pluginContext(secret: string, now: Date, armed = false): PluginContext {
-  return { secret, now, armed, hmac, hash, timingSafeEqual, verifySignature, base64, hex, recipes };
+export function pluginContext(secret: string, now: Date, armed = false, host: PluginHost = {}): PluginContext {
+  const fetcher = host.providerFetch ?? PROVIDER_FETCH;
+  // A plugin turns a refused fetch or token into `false` (verify must not throw on bad input);
+  // what was refused is kept for the owner's Activity row (see whyRefused).
+  const noting = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ProviderFetchRefused) refusals.set(ctx, error.message);
+      throw error;
+    }
+  };
+  const ctx: PluginContext = {
+    secret,
+    now,
+    armed,
+    hmac,
+    hash,
+    timingSafeEqual,
+    verifySignature,
+    base64,
+    hex,
+    recipes,
+    settings: host.settings ?? NO_SETTINGS,
+    fetchText: (url, rule) => noting(() => fetcher.fetchText(url, rule)),
+    confirmUrl: (url, rule) => noting(() => fetcher.confirmUrl(url, rule)),
+    verifyJwt: async (token, options) => {
+      const result = await verifyProviderJwt(fetcher, token, options, now);
+      if (!result.ok) refusals.set(ctx, `JWT refused: ${result.reason}`);
+      return result;
+    },
+    verifyRsa,
+  };
+  return ctx;
 }
+
+const refusals = new WeakMap<PluginContext, string>();
+
+/**
+ * What the context refused during a hook (a URL outside the fetch rule, a JWT), or null: the host
+ * adds it to the Activity row of a request that did not verify, which otherwise would only say
+ * "signature missing or invalid".
+ */
+export const whyRefused = (ctx: PluginContext): string | null => refusals.get(ctx) ?? null;

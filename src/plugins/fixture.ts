@@ -15,6 +15,8 @@ export interface PluginFixture {
   headers?: Record<string, string>;
   /** Path and query after the trigger URL, when the provider signs a URL with a query. */
   query?: string;
+  /** The trigger's `appSettings` for this delivery (e.g. the topic it accepts); defaults fill the rest. */
+  appSettings?: Record<string, string | string[] | boolean>;
   /** What `deliveryId()` must return for this delivery (`null`: the provider sends none). */
   deliveryId: string | null;
   /** What `event()` must return for this delivery. */

@@ -17,7 +17,12 @@ export { standardWebhooksRecipe, standardWebhooksKey, type StandardWebhooksOptio
 export { parseJson, valueAt, stringAt, distinctJoined } from "./json_body.ts";
 export { ExactNumber } from "../json/index.ts";
 export { recipes, type PluginRecipes } from "./recipes.ts";
-export { pluginContext } from "./context.ts";
+export { pluginContext, type PluginHost } from "./context.ts";
+export { settingsWithDefaults, resolveAppSettings } from "./app_settings.ts";
+export { ProviderFetch } from "./provider_fetch.ts";
+export { ProviderFetchRefused, ProviderUnavailable } from "./provider_errors.ts";
+export { fetchRuleProblem } from "./fetch_rule.ts";
+export { verifyRsa } from "./verify_rsa.ts";
 export type { PluginFixture } from "./fixture.ts";
 export { authenticateAppRequest } from "./authenticate.ts";
 export type { AuthResult } from "../auth/auth_result.ts";

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { handshakeProblems } from "./declared_handshake.ts";
 import { hostHandshake } from "./host_handshake.ts";
+import { settingSpecProblems } from "./setting_spec_problems.ts";
 import type { InletPlugin } from "./types.ts";
 
 /** A plugin file that cannot be used: the server refuses to start and names the file. */
@@ -50,6 +51,7 @@ export function pluginProblems(candidate: unknown): string[] {
   if (p.adoptsSecret === true && typeof p.handshake !== "function") {
     problems.push("adoptsSecret: true needs a handshake(req, ctx) that hands the secret over ({ response, adoptSecret })");
   }
+  if (p.settings !== undefined) problems.push(...settingSpecProblems(p.settings));
   if (p.credentialHeaders !== undefined && (!Array.isArray(p.credentialHeaders) || p.credentialHeaders.some((h) => typeof h !== "string"))) {
     problems.push("credentialHeaders must be an array of header names");
   }

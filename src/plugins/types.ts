@@ -42,6 +42,92 @@ export type AsymmetricScheme =
   /** ECDSA P-256 with SHA-256, DER-encoded signature; public key as DER SPKI bytes (SendGrid). */
   | "ecdsa-p256-sha256";
 
+/** A setting's value: `text` a string, `lines` an array of strings, `switch` a boolean. */
+export type AppSettingValue = string | string[] | boolean;
+
+/** What a setting's `check` (and `checkLine`) receives beside the value. */
+export interface AppSettingCheckContext {
+  /** The trigger's public URL (`{base_url}/webhooks/<token>`), e.g. a default audience. */
+  readonly triggerUrl: string;
+  /**
+   * Why `ctx.fetchText(url, rule)` would refuse `url` (not https on the rule's hosts, nor a
+   * `--provider-fetch-allow` host), or null when it would fetch it: a setting naming a URL is
+   * refused when saved instead of failing every request.
+   *
+   * @example
+   * ```ts
+   * check: (url, ctx) => (url === "" ? null : ctx.fetchProblem(String(url), { hosts: /^www\.googleapis\.com$/, purpose: "JWKS" })),
+   * ```
+   */
+  fetchProblem(url: string, rule: FetchRule): string | null;
+}
+
+/**
+ * A non-secret setting of an app trigger (`appSettings.<key>`), shown in the panel's app section
+ * by its `label` and validated when the trigger is saved; hooks read it as `ctx.settings[key]`.
+ *
+ * @example
+ * ```ts
+ * settings: [
+ *   { key: "topicArns", label: "Topic ARNs", kind: "lines", default: [],
+ *     check: (arns) => ((arns as string[]).length ? null : "add the ARN of at least one topic"),
+ *     checkLine: (arn) => (/^arn:aws:sns:[a-z0-9-]+:\d{12}:[\w-]+$/.test(arn) ? null : "is not an SNS topic ARN") },
+ *   { key: "autoConfirm", label: "Auto-confirm subscriptions", kind: "switch", default: false },
+ * ],
+ * ```
+ */
+export interface AppSettingSpec {
+  /** `[A-Za-z][A-Za-z0-9_]*`, unique in the plugin: the key in `appSettings` and `ctx.settings`. */
+  key: string;
+  /** The field's accessible name in the panel, e.g. `Topic ARNs`. */
+  label: string;
+  /** `text`: one line; `lines`: an array of strings, shown one per line; `switch`: on or off. */
+  kind: "text" | "lines" | "switch";
+  /** One sentence under the field. */
+  help?: string;
+  /** The value when the trigger does not set one; else `""`, `[]` or `false` by kind. */
+  default?: AppSettingValue;
+  /** The problem with the whole value (after defaults are filled), or null. Checked at every save. */
+  check?(value: AppSettingValue, ctx: AppSettingCheckContext): string | null;
+  /** `lines` only: the problem with one line, or null; reported at `/appSettings/<key>/<index>`. */
+  checkLine?(line: string, ctx: AppSettingCheckContext): string | null;
+}
+
+/**
+ * Where `ctx.fetchText`, `ctx.confirmUrl` and `ctx.verifyJwt` may fetch from: https on the
+ * provider's own hosts (default port), or any host:port of `--provider-fetch-allow` over http or
+ * https (a mirror, a test double). `pathPattern` applies to both.
+ */
+export interface FetchRule {
+  /** The provider's hosts: a RegExp that must match the whole (lower-case) host name, or a predicate of it. */
+  hosts: RegExp | ((host: string) => boolean);
+  /** The URL's path must match it too (`test()`), e.g. `/\.pem$/`. */
+  pathPattern?: RegExp;
+  /** How long a successful `fetchText` is reused, per URL (default 3600; 0: not cached). */
+  cacheSeconds?: number;
+  /** What is fetched, in words for Activity: `"SNS signing certificate"`. */
+  purpose: string;
+}
+
+/** What `ctx.verifyJwt` checks a token against. */
+export interface JwtCheckOptions {
+  /** Where the provider's keys are (a JSON Web Key Set), fetched under `hosts` like `ctx.fetchText`. */
+  jwksUrl: string;
+  /** The provider's key hosts, as in {@link FetchRule}. */
+  hosts: FetchRule["hosts"];
+  /** The `iss` claim must be this, or one of these. */
+  issuer: string | string[];
+  /** The `aud` claim must hold this. */
+  audience: string;
+  /** Asymmetric algorithms accepted (default `["RS256", "ES256", "EdDSA"]`); `none` and HMAC ones are refused. */
+  algorithms?: string[];
+  /** Clock skew allowed for `exp`, `nbf` and `iat` (default 60). */
+  clockToleranceSeconds?: number;
+}
+
+/** `ctx.verifyJwt`'s answer: the verified claims, or why the token is refused (for Activity). */
+export type JwtCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
+
 /** The host services and per-trigger facts a plugin hook receives. */
 export interface PluginContext {
   /** The trigger's `appSecret` (signing secret, public key, `user:password`…); "" when none is set. */
@@ -69,6 +155,71 @@ export interface PluginContext {
    * cannot import them (a `--plugins-dir` file inside the binary).
    */
   readonly recipes: PluginRecipes;
+  /**
+   * The trigger's `appSettings`, every declared setting present (defaults filled). Read-only.
+   *
+   * @example
+   * ```ts
+   * const listed = (ctx.settings.topicArns as string[]).includes(message.TopicArn);
+   * ```
+   */
+  readonly settings: Readonly<Record<string, AppSettingValue>>;
+  /**
+   * The text at `url`, when `rule` allows it (else it throws `ProviderFetchRefused`, `code`
+   * `"provider_fetch_refused"`, without fetching: catch it and return `false` from `verify`, the
+   * uniform 401, as `verify` must not throw on bad input; the host adds what was refused to the
+   * Activity row). Cached per URL for
+   * `rule.cacheSeconds`. A fetch that fails (no answer within 5 s, not 200) throws
+   * `ProviderUnavailable`, and so does every call for that URL during the 30 s (doubling, up to
+   * 5 min) it is left alone: let it propagate, and the host answers 503 with `Retry-After` (the
+   * provider retries) and an `error` Activity row naming the host.
+   *
+   * @example
+   * ```ts
+   * const pem = await ctx.fetchText(message.SigningCertURL, {
+   *   hosts: /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/, pathPattern: /\.pem$/, purpose: "SNS signing certificate",
+   * });
+   * ```
+   */
+  fetchText(url: string, rule: FetchRule): Promise<string>;
+  /**
+   * GETs `url` under the same rules as {@link fetchText}, never cached: how SNS confirms a
+   * subscription (its `SubscribeURL`). Throws `ProviderFetchRefused` or `ProviderUnavailable` likewise.
+   *
+   * @example
+   * ```ts
+   * if (ctx.settings.autoConfirm === true) await ctx.confirmUrl(message.SubscribeURL, { hosts: SNS_HOSTS, purpose: "SNS subscription confirmation" });
+   * ```
+   */
+  confirmUrl(url: string, rule: FetchRule): Promise<void>;
+  /**
+   * Verifies a JWT signed by a key of the JWKS at `options.jwksUrl` (fetched under
+   * `options.hosts`, cached, refetched on an unknown `kid` at most every 30 s): only the given
+   * asymmetric algorithms, `exp` required, `nbf`/`iat` honoured, `iss` and `aud` checked. A
+   * refused token (or a JWKS URL outside `hosts`) is `{ ok: false, reason }`, and the host adds
+   * the reason to the Activity row when `verify` then fails; a JWKS host that fails throws
+   * `ProviderUnavailable` (503).
+   *
+   * @example
+   * ```ts
+   * const result = await ctx.verifyJwt(bearer, {
+   *   jwksUrl: "https://www.googleapis.com/oauth2/v3/certs", hosts: /^www\.googleapis\.com$/,
+   *   issuer: ["accounts.google.com", "https://accounts.google.com"], audience: String(ctx.settings.audience),
+   * });
+   * return result.ok && result.claims.email_verified === true;
+   * ```
+   */
+  verifyJwt(token: string, options: JwtCheckOptions): Promise<JwtCheck>;
+  /**
+   * Verifies an RSA PKCS#1 v1.5 signature with the key of an X.509 certificate (or a public key)
+   * in PEM; anything malformed, or a key that is not RSA, is `false`.
+   *
+   * @example
+   * ```ts
+   * ctx.verifyRsa(message.SignatureVersion === "1" ? "RSA-SHA1" : "RSA-SHA256", pem, stringToSign, ctx.base64.decode(message.Signature));
+   * ```
+   */
+  verifyRsa(algorithm: "RSA-SHA1" | "RSA-SHA256", certificatePem: string, data: string | Uint8Array, signature: Uint8Array): boolean;
 }
 
 /** What `sign()` receives: the request to be signed, before its signature headers exist. */
@@ -132,6 +283,11 @@ export interface InletPlugin {
    * host after the request verifies; instead of `handshake()` where no code is needed.
    */
   handshakes?: DeclaredHandshake[];
+  /**
+   * Non-secret settings of its triggers (`appSettings`), validated when a trigger is saved, shown
+   * in the panel by their labels, read by hooks as `ctx.settings`.
+   */
+  settings?: AppSettingSpec[];
   /** Lower-case header names removed from `$trigger` (signatures, tokens, timestamps that carry secrets). */
   credentialHeaders?: string[];
   /**

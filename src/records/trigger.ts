@@ -127,6 +127,19 @@ export const SourcesSchema = Type.Object(
 export const MAX_TRIGGER_BODY_BYTES = 104_857_600;
 export const MaxBodyBytesSchema = Type.Integer({ minimum: 1, maximum: MAX_TRIGGER_BODY_BYTES });
 
+/**
+ * An app trigger's non-secret settings, declared and checked by its plugin (README "App webhook
+ * triggers"). Taken loosely here so that each problem is reported by the plugin's rules, at its key.
+ */
+const AppSettingsInput = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    "app triggers only: the plugin's settings by key (GET /api/plugins lists them): a string (text), an array of strings (lines) or a boolean (switch); null sets one back to its default. A change updates only the keys it names",
+});
+/** Every setting of the trigger's plugin, defaults filled. */
+const AppSettingsStored = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String()), Type.Boolean()]), {
+  description: "present on app triggers whose plugin declares settings: each setting's value, defaults filled",
+});
+
 /** ["POST"], ["GET"] or both, in either order (one array schema: OpenAPI 3.1 tools read it as it is). */
 const Methods = Type.Array(Type.Union([Type.Literal("GET"), Type.Literal("POST")]), { minItems: 1, maxItems: 2, uniqueItems: true });
 
@@ -145,6 +158,7 @@ const inputFields = {
   maxBodyBytes: MaxBodyBytesSchema,
   sources: SourcesSchema,
   alerts: AlertRulesSchema,
+  appSettings: AppSettingsInput,
 };
 
 /** The body of `POST /api/triggers`. */
@@ -164,6 +178,7 @@ export const TriggerInputSchema = Type.Object(
     maxBodyBytes: Type.Optional(Type.Union([inputFields.maxBodyBytes, Type.Null()])),
     sources: Type.Optional(inputFields.sources),
     alerts: Type.Optional(inputFields.alerts),
+    appSettings: Type.Optional(inputFields.appSettings),
   },
   { additionalProperties: false },
 );
@@ -203,6 +218,8 @@ export interface TriggerConfig {
   sources?: Static<typeof SourcesSchema>;
   /** Alert rules (CONTRACT §6.3); absent: none. */
   alerts?: AlertRule[];
+  /** An app trigger's settings, every one its plugin declares (defaults filled); absent when it declares none. */
+  appSettings?: Record<string, string | string[] | boolean>;
   /** The previous secret(s), sealed, still verifying until `expiresAt` (CONTRACT §6.4 rotation with overlap). */
   rotation?: { previousSecretSealed?: string; previousAppSecretSealed?: string; expiresAt: string };
   createdAt: string;
@@ -262,6 +279,7 @@ export const TriggerSchema = Type.Object({
   maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
   sources: SourcesSchema,
   alerts: AlertRulesSchema,
+  appSettings: Type.Optional(AppSettingsStored),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });

@@ -21,6 +21,8 @@ import {
   type WorkflowConfig,
 } from "../records/trigger.ts";
 import { schemaErrors, ValidationError, type ValidationDetail } from "./validation_error.ts";
+import { PROVIDER_FETCH } from "../plugins/provider_fetch.ts";
+import { appSettingsRules, type FetchRules, type SettingsOwner } from "./app_settings_rules.ts";
 
 const inputCheck = TypeCompiler.Compile(TriggerInputSchema);
 const patchCheck = TypeCompiler.Compile(TriggerPatchSchema);
@@ -56,13 +58,20 @@ export interface ExpressionRules {
 export interface PluginCatalog {
   has(id: string): boolean;
   ids(): string[];
-  /** `adoptsSecret`: its triggers are armed to adopt a secret from a handshake (trust on first use). */
-  get(id: string): { adoptsSecret?: boolean } | undefined;
+  /**
+   * `adoptsSecret`: its triggers are armed to adopt a secret from a handshake (trust on first
+   * use); `settings`: what its triggers' `appSettings` may hold.
+   */
+  get(id: string): ({ adoptsSecret?: boolean } & SettingsOwner) | undefined;
 }
 
 export interface NormalizeContext {
   rules: ExpressionRules;
   plugins: PluginCatalog;
+  /** What plugin fetches may reach (`--provider-fetch-allow`), for settings that name a URL; default: the providers' own hosts. */
+  fetchRules?: FetchRules;
+  /** The trigger's public URL, for settings checks (a default audience); set per save by the trigger service. */
+  triggerUrl?: string;
 }
 
 /** The settings part of a trigger: everything but ids and times. */
@@ -171,6 +180,11 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   const sources = body.sources ?? current?.sources;
   if (sources && sources.allow.length > 0) settings.sources = { allow: sources.allow.map((entry) => entry.trim()) };
   const details = ruleErrors(settings, body, context);
+  const given = body.appSettings as Record<string, unknown> | undefined;
+  const where = { triggerUrl: context.triggerUrl ?? "", fetchRules: context.fetchRules ?? PROVIDER_FETCH };
+  const chosen = appSettingsRules(app, app === null ? undefined : context.plugins.get(app), given, current?.appSettings, where);
+  if (chosen.appSettings) settings.appSettings = chosen.appSettings;
+  details.push(...chosen.details);
   if (details.length) throw new ValidationError(details);
   return settings;
 }

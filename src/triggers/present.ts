@@ -35,6 +35,8 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     maxBodyBytes: trigger.maxBodyBytes ?? null,
     sources: trigger.sources ?? { allow: [] },
     alerts: trigger.alerts ?? [],
+    // Only for an app whose plugin declares settings.
+    ...(trigger.appSettings !== undefined ? { appSettings: trigger.appSettings } : {}),
     createdAt: trigger.createdAt,
     updatedAt: trigger.updatedAt,
   };

@@ -1,12 +1,17 @@
 import { newSecret, newWebhookToken } from "../auth/secrets.ts";
 import type { SealedBox } from "../auth/sealed_box.ts";
 import type { StoredTrigger, TriggerStore } from "../store/trigger_store.ts";
+import type { MetaStore } from "../store/meta_store.ts";
 import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "./normalize.ts";
-import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl, type TriggerConfig, type TriggerRecord } from "../records/trigger.ts";
 import { armedUntilFrom } from "../records/arm_window.ts";
+import { BASE_URL_META } from "../records/meta_keys.ts";
 import { adoptionOf, type Adoption } from "./adoption.ts";
 import { notArmable, type ArmResult } from "./arming.ts";
 import { ValidationError } from "./validation_error.ts";
+
+/** Where a server with default flags is reached (CONTRACT §1), for a save made before any server recorded its own. */
+const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 
 /** Is a generated secret part of these settings? */
 type SecretPolicy = (settings: TriggerSettings) => boolean;
@@ -24,7 +29,7 @@ export class TriggerService {
   private loading: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: TriggerStore,
+    private readonly store: TriggerStore & Pick<MetaStore, "getMeta">,
     private readonly box: SealedBox,
     private readonly rules: NormalizeContext,
     /** Whether a trigger gets a generated secret: generic non-none modes, and apps whose plugin generates one. */
@@ -92,6 +97,17 @@ export class TriggerService {
     };
   }
 
+  /**
+   * The rules for one save, with the trigger's URL where its plugin checks settings (read from the
+   * store only then: most saves need no base URL).
+   */
+  private async rulesFor(token: string, input: unknown, baseUrl: string | undefined): Promise<NormalizeContext> {
+    const app = (input as { app?: unknown } | null)?.app;
+    if (typeof app !== "string" || !this.rules.plugins.get(app)?.settings?.length) return this.rules;
+    const base = baseUrl ?? (await this.store.getMeta(BASE_URL_META)) ?? DEFAULT_BASE_URL;
+    return { ...this.rules, triggerUrl: triggerUrl(base, token) };
+  }
+
   private armable(app: string | null): boolean {
     // Trust on first use: only a plugin that adopts its secret from a handshake has triggers to arm.
     return app !== null && this.rules.plugins.get(app)?.adoptsSecret === true;
@@ -110,14 +126,19 @@ export class TriggerService {
     return [...this.byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
   }
 
-  async create(input: unknown): Promise<TriggerRecord> {
-    const settings = normalizeTrigger(input, this.rules);
+  /**
+   * `baseUrl`: the public base URL the caller builds trigger URLs from (an app setting's check may
+   * compare against the trigger's URL); default: the one the server recorded in the store.
+   */
+  async create(input: unknown, baseUrl?: string): Promise<TriggerRecord> {
+    const token = newWebhookToken();
+    const settings = normalizeTrigger(input, await this.rulesFor(token, input, baseUrl));
     const at = this.now();
     const now = at.toISOString();
     const appSecret = (input as { appSecret?: string }).appSecret;
     const record: TriggerRecord = {
       id: Bun.randomUUIDv7(),
-      token: newWebhookToken(),
+      token,
       ...settings,
       createdAt: now,
       updatedAt: now,
@@ -132,7 +153,8 @@ export class TriggerService {
     return this.byId.get(record.id) ?? record;
   }
 
-  async update(id: string, patch: unknown): Promise<TriggerRecord | undefined> {
+  /** `baseUrl` as for {@link create}. */
+  async update(id: string, patch: unknown, baseUrl?: string): Promise<TriggerRecord | undefined> {
     await this.refresh();
     const current = this.byId.get(id);
     if (!current) return undefined;
@@ -140,7 +162,7 @@ export class TriggerService {
     if (body && typeof body === "object" && "app" in body && body.app !== current.app) {
       throw new ValidationError([{ path: "/app", message: "a trigger's app cannot be changed; create a new trigger instead" }]);
     }
-    const settings = normalizeTrigger(patch, this.rules, current);
+    const settings = normalizeTrigger(patch, await this.rulesFor(current.token, { app: current.app }, baseUrl), current);
     // Changing the Authentication Type is how a secret is rotated (seed rule 5).
     const rotate = settings.auth.type !== current.auth.type;
     const wantsSecret = this.needsGeneratedSecret(settings);
@@ -151,6 +173,7 @@ export class TriggerService {
       maxBodyBytes: settings.maxBodyBytes,
       sources: settings.sources,
       alerts: settings.alerts,
+      appSettings: settings.appSettings,
       updatedAt: laterThan(current.updatedAt),
       secret: wantsSecret ? (rotate || !current.secret ? newSecret() : current.secret) : null,
       appSecret: body.appSecret !== undefined ? body.appSecret || null : current.appSecret,

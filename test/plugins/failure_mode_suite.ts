@@ -12,7 +12,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { parseBodyAndText } from "../../src/ingest/body_parsers.ts";
-import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, type InletPlugin, type PluginFixture, type PluginRequest } from "../../src/plugins/index.ts";
+import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, settingsWithDefaults, type InletPlugin, type PluginFixture, type PluginRequest, type ProviderFetch } from "../../src/plugins/index.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";
 const NOW = new Date(1_750_000_000_000);
@@ -23,8 +23,14 @@ export interface FailureModeCase {
   id: string;
   plugin: InletPlugin;
   fixture: PluginFixture;
+  /** Where the plugin's `ctx.fetchText` goes: a `ProviderFetch` allowing a local double of its provider (none: the provider's own hosts). */
+  providerFetch?: ProviderFetch;
 }
 type Case = FailureModeCase;
+
+/** The context the host gives the case's hooks: the secret, the clock, the fixture's settings and fetcher. */
+const contextOf = (c: Case, secret: string, now: Date) =>
+  pluginContext(secret, now, false, { settings: settingsWithDefaults(c.plugin.settings, c.fixture.appSettings), providerFetch: c.providerFetch });
 
 /** A signed request and the names of the headers `sign()` added. */
 interface Delivery {
@@ -46,7 +52,7 @@ const signingKeyOf = (c: Case) => c.fixture.signingKey ?? c.fixture.appSecret;
 async function deliver(c: Case, at: Date, signingKey = signingKeyOf(c)): Promise<Delivery> {
   const headers = new Headers({ "content-type": contentTypeOf(c), ...c.fixture.headers });
   const unsigned = { method: "POST", url: TRIGGER_URL + (c.fixture.query ?? ""), headers, rawBody: encoder.encode(c.fixture.body) };
-  const signed = await c.plugin.sign!(unsigned, pluginContext(signingKey, at));
+  const signed = await c.plugin.sign!(unsigned, contextOf(c, signingKey, at));
   const out = new Headers(headers);
   for (const [name, value] of Object.entries(signed.headers)) out.set(name, value);
   const signedHeaders = Object.keys(signed.headers).map((name) => name.toLowerCase());
@@ -60,13 +66,13 @@ async function deliver(c: Case, at: Date, signingKey = signingKeyOf(c)): Promise
 }
 
 async function authenticate(c: Case, req: PluginRequest, now = NOW, secret = c.fixture.appSecret) {
-  return authenticateAppRequest(c.plugin, req, pluginContext(secret, now));
+  return authenticateAppRequest(c.plugin, req, contextOf(c, secret, now));
 }
 
 /** Calls `verify` itself (not through the host, which swallows exceptions) and reports a throw. */
 async function verifyDirectly(c: Case, req: PluginRequest, secret = c.fixture.appSecret): Promise<{ ok: boolean; threw: unknown }> {
   try {
-    return { ok: (await c.plugin.verify(req, pluginContext(secret, NOW))) === true, threw: null };
+    return { ok: (await c.plugin.verify(req, contextOf(c, secret, NOW))) === true, threw: null };
   } catch (error) {
     return { ok: false, threw: error };
   }
@@ -130,12 +136,12 @@ export function failureModeSuite(cases: Case[]): void {
       test("a delivery signed by its own sign() authenticates", async () => {
         const { req } = await deliver(c, NOW);
         expect(await authenticate(c, req)).toEqual({ ok: true });
-        if (plugin.timestamp) expect(plugin.timestamp(req, pluginContext(fixture.appSecret, NOW))).toBe(NOW.getTime() / 1000);
+        if (plugin.timestamp) expect(plugin.timestamp(req, contextOf(c, fixture.appSecret, NOW))).toBe(NOW.getTime() / 1000);
       });
 
       test("event() and deliveryId() read the fixture's delivery", async () => {
         const { req } = await deliver(c, NOW);
-        const ctx = pluginContext(fixture.appSecret, NOW);
+        const ctx = contextOf(c, fixture.appSecret, NOW);
         expect(plugin.deliveryId ? plugin.deliveryId(req, ctx) : null).toBe(fixture.deliveryId);
         const body = parseBodyAndText(req.rawBody, req.headers.get("content-type")).value;
         expect(plugin.event ? plugin.event(req, body) : null).toBe(fixture.event);
@@ -145,7 +151,7 @@ export function failureModeSuite(cases: Case[]): void {
       // that changed it would change the stored body.
       test("its hooks leave the body they read as it arrived", async () => {
         const { req } = await deliver(c, NOW);
-        const ctx = pluginContext(fixture.appSecret, NOW);
+        const ctx = contextOf(c, fixture.appSecret, NOW);
         const shared = parseJson(req.rawBody);
         const asSent = parseJson(req.rawBody.slice()); // other bytes object: a parse of its own
         await authenticate(c, req);
@@ -159,7 +165,7 @@ export function failureModeSuite(cases: Case[]): void {
 
       test.if(handshake !== undefined)("a regular delivery is not taken for a handshake", async () => {
         const { req } = await deliver(c, NOW);
-        expect(await handshake!(req, pluginContext(fixture.appSecret, NOW))).toBeNull();
+        expect(await handshake!(req, contextOf(c, fixture.appSecret, NOW))).toBeNull();
       });
 
       // Plugins whose credential does not cover the body say so in their fixture (signsBody: false).
@@ -227,7 +233,7 @@ export function failureModeSuite(cases: Case[]): void {
         const first = await deliver(c, NOW);
         const again = await deliver(c, seconds(later));
         expect(await authenticate(c, again.req, seconds(later))).toEqual({ ok: true });
-        const idOf = (req: PluginRequest) => (plugin.deliveryId ? plugin.deliveryId(req, pluginContext(fixture.appSecret, NOW)) : null);
+        const idOf = (req: PluginRequest) => (plugin.deliveryId ? plugin.deliveryId(req, contextOf(c, fixture.appSecret, NOW)) : null);
         expect(idOf(again.req)).toBe(idOf(first.req));
         expect(idOf(first.req)).toBe(fixture.deliveryId);
         if (fixture.deliveryId === null) {
@@ -257,7 +263,7 @@ export function failureModeSuite(cases: Case[]): void {
       test("hooks never throw on garbage", async () => {
         const { req, signedHeaders } = await deliver(c, NOW);
         const bodies: Array<string | Uint8Array> = ["", "not json", "{", "[]", "null", "[1,{}]", '{"signature":{"timestamp":"x","token":1}}', "a=%zz&&=&b", Uint8Array.from([0xff, 0xfe, 0x00, 0x7b])];
-        const ctx = pluginContext(fixture.appSecret, NOW);
+        const ctx = contextOf(c, fixture.appSecret, NOW);
         for (const body of bodies) {
           const rawBody = typeof body === "string" ? encoder.encode(body) : body;
           for (const headers of [req.headers, new Headers(), new Headers(signedHeaders.map((name) => [name, "garbage"]))]) {

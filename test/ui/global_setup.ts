@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), "inlet-ui-"));
   const bun = join(ROOT, "node_modules", ".bin", "bun");
-  const child = spawn(bun, ["run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir], {
+  const child = spawn(bun, ["run", "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--plugins-dir", join(ROOT, "test", "ui", "plugins")], {
     cwd: ROOT,
     env: { ...process.env, INLET_ADMIN_TOKEN: ADMIN_TOKEN, INLET_HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,7 @@
 import { h } from "../dom.ts";
 import { field, type Field } from "../field.ts";
 import type { Plugin, Trigger } from "../types.ts";
+import { appSettingsFields } from "./app_settings_fields.ts";
 import { armControl } from "./arm.ts";
 import type { Section } from "./section.ts";
 
@@ -33,12 +34,14 @@ export function appSection(trigger: Trigger | null, plugin: Plugin): Section {
   ];
   // Only a trigger whose plugin adopts its secret carries armedUntil.
   if (trigger && trigger.armedUntil !== undefined) parts.push(armControl(trigger, plugin));
+  const settings = appSettingsFields(trigger, plugin);
+  if (settings) parts.push(settings.el);
   parts.push(h("div", { class: "note" }, h("p", { class: "note-title" }, `How ${name} calls are handled`), h("ul", null, facts.map((f) => h("li", null, f)))));
   return {
     el: h("div", { class: "stack" }, parts),
     value() {
       const typed = secret?.control.value.trim() ?? "";
-      return typed ? { appSecret: typed } : {};
+      return { ...(typed ? { appSecret: typed } : {}), ...settings?.value() };
     },
     validate() {
       // Some providers hand the secret over on their first call ("adopted"); the rest need it now.
@@ -49,7 +52,8 @@ export function appSection(trigger: Trigger | null, plugin: Plugin): Section {
       secret?.setError(null);
       return null;
     },
-    fieldFor: (path) => (path.startsWith("/appSecret") ? secret : null),
-    fields: secret ? [secret] : [],
+    fieldFor: (path) => (path.startsWith("/appSecret") ? secret : (settings?.fieldFor(path) ?? null)),
+    explain: (detail) => settings?.explain?.(detail) ?? detail.message,
+    fields: [...(secret ? [secret] : []), ...(settings?.fields ?? [])],
   };
 }

@@ -1,0 +1,31 @@
+/**
+ * A self-signed RSA certificate and two signatures made with its key by `openssl dgst -sha1|-sha256
+ * -sign` (the key was then thrown away): an oracle outside node:crypto for `verifyRsa`.
+ */
+export const CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIDUTCCAjmgAwIBAgIUEE1ynShW4/Ll3BwwZZWZC6TyAmQwDQYJKoZIhvcNAQEL
+BQAwNzE1MDMGA1UEAwwsaW5sZXQgdGVzdCBjZXJ0aWZpY2F0ZSAobm90IGEgcmVh
+bCBwcm92aWRlcikwIBcNMjYxMTI3MjEyODMwWhgPMjEyNjExMDMyMTI4MzBaMDcx
+NTAzBgNVBAMMLGlubGV0IHRlc3QgY2VydGlmaWNhdGUgKG5vdCBhIHJlYWwgcHJv
+dmlkZXIpMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAvxCow8eQOqf7
+6uUo+VoQOk7oMlth7SPReEjSIzz4GfjKuy0bnJ4cV7cLhQlJaQVMYR1E9CxIr6dp
+4d9JyQLOtu3o0aKNShaL+INckqRRjMeoAItvCh/AhklUC1DR1q9pM1g6519zQOuP
+sZG65XDqmes16RwmpzNdvGpa70Ra/R6rwKDV4BR8ceEmnGxMziKr/Bi0zPfrMHxH
+0v0WhLFWKug8fT9vUXSSit3aKbBzvbgWQHPb4CPbw3k72zOkOs+d5eze6eFZaESP
+qxytDIrAuMFknpkzvt7gwXW19W4ZZlMws6r21KwMismUDj2CmbjffMUdr/dCGXR7
+Hx1wAztHQQIDAQABo1MwUTAdBgNVHQ4EFgQUOppr0wAISFHGWBwIhmzyDCIFz84w
+HwYDVR0jBBgwFoAUOppr0wAISFHGWBwIhmzyDCIFz84wDwYDVR0TAQH/BAUwAwEB
+/zANBgkqhkiG9w0BAQsFAAOCAQEAHxWqOxgmuC4+nZ5Wyl+z4lNk+IqrBrJhPkbr
+uWP1e9rH31qyyxIl39elc8ZmnU5j0f/HU3tTlf8Xr561pR1B/h++03MydUTo8ll9
+vHmLTjNDIoP3ojU1AzCDAwKiEcTPi0exZ0t+nIIEAQ/RJsfwn+dzuraKYhiXomLe
+FEY6mpAGKbx3EmFiYPSukKp9NHt6YLajVzclFjJUaIp/2o/cMDN06BFClG6SGS1v
+J75orcvHWoxdshj/n4DXt20qt51C7ErenJqA/Zf9eslLoZk+oi2f8RHqN5UhBLxf
+FVBAgcgj/SLE3AwDxlinggsSUBSIhpLISpQt/ujnUbY58mH5DA==
+-----END CERTIFICATE-----
+`;
+
+/** What was signed (SNS-style "key\nvalue\n" lines). */
+export const SIGNED = "Message\nhello from a provider\nTopicArn\narn:aws:sns:us-east-1:123456789012:orders\n";
+
+export const SIGNATURE_SHA1 = "Q+/AbcpaF6zD3EEW4P/gC7okPHlyOJzXDas66kxhkqFiIpAQXtdLzP9ERUlFI51nrH7TQvsyMjdOwiTYsDsn+MPiQjMC4l6Amh8XwlQTVxOy3cEJ9rs3k4yMi+j5HUI6xyPnqNhl0+CbyPfSmBfhnx+8e95DsMLCRu+DSQ900BlokPqceh3F86tMZOdb5lx4vZO2ZFwrhM9O1jT80XJwJ4Gr9qe3JYeDjzlSSPoDiHaz8J3LEf6o56I/bUKW69HCKYWperY9ECk9o0scDsfImnEotrvpk+5lDgEaKkt6MWhJtNoO+WgJelnumJDOOV5nVAukKn1lOytoDkZyAjWPJA==";
+export const SIGNATURE_SHA256 = "SsqfXl4YRX2HDsOHA3H2/y+8px6BxP12TsfhAY8OmSwrOUbv2GESNYuiCEWsd2wTIRUqc4LVNKRA0QIyhlcY5G/2ddlGsWMKylJQlULZb9cD4NR3pZwlTPWiy/Uo7GtUsWREjW9I9nLCmnAQfDYNKp0UnM/Nw7nts9O45bJh6xWasgg3b9XaSW669S7JKYKaHg+5AZRQvf8AjQkm/x2wNwurgz0sKxWcfyhYQwQFudlr+93cyh1UNiaSJgqbs2V0IcH1j71MkNFssabWsj0Od21wbxxQyZf6jBVS9rqOCpyKEjmLq2hpuqUO7/3vSpvVRWceMb6poh5vM822r75cng==";
