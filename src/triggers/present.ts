@@ -21,6 +21,8 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
       ...(hmacMode ? { signatureHeader: auth.signatureHeader, encoding: auth.encoding } : {}),
       ...(auth.type === "basic" ? { username: auth.username } : {}),
       ...(auth.type === "jwt" ? { jwt: auth.jwt } : {}),
+      ...(auth.mode !== undefined ? { mode: auth.mode } : {}),
+      ...(auth.reportUntil !== undefined ? { reportUntil: auth.reportUntil } : {}),
       hasSecret: trigger.app ? trigger.appSecret !== null || trigger.secret !== null : trigger.secret !== null,
       // What verifies is the given secret where there is one (an app trigger's pasted or adopted appSecret).
       secretSource: trigger.app && trigger.appSecret !== null ? ("given" as const) : trigger.secret !== null ? ("generated" as const) : null,
