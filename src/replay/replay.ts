@@ -28,6 +28,9 @@ interface StoredPayload {
   method?: string;
   receivedAt?: string;
   app?: Delivery["app"];
+  /** Where the trigger's checks only reported when the request arrived (README "Report-only rollout"). */
+  auth?: NonNullable<Delivery["reportOnly"]>["auth"];
+  sources?: NonNullable<Delivery["reportOnly"]>["sources"];
 }
 
 const PAGE = 200;
@@ -117,6 +120,8 @@ export class Replay {
         app: payload.app ?? null,
         claim: null,
         replayOf: original.id,
+        // The replayed `$trigger` still says what the checks found when the request arrived.
+        ...(payload.auth || payload.sources ? { reportOnly: { ...(payload.auth ? { auth: payload.auth } : {}), ...(payload.sources ? { sources: payload.sources } : {}) } } : {}),
       },
       { filter },
     );
