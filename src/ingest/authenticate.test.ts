@@ -5,7 +5,7 @@ import { appRecipe } from "./app_recipe.ts";
 import { authenticateRequest } from "./authenticate.ts";
 import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
-import type { ReportOnlyMarks } from "./report_only.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 const bearer = triggerRecord({ auth: { type: "bearer", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" });
 const body = new TextEncoder().encode('{"a":1}');
@@ -60,38 +60,33 @@ test("an app trigger's recipe verifies, and the host enforces its declared toler
 describe("report-only rollout", () => {
   const arrivedAt = new Date("2026-02-01T12:00:00.000Z");
   const reporting = triggerRecord({ auth: { ...bearer.auth, mode: "report", reportUntil: "2026-02-02T00:00:00Z" }, secret: "s3cret" });
+  const bearing = (trigger: TriggerRecord, token: string, at = arrivedAt) => arrivalOf(trigger, { headers: { Authorization: `Bearer ${token}` } }, at);
 
   test("a failure goes on, marked with the reason a refusal would have given; a pass is marked verified", async () => {
-    const marks: ReportOnlyMarks = {};
-    const wrong = await authenticateRequest(genericRecipe(reporting, {}), arrivalOf(reporting, { headers: { Authorization: "Bearer nope" } }, arrivedAt), body, marks);
-    expect(wrong).not.toBeInstanceOf(Ending);
-    expect(marks).toEqual({ auth: { verified: false, reason: "wrong bearer token" } });
-    const right: ReportOnlyMarks = {};
-    await authenticateRequest(genericRecipe(reporting, {}), arrivalOf(reporting, { headers: { Authorization: "Bearer s3cret" } }, arrivedAt), body, right);
-    expect(right).toEqual({ auth: { verified: true } });
+    const wrong = bearing(reporting, "nope");
+    expect(await authenticateRequest(genericRecipe(reporting, {}), wrong, body)).not.toBeInstanceOf(Ending);
+    expect(wrong.reportOnly).toEqual({ auth: { verified: false, reason: "wrong bearer token" } });
+    const right = bearing(reporting, "s3cret");
+    await authenticateRequest(genericRecipe(reporting, {}), right, body);
+    expect(right.reportOnly).toEqual({ auth: { verified: true } });
   });
 
   test("from reportUntil on, and in enforce mode, a failure is the 401 and nothing is marked", async () => {
-    for (const [trigger, at] of [
-      [reporting, new Date("2026-02-02T00:00:00.000Z")],
-      [triggerRecord({ auth: { ...bearer.auth, mode: "enforce" }, secret: "s3cret" }), arrivedAt],
-    ] as const) {
-      const marks: ReportOnlyMarks = {};
-      const ending = (await authenticateRequest(genericRecipe(trigger, {}), arrivalOf(trigger, { headers: { Authorization: "Bearer nope" } }, at), body, marks)) as Ending;
+    for (const arrival of [bearing(reporting, "nope", new Date("2026-02-02T00:00:00.000Z")), bearing(triggerRecord({ auth: { ...bearer.auth, mode: "enforce" }, secret: "s3cret" }), "nope")]) {
+      const ending = (await authenticateRequest(genericRecipe(arrival.trigger, {}), arrival, body)) as Ending;
       expect(ending.outcome).toBe("auth_failed");
-      expect(marks).toEqual({});
+      expect(arrival.reportOnly).toEqual({});
     }
-    const enforced: ReportOnlyMarks = {};
-    await authenticateRequest(genericRecipe(bearer, {}), arrivalOf(bearer, { headers: { Authorization: "Bearer s3cret" } }, arrivedAt), body, enforced);
-    expect(enforced).toEqual({});
+    const enforced = bearing(bearer, "s3cret");
+    await authenticateRequest(genericRecipe(bearer, {}), enforced, body);
+    expect(enforced.reportOnly).toEqual({});
   });
 
   test("an app trigger's recipe reports the same way (its auth carries only the mode)", async () => {
     const reportingApp = triggerRecord({ ...app, auth: { ...app.auth, mode: "report", reportUntil: "2026-02-02T00:00:00Z" } });
-    const marks: ReportOnlyMarks = {};
     const now = Math.floor(arrivedAt.getTime() / 1000);
     const forged = arrivalOf(reportingApp, { headers: { "x-acme-signature": "00", "x-acme-time": String(now) } }, arrivedAt);
-    expect(await authenticateRequest(appRecipe(reportingApp, acme, () => "http://inlet.test"), forged, body, marks)).not.toBeInstanceOf(Ending);
-    expect(marks).toEqual({ auth: { verified: false, reason: "acme signature missing or invalid" } });
+    expect(await authenticateRequest(appRecipe(reportingApp, acme, () => "http://inlet.test"), forged, body)).not.toBeInstanceOf(Ending);
+    expect(forged.reportOnly).toEqual({ auth: { verified: false, reason: "acme signature missing or invalid" } });
   });
 });

@@ -2,7 +2,6 @@ import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending, type Step } from "./ending.ts";
 import type { TriggerRecipe } from "./recipe.ts";
-import type { ReportOnlyMarks } from "./report_only.ts";
 import { ERRORS, failure } from "./respond.ts";
 
 declare const verifiedBrand: unique symbol;
@@ -24,11 +23,11 @@ export interface Verified {
  * Authentication: the recipe checks the credential over the raw bytes, before anything is parsed
  * or stored. Every failure is the same 401; the reason goes to the owner's Activity row. While
  * `auth.mode` is report (README "Report-only rollout") a failure goes on instead, and
- * `marks.auth` records the outcome, verified or not.
+ * `arrival.reportOnly.auth` records the outcome, verified or not.
  */
-export async function authenticateRequest(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array, marks: ReportOnlyMarks = {}): Promise<Step<Verified>> {
+export async function authenticateRequest(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array): Promise<Step<Verified>> {
   const result = await recipe.authenticate(arrival, rawBody);
-  if (reportsOnly(arrival.trigger.auth, arrival.now)) marks.auth = result.ok ? { verified: true } : { verified: false, reason: result.reason };
+  if (reportsOnly(arrival.trigger.auth, arrival.now)) arrival.reportOnly.auth = result.ok ? { verified: true } : { verified: false, reason: result.reason };
   else if (!result.ok) return authRefusal(arrival, result.reason);
   return { arrival, headers: arrival.headers, rawBody } as Verified;
 }

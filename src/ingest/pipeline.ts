@@ -18,10 +18,10 @@ import type { Delivery } from "./delivery.ts";
 import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
 import { answerHandshake } from "./handshake.ts";
-import { checkSchema } from "./check_schema.ts";
-import { checkSource } from "./sources.ts";
 import { noted, reportOnlyNote, type ReportOnlyMarks } from "./report_only.ts";
 import { refuseUnverifiedHandshake } from "./unverified_handshake.ts";
+import { checkSchema } from "./check_schema.ts";
+import { checkSource } from "./sources.ts";
 import { formatAddress } from "../net/client_address.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import { fieldsOf, headersObject } from "./literal_fields.ts";
@@ -92,26 +92,21 @@ export class IngestPipeline {
     const trigger = this.deps.triggers.findByToken(token);
     if (!trigger) return { response: failure(404, ERRORS.notFound, requestId), triggerId: null, outcome: "not_found" };
     const now = this.deps.now?.() ?? new Date();
-    const arrival: Arrival = { trigger, requestId, now, method: request.method.toUpperCase(), headers: request.headers, query, request };
-    // Filled in by the checks that only report, as the request passes them.
-    const marks: ReportOnlyMarks = {};
+    const arrival: Arrival = { trigger, requestId, now, method: request.method.toUpperCase(), headers: request.headers, query, request, reportOnly: {} };
     try {
-      return await this.close(arrival, await this.receive(arrival, marks), marks);
+      return await this.close(arrival, await this.receive(arrival));
     } catch (error) {
-      return this.close(arrival, failed(requestId, error, this.deps.log), marks);
+      return this.close(arrival, failed(requestId, error, this.deps.log));
     }
   }
 
-  /**
-   * The processing order up to deduplication; then {@link deliver}. A check whose trigger has it
-   * only report (README "Report-only rollout") records in `marks` what it would have refused.
-   */
-  private async receive(arrival: Arrival, marks: ReportOnlyMarks): Promise<Ending> {
+  /** The processing order up to deduplication; then {@link deliver}. */
+  private async receive(arrival: Arrival): Promise<Ending> {
     const prepared = this.prepare(arrival.trigger);
     if (!prepared) return pluginMissing(arrival.trigger, arrival.requestId);
     const { recipe } = prepared;
 
-    const outsider = checkSource(arrival, () => this.deps.callerAddress?.(arrival.request) ?? null, marks);
+    const outsider = checkSource(arrival, () => this.deps.callerAddress?.(arrival.request) ?? null);
     if (outsider) return outsider;
 
     const refused = admit(recipe, arrival, this.deps.rateLimiter);
@@ -121,17 +116,17 @@ export class IngestPipeline {
     if (rawBody instanceof Ending) return rawBody;
 
     if (recipe.checkOnlyMethods.includes(arrival.method)) {
-      const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody, marks);
+      const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody);
       if (spared) return spared;
       return (await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
     }
 
-    const verified = await authenticateRequest(recipe, arrival, rawBody, marks);
+    const verified = await authenticateRequest(recipe, arrival, rawBody);
     if (verified instanceof Ending) return verified;
 
     // A POST handshake is answered only once verified (a recipe admits an unsigned one only where
     // the provider sends it so), and never to a request a report-only check let through.
-    const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody, marks);
+    const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody);
     if (spared) return spared;
     const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
@@ -146,7 +141,7 @@ export class IngestPipeline {
     const parsed = parse(body, arrival.requestId);
     if (parsed instanceof Ending) return parsed;
 
-    const nonConforming = await checkSchema(prepared.checks, arrival, parsed.value, deduplicated.claim, this.deps, marks);
+    const nonConforming = await checkSchema(prepared.checks, arrival, parsed.value, deduplicated.claim, this.deps);
     if (nonConforming) return nonConforming;
 
     // An app trigger's plugin sees the parsed body (`event`) and could change it in place, so that
@@ -154,7 +149,7 @@ export class IngestPipeline {
     // body under redaction: the text may hold what the parsed value does not (a duplicate key's
     // shadowed value, e.g. `{"u":{"password":"…"},"u":1}`), which redaction never sees.
     const bodyJson = arrival.trigger.app === null && !prepared.checks.redact ? body.jsonText() : null;
-    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim, marks));
+    const ending = await this.deliver(this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim));
     const { trigger } = arrival;
     if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
@@ -188,8 +183,8 @@ export class IngestPipeline {
     return Ending.committed("run", ack(requestId), run);
   }
 
-  private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, bodyJson: string | null, claim: Delivery["claim"], marks: ReportOnlyMarks): Delivery {
-    const { trigger, requestId, now, method, query } = verified.arrival;
+  private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, bodyJson: string | null, claim: Delivery["claim"]): Delivery {
+    const { trigger, requestId, now, method, query, reportOnly } = verified.arrival;
     return {
       trigger,
       requestId,
@@ -203,7 +198,7 @@ export class IngestPipeline {
       app: recipe.app(verified, body),
       claim,
       replayOf: null,
-      ...(marks.auth || marks.sources ? { reportOnly: { ...marks } } : {}),
+      ...(reportOnly.auth || reportOnly.sources ? { reportOnly: { ...reportOnly } } : {}),
     };
   }
 
@@ -237,7 +232,7 @@ export class IngestPipeline {
     const trigger = this.deps.triggers.findByToken(token);
     if (!trigger) return null;
     const request = { trigger, requestId: refused.headers.get("x-request-id")!, now: this.deps.now?.() ?? new Date() };
-    void this.close(request, Ending.stop("rejected", `refused before routing: ${reason}`, refused), {});
+    void this.close(request, Ending.stop("rejected", `refused before routing: ${reason}`, refused));
     return trigger.id;
   }
 
@@ -246,15 +241,15 @@ export class IngestPipeline {
    * answer. A refusal past its minute's own rows is counted on a shared row instead (the answer is
    * the same). The row of a request a report-only check let through starts with what it failed.
    */
-  private async close(arrival: Pick<Arrival, "trigger" | "requestId" | "now">, ending: Ending, marks: ReportOnlyMarks): Promise<IngestResult> {
+  private async close(arrival: Pick<Arrival, "trigger" | "requestId" | "now"> & { reportOnly?: ReportOnlyMarks }, ending: Ending): Promise<IngestResult> {
     if (!ending.recorded) {
-      const detail = noted(reportOnlyNote(marks), ending.detail);
+      const detail = noted(reportOnlyNote(arrival.reportOnly), ending.detail);
       const row = activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, detail, null);
       const written = writeActivity(this.deps.store, this.refusals, row);
       if (ending.durable) await written;
       else written.catch(() => {});
     }
-    const authFailure = ending.outcome === "auth_failed" ? "enforce" : marks.auth?.verified === false ? "report" : undefined;
+    const authFailure = ending.outcome === "auth_failed" ? "enforce" : arrival.reportOnly?.auth?.verified === false ? "report" : undefined;
     return { response: ending.response, triggerId: arrival.trigger.id, outcome: ending.outcome, ...(authFailure ? { authFailure } : {}) };
   }
 }

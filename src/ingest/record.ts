@@ -24,9 +24,9 @@ export function triggerPayload(delivery: Delivery, body: unknown) {
     receivedAt: delivery.receivedAt,
     requestId: delivery.requestId,
     triggerId: delivery.trigger.id,
-    app: delivery.app,
     ...(delivery.reportOnly?.auth ? { auth: delivery.reportOnly.auth } : {}),
     ...(delivery.reportOnly?.sources ? { sources: delivery.reportOnly.sources } : {}),
+    app: delivery.app,
   };
 }
 

@@ -3,7 +3,6 @@ import { formatAddress } from "../net/client_address.ts";
 import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
-import type { ReportOnlyMarks } from "./report_only.ts";
 import { ERRORS, failure } from "./respond.ts";
 import { sourceReason } from "./source_reason.ts";
 
@@ -14,9 +13,9 @@ const parsed = new WeakMap<readonly string[], IpRange[]>();
  * address 403 before its body is read or its credential checked, with a `rejected` row naming the
  * address. An unknown caller address (no socket) is refused too: never open by accident.
  * While `sources.mode` is report (README "Report-only rollout"), the request goes on instead and
- * `marks.sources` says whether it was allowed.
+ * `arrival.reportOnly.sources` says whether it was allowed.
  */
-export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null, marks: ReportOnlyMarks = {}): Ending | null {
+export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null): Ending | null {
   const sources = arrival.trigger.sources;
   const allow = sources?.allow;
   if (!allow || allow.length === 0) return null;
@@ -30,7 +29,7 @@ export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null,
   const allowed = caller !== null && inAnyRange(caller, ranges);
   const address = caller ? formatAddress(caller) : null;
   if (reportsOnly(sources, arrival.now)) {
-    marks.sources = allowed ? { allowed: true } : { allowed: false, address };
+    arrival.reportOnly.sources = allowed ? { allowed: true } : { allowed: false, address };
     return null;
   }
   return allowed ? null : sourceRefusal(arrival, address);

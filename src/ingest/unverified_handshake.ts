@@ -11,10 +11,10 @@ import { sourceRefusal } from "./sources.ts";
  * event. Such a request, when it is a handshake (or a check-only method, which reaches nothing
  * else), gets the refusal it was spared; null when nothing was waived or it is no handshake.
  */
-export async function refuseUnverifiedHandshake(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array, marks: ReportOnlyMarks): Promise<Ending | null> {
-  if (!waivedAny(marks)) return null;
+export async function refuseUnverifiedHandshake(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array): Promise<Ending | null> {
+  if (!waivedAny(arrival.reportOnly)) return null;
   const checkOnly = recipe.checkOnlyMethods.includes(arrival.method);
-  return checkOnly || (await isHandshake(recipe, arrival, rawBody)) ? sparedRefusal(arrival, marks) : null;
+  return checkOnly || (await isHandshake(recipe, arrival, rawBody)) ? sparedRefusal(arrival, arrival.reportOnly) : null;
 }
 
 /** Whether the recipe takes this request for a handshake; asked without answering it or adopting anything. One that throws is refused either way. */

@@ -26,11 +26,11 @@ interface StoredPayload {
   headers?: Record<string, string>;
   query?: Record<string, string | string[]>;
   method?: string;
-  receivedAt?: string;
-  app?: Delivery["app"];
   /** Where the trigger's checks only reported when the request arrived (README "Report-only rollout"). */
   auth?: NonNullable<Delivery["reportOnly"]>["auth"];
   sources?: NonNullable<Delivery["reportOnly"]>["sources"];
+  receivedAt?: string;
+  app?: Delivery["app"];
 }
 
 const PAGE = 200;
