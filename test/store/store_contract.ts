@@ -520,28 +520,6 @@ export function storeContract(name: string, open: (options?: { sweepChunk?: numb
       await store.close();
     });
 
-    test("the auth_failures measure counts requests accepted unverified while authentication only reports, by their detail", async () => {
-      const store = await open();
-      await store.insertTrigger(trigger("t-report"));
-      const now = Date.now();
-      const row = (ago: number, outcome: ActivityRecord["outcome"], detail: string | null): ActivityRecord => ({ ...activity("t-report", new Date(now - ago), outcome), detail });
-      const unverified = "report-only: authentication failed: wrong bearer token";
-      // Accepted unverified, whatever they ended as (a run committed with the request, or a lone row).
-      const run = { ...row(1_000, "run", unverified), runId: "r-report" };
-      await store.commitIngest({ dedup: null, run: null, activity: run });
-      await store.recordActivity(row(2_000, "filtered", `${unverified}; filter (include) did not match`));
-      await store.recordActivity(row(3_000, "deduplicated", unverified));
-      await store.recordActivity(row(4_000, "auth_failed", "wrong bearer token"));
-      // Not authentication: an outsider let through while the allowed sources only report; a verified run; anything older than the window.
-      await store.recordActivity(row(5_000, "run", "report-only: source address 203.0.113.9 is not in the trigger's allowed sources"));
-      await store.recordActivity(row(6_000, "run", null));
-      await store.recordActivity(row(7_000, "run", "Report-Only: Authentication failed: wrong bearer token"));
-      await store.recordActivity(row(400_000, "run", unverified));
-      const rule = { kind: "auth_failures" as const, count: 10, seconds: 300 };
-      expect(await store.measureAlert("t-report", rule, new Date(now), new Date(now - 600_000).toISOString())).toBe(4);
-      await store.close();
-    });
-
     test("meta values persist", async () => {
       const store = await open();
       await store.setMeta("x", "1");
