@@ -31,6 +31,7 @@ export function ingestHandler(pipeline: IngestPipeline, metrics: Metrics, log: R
     const q = url.indexOf("?");
     const result = await pipeline.handle(request, token, q === -1 ? "" : url.slice(q));
     account(request, result.triggerId, result.outcome, result.response, (performance.now() - started) / 1000);
+    if (result.authFailure && result.triggerId) metrics.observeAuthFailure(result.triggerId, result.authFailure);
     return result.response;
   };
 }

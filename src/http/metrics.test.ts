@@ -15,3 +15,16 @@ test("requests by trigger, outcome and status; latency histograms; per-trigger g
   expect(text).toContain('inlet_precheck_refused_total{trigger="t1"} 2');
   expect(text).toContain('inlet_precheck_overloaded_total{trigger="t1"} 4');
 });
+
+test("failed authentications by trigger and mode: refused (enforce) or accepted while only reporting (report)", () => {
+  const metrics = new Metrics();
+  metrics.observeAuthFailure("t1", "report");
+  metrics.observeAuthFailure("t1", "report");
+  metrics.observeAuthFailure("t1", "enforce");
+  const text = metrics.render();
+  expect(text).toContain("# TYPE inlet_auth_failures_total counter");
+  expect(text).toContain('inlet_auth_failures_total{trigger="t1",mode="report"} 2');
+  expect(text).toContain('inlet_auth_failures_total{trigger="t1",mode="enforce"} 1');
+  metrics.forget("t1");
+  expect(metrics.render()).not.toContain('inlet_auth_failures_total{trigger="t1"');
+});

@@ -27,9 +27,14 @@ interface TriggerSeries {
   latency: Histogram;
 }
 
+/** How a trigger's authentication treated a request that failed it: refused, or accepted while it only reports. */
+export type AuthFailureMode = "enforce" | "report";
+
 export class Metrics {
   /** By trigger id: looked up by the names as they come, no key string built per request. */
   private readonly series = new Map<string, TriggerSeries>();
+  /** Failed authentications by trigger id, then mode (README "Report-only rollout"). */
+  private readonly authFailures = new Map<string, Map<AuthFailureMode, number>>();
 
   /** Records one webhook request. `triggerId` is "unknown" for unmatched tokens. */
   observe(triggerId: string, outcome: string, status: number, seconds: number): void {
@@ -50,9 +55,20 @@ export class Metrics {
     h.count++;
   }
 
+  /** Counts one request that failed authentication. */
+  observeAuthFailure(triggerId: string, mode: AuthFailureMode): void {
+    let byMode = this.authFailures.get(triggerId);
+    if (!byMode) {
+      byMode = new Map();
+      this.authFailures.set(triggerId, byMode);
+    }
+    byMode.set(mode, (byMode.get(mode) ?? 0) + 1);
+  }
+
   /** Forgets a deleted trigger's series. */
   forget(triggerId: string): void {
     this.series.delete(triggerId);
+    this.authFailures.delete(triggerId);
   }
 
   render(extra: Record<string, number> = {}, perTrigger: PerTriggerGauge[] = []): string {
@@ -74,6 +90,13 @@ export class Metrics {
       lines.push(`inlet_webhook_duration_seconds_bucket{trigger="${t}",le="+Inf"} ${h.count}`);
       lines.push(`inlet_webhook_duration_seconds_sum{trigger="${t}"} ${h.sum}`);
       lines.push(`inlet_webhook_duration_seconds_count{trigger="${t}"} ${h.count}`);
+    }
+    lines.push(
+      "# HELP inlet_auth_failures_total Webhook requests that failed authentication, by trigger and mode: enforce (refused, 401) or report (accepted while the trigger's authentication only reports).",
+      "# TYPE inlet_auth_failures_total counter",
+    );
+    for (const [trigger, byMode] of this.authFailures) {
+      for (const [mode, value] of byMode) lines.push(`inlet_auth_failures_total{trigger="${label(trigger)}",mode="${mode}"} ${value}`);
     }
     for (const [name, value] of Object.entries(extra)) lines.push(`# TYPE ${name} gauge`, `${name} ${value}`);
     for (const gauge of perTrigger) {

@@ -1,4 +1,5 @@
 import type { TriggerRecord } from "../records/trigger.ts";
+import type { ReportOnlyMarks } from "./report_only.ts";
 
 /**
  * A request to `/webhooks/<token>` whose trigger is known: what every stage before
@@ -15,4 +16,9 @@ export interface Arrival {
   /** The query string with its `?`, or "". */
   readonly query: string;
   readonly request: Request;
+  /**
+   * What the checks that only report (README "Report-only rollout") found so far: the sources and
+   * authentication stages fill it in as the request passes them; an enforcing check leaves its key out.
+   */
+  readonly reportOnly: ReportOnlyMarks;
 }

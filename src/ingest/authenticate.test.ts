@@ -1,10 +1,11 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { arrivalOf, triggerRecord } from "../../test/support/ingest.ts";
 import { definePlugin } from "../plugins/define.ts";
 import { appRecipe } from "./app_recipe.ts";
 import { authenticateRequest } from "./authenticate.ts";
 import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 const bearer = triggerRecord({ auth: { type: "bearer", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" });
 const body = new TextEncoder().encode('{"a":1}');
@@ -54,4 +55,38 @@ test("an app trigger's recipe verifies, and the host enforces its declared toler
   expect(future.detail).toBe("acme timestamp in the future by 400 s (tolerance 300 s)");
   const forged = (await authenticateRequest(recipe, arrivalOf(app, { headers: { "x-acme-signature": "00", "x-acme-time": String(now) } }), body)) as Ending;
   expect(forged.detail).toBe("acme signature missing or invalid");
+});
+
+describe("report-only rollout", () => {
+  const arrivedAt = new Date("2026-02-01T12:00:00.000Z");
+  const reporting = triggerRecord({ auth: { ...bearer.auth, mode: "report", reportUntil: "2026-02-02T00:00:00Z" }, secret: "s3cret" });
+  const bearing = (trigger: TriggerRecord, token: string, at = arrivedAt) => arrivalOf(trigger, { headers: { Authorization: `Bearer ${token}` } }, at);
+
+  test("a failure goes on, marked with the reason a refusal would have given; a pass is marked verified", async () => {
+    const wrong = bearing(reporting, "nope");
+    expect(await authenticateRequest(genericRecipe(reporting, {}), wrong, body)).not.toBeInstanceOf(Ending);
+    expect(wrong.reportOnly).toEqual({ auth: { verified: false, reason: "wrong bearer token" } });
+    const right = bearing(reporting, "s3cret");
+    await authenticateRequest(genericRecipe(reporting, {}), right, body);
+    expect(right.reportOnly).toEqual({ auth: { verified: true } });
+  });
+
+  test("from reportUntil on, and in enforce mode, a failure is the 401 and nothing is marked", async () => {
+    for (const arrival of [bearing(reporting, "nope", new Date("2026-02-02T00:00:00.000Z")), bearing(triggerRecord({ auth: { ...bearer.auth, mode: "enforce" }, secret: "s3cret" }), "nope")]) {
+      const ending = (await authenticateRequest(genericRecipe(arrival.trigger, {}), arrival, body)) as Ending;
+      expect(ending.outcome).toBe("auth_failed");
+      expect(arrival.reportOnly).toEqual({});
+    }
+    const enforced = bearing(bearer, "s3cret");
+    await authenticateRequest(genericRecipe(bearer, {}), enforced, body);
+    expect(enforced.reportOnly).toEqual({});
+  });
+
+  test("an app trigger's recipe reports the same way (its auth carries only the mode)", async () => {
+    const reportingApp = triggerRecord({ ...app, auth: { ...app.auth, mode: "report", reportUntil: "2026-02-02T00:00:00Z" } });
+    const now = Math.floor(arrivedAt.getTime() / 1000);
+    const forged = arrivalOf(reportingApp, { headers: { "x-acme-signature": "00", "x-acme-time": String(now) } }, arrivedAt);
+    expect(await authenticateRequest(appRecipe(reportingApp, acme, () => "http://inlet.test"), forged, body)).not.toBeInstanceOf(Ending);
+    expect(forged.reportOnly).toEqual({ auth: { verified: false, reason: "acme signature missing or invalid" } });
+  });
 });

@@ -1,3 +1,4 @@
+import type { ReportOnlyMarks } from "./report_only.ts";
 import type { DedupClaim } from "../records/ingest.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { AppInfo } from "./recipe.ts";
@@ -36,4 +37,9 @@ export interface Delivery {
   readonly claim: DedupClaim | null;
   /** The run or Activity row this delivery replays, else null; its Activity row says so. */
   readonly replayOf: string | null;
+  /**
+   * `$trigger.auth` / `$trigger.sources` where the trigger's check only reported (README
+   * "Report-only rollout"); a live request that failed one has its Activity row say so.
+   */
+  readonly reportOnly?: ReportOnlyMarks;
 }

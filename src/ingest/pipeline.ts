@@ -20,6 +20,8 @@ import type { Delivery } from "./delivery.ts";
 import { Ending } from "./ending.ts";
 import { genericRecipe } from "./generic_recipe.ts";
 import { answerHandshake } from "./handshake.ts";
+import { noted, reportOnlyNote, type ReportOnlyMarks } from "./report_only.ts";
+import { refuseUnverifiedHandshake } from "./unverified_handshake.ts";
 import { checkSchema } from "./check_schema.ts";
 import { checkSource } from "./sources.ts";
 import { formatAddress } from "../net/client_address.ts";
@@ -67,6 +69,8 @@ export interface IngestResult {
   response: Response;
   triggerId: string | null;
   outcome: ActivityOutcome | "not_found";
+  /** It failed authentication: refused (`enforce`), or accepted anyway by a trigger whose authentication only reports (`report`). */
+  authFailure?: "enforce" | "report";
 }
 
 /** A trigger version's compiled checks and recipe, built once and reused for every request. */
@@ -93,7 +97,7 @@ export class IngestPipeline {
     const trigger = this.deps.triggers.findByToken(token);
     if (!trigger) return { response: failure(404, ERRORS.notFound, requestId), triggerId: null, outcome: "not_found" };
     const now = this.deps.now?.() ?? new Date();
-    const arrival: Arrival = { trigger, requestId, now, method: request.method.toUpperCase(), headers: request.headers, query, request };
+    const arrival: Arrival = { trigger, requestId, now, method: request.method.toUpperCase(), headers: request.headers, query, request, reportOnly: {} };
     try {
       return await this.close(arrival, await this.receive(arrival));
     } catch (error) {
@@ -117,13 +121,18 @@ export class IngestPipeline {
     if (rawBody instanceof Ending) return rawBody;
 
     if (recipe.checkOnlyMethods.includes(arrival.method)) {
+      const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody);
+      if (spared) return spared;
       return (await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
     }
 
     const verified = await authenticateRequest(recipe, arrival, rawBody);
     if (verified instanceof Ending) return verified;
 
-    // A POST handshake is answered only once verified (a recipe admits an unsigned one only where the provider sends it so).
+    // A POST handshake is answered only once verified (a recipe admits an unsigned one only where
+    // the provider sends it so), and never to a request a report-only check let through.
+    const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody);
+    if (spared) return spared;
     const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
 
@@ -181,7 +190,7 @@ export class IngestPipeline {
   }
 
   private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, bodyJson: string | null, claim: Delivery["claim"]): Delivery {
-    const { trigger, requestId, now, method, query } = verified.arrival;
+    const { trigger, requestId, now, method, query, reportOnly } = verified.arrival;
     return {
       trigger,
       requestId,
@@ -195,6 +204,7 @@ export class IngestPipeline {
       app: recipe.app(verified, body),
       claim,
       replayOf: null,
+      ...(reportOnly.auth || reportOnly.sources ? { reportOnly: { ...reportOnly } } : {}),
     };
   }
 
@@ -234,16 +244,19 @@ export class IngestPipeline {
 
   /**
    * Ends a request: its one Activity row (unless already committed with its outcome), then the
-   * answer. A refusal past its minute's own rows is counted on a shared row instead (the answer is the same).
+   * answer. A refusal past its minute's own rows is counted on a shared row instead (the answer is
+   * the same). The row of a request a report-only check let through starts with what it failed.
    */
-  private async close(arrival: Pick<Arrival, "trigger" | "requestId" | "now">, ending: Ending): Promise<IngestResult> {
+  private async close(arrival: Pick<Arrival, "trigger" | "requestId" | "now"> & { reportOnly?: ReportOnlyMarks }, ending: Ending): Promise<IngestResult> {
     if (!ending.recorded) {
-      const row = activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, ending.detail, null);
+      const detail = noted(reportOnlyNote(arrival.reportOnly), ending.detail);
+      const row = activityRow({ triggerId: arrival.trigger.id, requestId: arrival.requestId, now: arrival.now }, ending.outcome, detail, null);
       const written = writeActivity(this.deps.store, this.refusals, row);
       if (ending.durable) await written;
       else written.catch(() => {});
     }
-    return { response: ending.response, triggerId: arrival.trigger.id, outcome: ending.outcome };
+    const authFailure = ending.outcome === "auth_failed" ? "enforce" : arrival.reportOnly?.auth?.verified === false ? "report" : undefined;
+    return { response: ending.response, triggerId: arrival.trigger.id, outcome: ending.outcome, ...(authFailure ? { authFailure } : {}) };
   }
 }
 

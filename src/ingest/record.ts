@@ -5,6 +5,7 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import { activityRow } from "./activity.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Delivery } from "./delivery.ts";
+import { noted, reportOnlyNote } from "./report_only.ts";
 
 /** What recording needs of the server. */
 export interface RecordDeps {
@@ -23,9 +24,20 @@ export function triggerPayload(delivery: Delivery, body: unknown) {
     receivedAt: delivery.receivedAt,
     requestId: delivery.requestId,
     triggerId: delivery.trigger.id,
+    ...(delivery.reportOnly?.auth ? { auth: delivery.reportOnly.auth } : {}),
+    ...(delivery.reportOnly?.sources ? { sources: delivery.reportOnly.sources } : {}),
     app: delivery.app,
     ...(delivery.files ? { files: delivery.files } : {}),
   };
+}
+
+/**
+ * The Activity detail of a delivery that ends with `reason` (or none): a replay names what it
+ * replays; a live request a report-only check let through starts with what it failed.
+ */
+function detailOf(delivery: Delivery, reason: string | null): string | null {
+  if (delivery.replayOf) return reason === null ? `replay of ${delivery.replayOf}` : `replay of ${delivery.replayOf}: ${reason}`;
+  return noted(reportOnlyNote(delivery.reportOnly), reason);
 }
 
 /**
@@ -76,7 +88,7 @@ export async function recordRun(
     replayOf: delivery.replayOf,
     orderingKey: immediate ? null : orderingKey,
   };
-  const detail = delivery.replayOf ? `replay of ${delivery.replayOf}` : null;
+  const detail = detailOf(delivery, null);
   let deduplicated: boolean;
   try {
     ({ deduplicated } = await deps.store.commitIngest({
@@ -100,8 +112,7 @@ export async function recordRun(
  * duplicate after all.
  */
 export async function recordFiltered(deps: RecordDeps, delivery: Delivery, reason: string, redactedBody: unknown): Promise<boolean> {
-  const detail = delivery.replayOf ? `replay of ${delivery.replayOf}: ${reason}` : reason;
-  const activity = { ...activityRow(at(delivery), "filtered", detail, null), request: triggerPayload(delivery, redactedBody) };
+  const activity = { ...activityRow(at(delivery), "filtered", detailOf(delivery, reason), null), request: triggerPayload(delivery, redactedBody) };
   const { deduplicated } = await deps.store.commitIngest({ dedup: delivery.claim, run: null, activity });
   return deduplicated;
 }

@@ -1,8 +1,10 @@
 import { inAnyRange, rangesOf, type IpRange } from "../net/cidr.ts";
 import { formatAddress } from "../net/client_address.ts";
+import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import { ERRORS, failure } from "./respond.ts";
+import { sourceReason } from "./source_reason.ts";
 
 const parsed = new WeakMap<readonly string[], IpRange[]>();
 
@@ -10,9 +12,12 @@ const parsed = new WeakMap<readonly string[], IpRange[]>();
  * Who may send (CONTRACT §6.4), first of all: a trigger with allowed sources answers any other
  * address 403 before its body is read or its credential checked, with a `rejected` row naming the
  * address. An unknown caller address (no socket) is refused too: never open by accident.
+ * While `sources.mode` is report (README "Report-only rollout"), the request goes on instead and
+ * `arrival.reportOnly.sources` says whether it was allowed.
  */
 export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null): Ending | null {
-  const allow = arrival.trigger.sources?.allow;
+  const sources = arrival.trigger.sources;
+  const allow = sources?.allow;
   if (!allow || allow.length === 0) return null;
   // Found only for a trigger that restricts its sources.
   const caller = callerOf();
@@ -21,9 +26,16 @@ export function checkSource(arrival: Arrival, callerOf: () => Uint8Array | null)
     ranges = rangesOf(allow);
     parsed.set(allow, ranges);
   }
-  if (caller && inAnyRange(caller, ranges)) return null;
-  const why = caller
-    ? `source address ${formatAddress(caller)} is not in the trigger's allowed sources`
-    : "source address unknown (no peer address, or an X-Forwarded-For entry that is not an IP address): the trigger allows only listed sources";
-  return Ending.stop("rejected", why, failure(403, ERRORS.forbidden, arrival.requestId));
+  const allowed = caller !== null && inAnyRange(caller, ranges);
+  const address = caller ? formatAddress(caller) : null;
+  if (reportsOnly(sources, arrival.now)) {
+    arrival.reportOnly.sources = allowed ? { allowed: true } : { allowed: false, address };
+    return null;
+  }
+  return allowed ? null : sourceRefusal(arrival, address);
+}
+
+/** The answer to a caller outside the allowed sources: 403, and a `rejected` row naming its address. */
+export function sourceRefusal(arrival: Arrival, address: string | null): Ending {
+  return Ending.stop("rejected", sourceReason(address), failure(403, ERRORS.forbidden, arrival.requestId));
 }

@@ -25,6 +25,22 @@ export const DEDUP_STRATEGIES = ["disabled", "event-id", "payload-hash", "header
 
 const HeaderName = Type.String({ minLength: 1, maxLength: 128, pattern: HEADER_NAME_PATTERN });
 
+/** `mode` and `reportUntil` of a check that can be rolled out report-only first (README "Report-only rollout"). */
+const rolloutFields = (check: string) => ({
+  mode: Type.Optional(
+    Type.Union([Type.Literal("enforce"), Type.Literal("report")], {
+      description: `enforce (default): a request that fails ${check} is refused; report: it is accepted and marked, until reportUntil`,
+    }),
+  ),
+  reportUntil: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "report mode (required there): an ISO 8601 date-time with its offset, in the future and at most 30 days ahead when saved; from then on the trigger enforces by itself",
+    }),
+  ),
+});
+
 export const AuthSchema = Type.Object(
   {
     type: Type.Union(AUTH_TYPES.map((t) => Type.Literal(t)), { default: "none" }),
@@ -33,6 +49,7 @@ export const AuthSchema = Type.Object(
     encoding: Type.Optional(Type.Union([Type.Literal("hex"), Type.Literal("base64")])),
     username: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[^:]+$" })),
     jwt: Type.Optional(JwtSchema),
+    ...rolloutFields("authentication"),
   },
   { additionalProperties: false },
 );
@@ -119,7 +136,7 @@ export const PayloadSchemaSchema = Type.Object(
 
 /** CONTRACT §6.4: the addresses and CIDR ranges allowed to call (absent or empty: any). */
 export const SourcesSchema = Type.Object(
-  { allow: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }) },
+  { allow: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }), ...rolloutFields("the allowed sources") },
   { additionalProperties: false },
 );
 
@@ -176,7 +193,8 @@ export const TriggerInputSchema = Type.Object(
     workflow: Type.Optional(inputFields.workflow),
     schema: Type.Optional(Type.Partial(PayloadSchemaSchema)),
     maxBodyBytes: Type.Optional(Type.Union([inputFields.maxBodyBytes, Type.Null()])),
-    sources: Type.Optional(inputFields.sources),
+    // Partial: a change of mode alone keeps the list.
+    sources: Type.Optional(Type.Partial(inputFields.sources)),
     alerts: Type.Optional(inputFields.alerts),
     appSettings: Type.Optional(inputFields.appSettings),
   },
@@ -195,6 +213,7 @@ export type RedactionConfig = Static<typeof RedactionSchema>;
 export type ResponseConfig = Static<typeof ResponseSchema>;
 export type WorkflowConfig = Static<typeof WorkflowSchema>;
 export type PayloadSchemaConfig = Static<typeof PayloadSchemaSchema>;
+export type SourcesConfig = Static<typeof SourcesSchema>;
 export type Method = "GET" | "POST";
 
 /** A trigger's configuration as stored (secrets kept apart, encrypted). */
@@ -215,7 +234,7 @@ export interface TriggerConfig {
   /** Absent: the server's `--max-body-bytes`. */
   maxBodyBytes?: number;
   /** Absent: any address may call. */
-  sources?: Static<typeof SourcesSchema>;
+  sources?: SourcesConfig;
   /** Alert rules (CONTRACT §6.3); absent: none. */
   alerts?: AlertRule[];
   /** An app trigger's settings, every one its plugin declares (defaults filled); absent when it declares none. */

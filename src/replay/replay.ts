@@ -26,6 +26,9 @@ interface StoredPayload {
   headers?: Record<string, string>;
   query?: Record<string, string | string[]>;
   method?: string;
+  /** Where the trigger's checks only reported when the request arrived (README "Report-only rollout"). */
+  auth?: NonNullable<Delivery["reportOnly"]>["auth"];
+  sources?: NonNullable<Delivery["reportOnly"]>["sources"];
   receivedAt?: string;
   app?: Delivery["app"];
   files?: Delivery["files"];
@@ -119,6 +122,8 @@ export class Replay {
         app: payload.app ?? null,
         claim: null,
         replayOf: original.id,
+        // The replayed `$trigger` still says what the checks found when the request arrived.
+        ...(payload.auth || payload.sources ? { reportOnly: { ...(payload.auth ? { auth: payload.auth } : {}), ...(payload.sources ? { sources: payload.sources } : {}) } } : {}),
       },
       { filter },
     );

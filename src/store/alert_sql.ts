@@ -1,4 +1,5 @@
 import type { AlertRecord, AlertRule } from "../records/alert.ts";
+import { REPORT_ONLY_AUTH_NOTE } from "../records/rollout.ts";
 
 /**
  * The SQL of alerts, shared by both stores (`p(n)` writes the n-th parameter: `?` or `$n`).
@@ -14,10 +15,15 @@ export function measureQuery(rule: AlertRule, triggerId: string, nowMs: number, 
       };
     case "auth_failures":
       // Rows, each counting its requests: a flood's refusals past a minute's own rows are counted on
-      // one row (at the first one's time), and the alert still sees every one of them.
+      // one row (at the first one's time), and the alert still sees every one of them. A request
+      // that failed while the trigger's authentication only reports (README "Report-only rollout")
+      // ended otherwise, with a detail that starts saying so: it counts too. Every outcome is
+      // listed so that the (trigger_id, outcome, at_ms) index serves the window on both stores.
       return {
-        sql: `SELECT coalesce(sum(count), 0) AS v FROM activity WHERE trigger_id = ${p(1)} AND outcome = 'auth_failed' AND at_ms >= ${p(2)}`,
-        params: [triggerId, nowMs - rule.seconds * 1000],
+        sql: `SELECT coalesce(sum(count), 0) AS v FROM activity WHERE trigger_id = ${p(1)}
+          AND outcome IN ('auth_failed', 'run', 'deduplicated', 'filtered', 'rejected', 'error') AND at_ms >= ${p(2)}
+          AND (outcome = 'auth_failed' OR substr(detail, 1, ${REPORT_ONLY_AUTH_NOTE.length}) = ${p(3)})`,
+        params: [triggerId, nowMs - rule.seconds * 1000, REPORT_ONLY_AUTH_NOTE],
       };
     case "run_failures":
       return {

@@ -113,3 +113,37 @@ test("schema errors come with paths too; a body that is not an object is refused
   expect(details({ name: "x", auth: { type: "header", headerName: "bad name" } }).map((d) => d.path)).toContain("/auth/headerName");
   expect(details({ name: "x", workflow: { kind: "http" } }).map((d) => d.path)).toContain("/workflow/url");
 });
+
+test("report-only rollout: auth.mode on a generic trigger with a type, and on app triggers; sources.mode with a list", () => {
+  const now = new Date();
+  const until = new Date(now.getTime() + 86_400_000).toISOString();
+  const report = { mode: "report", reportUntil: until };
+  const saved = normalizeTrigger({ name: "b", auth: { type: "bearer", ...report }, sources: { allow: ["192.0.2.0/24"], ...report } }, context, undefined, now);
+  expect(saved.auth).toMatchObject({ type: "bearer", mode: "report", reportUntil: until });
+  expect(saved.sources).toEqual({ allow: ["192.0.2.0/24"], mode: "report", reportUntil: until });
+  // App triggers keep auth.type none: their provider's recipe is what reports.
+  expect(normalizeTrigger({ name: "gh", app: "github", auth: report }, context, undefined, now).auth).toMatchObject({ type: "none", mode: "report" });
+  // A change of mode alone keeps the list; back to enforce drops the date; no entries left drops the mode.
+  const enforced = normalizeTrigger({ auth: { mode: "enforce" }, sources: { mode: "enforce" } }, context, saved, now);
+  expect(enforced.auth).toMatchObject({ mode: "enforce" });
+  expect(enforced.auth.reportUntil).toBeUndefined();
+  expect(enforced.sources).toEqual({ allow: ["192.0.2.0/24"], mode: "enforce" });
+  expect(normalizeTrigger({ sources: { allow: [] } }, context, saved, now).sources).toBeUndefined();
+
+  const refused = (input: unknown, current?: Parameters<typeof normalizeTrigger>[2]) => {
+    try {
+      normalizeTrigger(input, context, current, now);
+    } catch (error) {
+      return (error as ValidationError).details.map((d) => d.path);
+    }
+    return [];
+  };
+  expect(refused({ name: "n", auth: report })).toEqual(["/auth/mode"]);
+  expect(refused({ name: "n", auth: { type: "bearer", mode: "report" } })).toEqual(["/auth/reportUntil"]);
+  expect(refused({ name: "n", sources: report })).toEqual(["/sources/mode"]);
+  expect(refused({ name: "n", auth: { type: "bearer", mode: "sometimes" } })).toEqual(["/auth/mode"]);
+  // Once the window has ended, an unrelated change still saves; a type of none with report mode does not.
+  const ended = { ...saved, auth: { ...saved.auth, reportUntil: "2020-01-01T00:00:00Z" } };
+  expect(refused({ name: "renamed" }, ended)).toEqual([]);
+  expect(refused({ auth: { type: "none" } }, saved)).toEqual(["/auth/mode"]);
+});

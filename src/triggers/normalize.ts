@@ -13,6 +13,7 @@ import {
   type FilterConfig,
   type Method,
   type RedactionConfig,
+  type SourcesConfig,
   type PayloadSchemaConfig,
   type ResponseConfig,
   type TriggerConfig,
@@ -20,6 +21,8 @@ import {
   type TriggerPatch,
   type WorkflowConfig,
 } from "../records/trigger.ts";
+import type { Rollout } from "../records/rollout.ts";
+import { rolloutErrors } from "./rollout_rules.ts";
 import { schemaErrors, ValidationError, type ValidationDetail } from "./validation_error.ts";
 import { PROVIDER_FETCH } from "../plugins/provider_fetch.ts";
 import { appSettingsRules, type FetchRules, type SettingsOwner } from "./app_settings_rules.ts";
@@ -122,7 +125,23 @@ function mergeAuth(prev: AuthConfig | undefined, patch: Partial<AuthConfig> | un
     encoding: merged.encoding ?? "hex",
     ...(type === "basic" ? { username: merged.username ?? DEFAULT_BASIC_USERNAME } : {}),
     ...(type === "jwt" ? { jwt: merged.jwt ?? { algorithms: ["HS256"] } } : {}),
+    ...rolloutOf(merged),
   };
+}
+
+/** A check's `mode`, and its `reportUntil` while in report mode (back to enforce, the date goes). */
+function rolloutOf({ mode, reportUntil }: Rollout): Rollout {
+  return { ...(mode !== undefined ? { mode } : {}), ...(mode === "report" && reportUntil !== undefined ? { reportUntil } : {}) };
+}
+
+/**
+ * The allowed sources: a field the body gives replaces the current one (a list given replaces
+ * the list, a mode alone keeps it). No entry left: any address may call, and the mode goes too.
+ */
+function mergeSources(current: SourcesConfig | undefined, given: Partial<SourcesConfig> | undefined): SourcesConfig | undefined {
+  const merged = { ...current, ...given };
+  const allow = (merged.allow ?? []).map((entry) => entry.trim());
+  return allow.length > 0 ? { allow, ...rolloutOf(merged) } : undefined;
 }
 
 function mergeDedup(prev: DedupConfig | undefined, patch: Partial<DedupConfig> | undefined): DedupConfig {
@@ -150,9 +169,10 @@ function withWorkflowChanges(patch: Record<string, unknown>, current: WorkflowCo
 
 /**
  * Applies defaults to a create body (or a patch on top of the current settings) and checks every
- * rule of CONTRACT §3. Throws {@link ValidationError} listing each problem with its path.
+ * rule of CONTRACT §3. Throws {@link ValidationError} listing each problem with its path. `now`:
+ * when it is saved (a report-only window must end in the future).
  */
-export function normalizeTrigger(input: unknown, context: NormalizeContext, current?: TriggerSettings): TriggerSettings {
+export function normalizeTrigger(input: unknown, context: NormalizeContext, current?: TriggerSettings, now = new Date()): TriggerSettings {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new ValidationError([{ path: "", message: "the body must be a JSON object" }]);
   }
@@ -177,9 +197,9 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   if (maxBodyBytes !== undefined) settings.maxBodyBytes = maxBodyBytes;
   const alerts = body.alerts ?? current?.alerts;
   if (alerts && alerts.length > 0) settings.alerts = alerts;
-  const sources = body.sources ?? current?.sources;
-  if (sources && sources.allow.length > 0) settings.sources = { allow: sources.allow.map((entry) => entry.trim()) };
-  const details = ruleErrors(settings, body, context);
+  const sources = mergeSources(current?.sources, body.sources);
+  if (sources) settings.sources = sources;
+  const details = ruleErrors(settings, body, context, now);
   const given = body.appSettings as Record<string, unknown> | undefined;
   const where = { triggerUrl: context.triggerUrl ?? "", fetchRules: context.fetchRules ?? PROVIDER_FETCH };
   const chosen = appSettingsRules(app, app === null ? undefined : context.plugins.get(app), given, current?.appSettings, where);
@@ -187,6 +207,22 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   details.push(...chosen.details);
   if (details.length) throw new ValidationError(details);
   return settings;
+}
+
+/**
+ * Report-only rollouts (README "Report-only rollout"), on generic and app triggers alike: each
+ * needs something to report on — an Authentication Type other than none (an app trigger has its
+ * provider's recipe), allowed sources — and a `reportUntil` in the next 30 days.
+ */
+function reportOnlyErrors(s: TriggerSettings, body: TriggerPatch, now: Date): ValidationDetail[] {
+  const out = rolloutErrors("/auth", s.auth, body.auth, now);
+  if (s.auth.mode === "report" && s.app === null && s.auth.type === "none") {
+    out.push({ path: "/auth/mode", message: "report mode needs an Authentication Type to report on: with none, every request is accepted already" });
+  }
+  if (body.sources?.mode === "report" && !s.sources) {
+    out.push({ path: "/sources/mode", message: "report mode needs allowed sources to report on: add addresses or CIDR ranges to sources.allow" });
+  } else out.push(...rolloutErrors("/sources", s.sources, body.sources, now));
+  return out;
 }
 
 /**
@@ -206,7 +242,7 @@ function workflowHeaderErrors(headers: Record<string, string>): ValidationDetail
   return out;
 }
 
-function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext): ValidationDetail[] {
+function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext, now: Date): ValidationDetail[] {
   const out: ValidationDetail[] = [];
   if (s.name.trim() === "") out.push({ path: "/name", message: "must not be blank: a name people can tell the trigger by" });
   const hmac = s.auth.type === "hmac-sha256" || s.auth.type === "hmac-sha512";
@@ -214,6 +250,7 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
     out.push({ path: "/auth/type", message: "HMAC types need a body to sign: not available when the trigger accepts only GET (use bearer or header)" });
   }
   if (s.auth.type === "jwt") out.push(...jwtRuleErrors(s.auth.jwt!));
+  out.push(...reportOnlyErrors(s, body, now));
   if (s.app !== null) {
     if (!plugins.has(s.app)) out.push({ path: "/app", message: `no plugin ${JSON.stringify(s.app)} is loaded (loaded: ${plugins.ids().join(", ") || "none"})` });
     if (body.dedup !== undefined || s.dedup.strategy !== "disabled") {

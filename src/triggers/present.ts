@@ -21,6 +21,8 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
       ...(hmacMode ? { signatureHeader: auth.signatureHeader, encoding: auth.encoding } : {}),
       ...(auth.type === "basic" ? { username: auth.username } : {}),
       ...(auth.type === "jwt" ? { jwt: auth.jwt } : {}),
+      ...(auth.mode !== undefined ? { mode: auth.mode } : {}),
+      ...(auth.reportUntil !== undefined ? { reportUntil: auth.reportUntil } : {}),
       hasSecret: trigger.app ? trigger.appSecret !== null || trigger.secret !== null : trigger.secret !== null,
       previousSecretExpiresAt: trigger.previous && Date.parse(trigger.previous.expiresAt) > Date.now() ? trigger.previous.expiresAt : null,
     },

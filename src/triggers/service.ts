@@ -34,7 +34,7 @@ export class TriggerService {
     private readonly rules: NormalizeContext,
     /** Whether a trigger gets a generated secret: generic non-none modes, and apps whose plugin generates one. */
     private readonly needsGeneratedSecret: SecretPolicy,
-    /** When a trigger is created or armed. */
+    /** When a trigger is created, changed or armed. */
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -132,8 +132,8 @@ export class TriggerService {
    */
   async create(input: unknown, baseUrl?: string): Promise<TriggerRecord> {
     const token = newWebhookToken();
-    const settings = normalizeTrigger(input, await this.rulesFor(token, input, baseUrl));
     const at = this.now();
+    const settings = normalizeTrigger(input, await this.rulesFor(token, input, baseUrl), undefined, at);
     const now = at.toISOString();
     const appSecret = (input as { appSecret?: string }).appSecret;
     const record: TriggerRecord = {
@@ -162,7 +162,7 @@ export class TriggerService {
     if (body && typeof body === "object" && "app" in body && body.app !== current.app) {
       throw new ValidationError([{ path: "/app", message: "a trigger's app cannot be changed; create a new trigger instead" }]);
     }
-    const settings = normalizeTrigger(patch, await this.rulesFor(current.token, { app: current.app }, baseUrl), current);
+    const settings = normalizeTrigger(patch, await this.rulesFor(current.token, { app: current.app }, baseUrl), current, this.now());
     // Changing the Authentication Type is how a secret is rotated (seed rule 5).
     const rotate = settings.auth.type !== current.auth.type;
     const wantsSecret = this.needsGeneratedSecret(settings);

@@ -35,7 +35,7 @@ export function triggerRecord(overrides: Partial<TriggerRecord> = {}): TriggerRe
 export function arrivalOf(trigger: TriggerRecord, init: RequestInit & { query?: string } = {}, now = new Date("2026-02-01T12:00:00.000Z")): Arrival {
   const query = init.query ?? "";
   const request = new Request(`http://inlet.test/webhooks/${trigger.token}${query}`, { method: "POST", ...init });
-  return { trigger, requestId: crypto.randomUUID(), now, method: request.method.toUpperCase(), headers: request.headers, query, request };
+  return { trigger, requestId: crypto.randomUUID(), now, method: request.method.toUpperCase(), headers: request.headers, query, request, reportOnly: {} };
 }
 
 /** The store calls of the ingest path, in memory: dedup keys with windows, runs, Activity. */

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "../../../test/support/postgres.ts";
 import { storeContract } from "../../../test/store/store_contract.ts";
+import { reportOnlyAlertsContract } from "../../../test/store/report_only_alerts_contract.ts";
 import { SQL } from "bun";
 import { SchemaTooNew } from "../errors.ts";
 import { PostgresStore } from "./postgres_store.ts";
@@ -18,6 +19,7 @@ afterAll(async () => {
 
 describe.skipIf(!postgresAvailable())("postgres", () => {
   storeContract("postgres", open);
+  reportOnlyAlertsContract("postgres", open);
 
   test("migrations apply once under concurrent starts (advisory lock)", async () => {
     const url = await freshDatabase((await sharedPostgres())!);

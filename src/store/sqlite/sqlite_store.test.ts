@@ -3,6 +3,7 @@ import { existsSync, fstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeContract } from "../../../test/store/store_contract.ts";
+import { reportOnlyAlertsContract } from "../../../test/store/report_only_alerts_contract.ts";
 import { waitFor } from "../../../test/support/server.ts";
 import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
@@ -15,6 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), "inlet-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 storeContract("sqlite", async (options) => new SqliteStore(join(dir, `db-${n++}.sqlite`), options));
+reportOnlyAlertsContract("sqlite", async () => new SqliteStore(join(dir, `db-${n++}.sqlite`)));
 
 test("migrations apply once: reopening keeps data and schema", async () => {
   const path = join(dir, "reopen.sqlite");

@@ -15,6 +15,8 @@ import { schemaSection } from "./schema_section.ts";
 import { sourcesSection } from "./sources_section.ts";
 import { workflowSection } from "./workflow_section.ts";
 import { firstInvalid, type Section } from "./section.ts";
+import { mergeInto } from "./merge_into.ts";
+import { rolloutSection } from "./rollout_section.ts";
 
 export interface EditorOptions {
   /** The saved trigger, or null for a new one. */
@@ -58,6 +60,10 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
       });
     }
   }
+  // First among the sections: /auth/mode and /auth/reportUntil details are its, not the type's.
+  const rollout = rolloutSection("auth", trigger?.auth);
+  sections.unshift(rollout);
+  authPart.append(rollout.el);
   if (trigger) authPart.append(pending, endpointSection(trigger, plugin));
   else authPart.append(h("p", { class: "note" }, "The URL, the generated secret and a ready-to-run curl command appear once you save."));
 
@@ -141,7 +147,7 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     }
     summary.hidden = true;
     const body: Record<string, unknown> = { name: name.control.value.trim() };
-    for (const s of sections) Object.assign(body, s.value());
+    for (const s of sections) mergeInto(body, s.value());
     if (!trigger) body.app = plugin ? plugin.id : null;
     save.disabled = true;
     status.textContent = "Saving…";
