@@ -23,7 +23,7 @@ import { checkSource } from "./sources.ts";
 import { formatAddress } from "../net/client_address.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import type { MultipartFile } from "./parse_multipart.ts";
-import { fieldsOf, headersObject } from "./literal_fields.ts";
+import { headersObject, queryObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
@@ -122,6 +122,8 @@ export class IngestPipeline {
     // A POST handshake is answered only once verified (a recipe admits an unsigned one only where the provider sends it so).
     const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
+    // A method only a handshake may use (CloudEvents' OPTIONS), verified, but not one: 405.
+    if (recipe.verifiedCheckOnlyMethods.includes(arrival.method)) return notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
 
     const body = new ParsedBody(verified);
     // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
@@ -185,7 +187,7 @@ export class IngestPipeline {
       receivedAt: now.toISOString(),
       method,
       headers: headersObject(verified.headers, recipe.credentialHeaders),
-      query: query === "" ? {} : fieldsOf(new URLSearchParams(query)),
+      query: queryObject(query, recipe.credentialQuery),
       body,
       bodyJson,
       app: recipe.app(verified, body),
