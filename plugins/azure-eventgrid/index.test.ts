@@ -91,8 +91,6 @@ describe("azure-eventgrid: validation handshakes, only with the key", () => {
   test("without the key, or with a wrong one, there is no answer (the host then gives its 401)", async () => {
     for (const req of [requestOf({ body: validation }), keyed({ body: validation, headers: { "aeg-sas-key": "wrong" } })]) {
       expect(await handshakeAnswer(plugin, req, ctx())).toBeNull();
-      // Asked directly too, as a GET/HEAD would be: never answered without the key.
-      expect(await plugin.handshake(req, ctx())).toBeNull();
     }
   });
 
@@ -110,20 +108,19 @@ describe("azure-eventgrid: validation handshakes, only with the key", () => {
   test("an OPTIONS without the key, or without WebHook-Request-Origin, gets no answer", async () => {
     for (const req of [options({ "WebHook-Request-Origin": "eventgrid.azure.net" }), options({ "aeg-sas-key": "wrong", "WebHook-Request-Origin": "eventgrid.azure.net" }), options({ "aeg-sas-key": KEY })]) {
       expect(await handshakeAnswer(plugin, req, ctx())).toBeNull();
-      expect(await plugin.handshake(req, ctx())).toBeNull();
     }
   });
 
   test("GET and HEAD, which the host asks unverified, are never answered, even with the key", async () => {
     for (const method of ["GET", "HEAD"]) {
-      expect(await plugin.handshake(requestOf({ method, headers: { "aeg-sas-key": KEY, "WebHook-Request-Origin": "eventgrid.azure.net" } }), ctx())).toBeNull();
-      expect(await plugin.handshake(requestOf({ method, url: `${TRIGGER_URL}?code=${KEY}`, body: validation }), ctx())).toBeNull();
+      expect(await plugin.handshake(requestOf({ method, headers: { "aeg-sas-key": KEY, "WebHook-Request-Origin": "eventgrid.azure.net" } }))).toBeNull();
+      expect(await plugin.handshake(requestOf({ method, url: `${TRIGGER_URL}?code=${KEY}`, body: validation }))).toBeNull();
     }
   });
 
   test("an ordinary batch, or a CloudEvent, is no handshake", async () => {
-    expect(await plugin.handshake(keyed({ body: fixture.body }), ctx())).toBeNull();
-    expect(await plugin.handshake(keyed({ body: JSON.stringify(cloudEvent("a1")) }), ctx())).toBeNull();
+    expect(await plugin.handshake(keyed({ body: fixture.body }))).toBeNull();
+    expect(await plugin.handshake(keyed({ body: JSON.stringify(cloudEvent("a1")) }))).toBeNull();
   });
 });
 

@@ -68,10 +68,11 @@ export default definePlugin({
   credentialHeaders: [KEY_HEADER],
   credentialQuery: [KEY_QUERY],
   handshakeMethods: ["OPTIONS"],
-  handshake(req, ctx) {
-    // The host asks only once the key verified (GET/HEAD, which it asks unverified, are never
-    // answered here); checking again keeps either answer from ever going to a caller without the key.
-    if ((req.method !== "POST" && req.method !== "OPTIONS") || !hasKey(req, ctx)) return null;
+  // The host asks for a POST or an OPTIONS only once the key verified, and asks whether an
+  // unverified request would be one (report-only triggers refuse it then): so no key check here.
+  // GET and HEAD, which the host asks unverified, are never answered.
+  handshake(req) {
+    if (req.method !== "POST" && req.method !== "OPTIONS") return null;
     if (req.method === "OPTIONS") {
       const origin = req.headers.get("webhook-request-origin");
       if (!origin) return null;
