@@ -46,11 +46,16 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
   // covers a plugin handed in directly).
   const handshake = hostHandshake(plugin);
 
+  // Methods such as CloudEvents' OPTIONS: verified like a POST, then only a handshake may answer them.
+  const verifiedCheckOnlyMethods = handshake ? (plugin.handshakeMethods ?? []).map((m) => m.toUpperCase()) : [];
+
   return {
-    methods: handshake ? ["POST", "GET", "HEAD"] : ["POST"],
+    methods: handshake ? ["POST", "GET", "HEAD", ...verifiedCheckOnlyMethods] : ["POST"],
     // GET/HEAD URL checks (Dropbox, Mailchimp, Mandrill) are unsigned by the providers.
     checkOnlyMethods: handshake ? ["GET", "HEAD"] : [],
+    verifiedCheckOnlyMethods,
     credentialHeaders: new Set(plugin.credentialHeaders ?? []),
+    credentialQuery: new Set((plugin.credentialQuery ?? []).map((name) => name.toLowerCase())),
     // The current secret, then the previous one while a rotation's overlap lasts (a provider such as
     // Stripe signs with both during its own roll).
     authenticate: async (arrival, rawBody) => {

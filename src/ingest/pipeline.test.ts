@@ -170,6 +170,58 @@ test("app triggers: unsigned GET only for the URL check; a POST handshake only o
   expect(store.runs).toHaveLength(0);
 });
 
+// Azure Event Grid's shape: a key in a header or in ?code=, and a CloudEvents OPTIONS check.
+const keyed: InletPlugin = definePlugin({
+  id: "keyed",
+  name: "Keyed",
+  secret: { label: "Key", generated: true },
+  verify: (req, ctx) => (req.headers.get("x-key") ?? new URL(req.url).searchParams.get("code")) === ctx.secret,
+  credentialQuery: ["Code"],
+  handshakeMethods: ["OPTIONS"],
+  handshake: (req) => (req.method === "OPTIONS" && req.headers.has("webhook-request-origin") ? new Response(null, { headers: { "WebHook-Allowed-Rate": "*" } }) : null),
+});
+
+test("handshakeMethods: an OPTIONS reaches the handshake only once verified; verified but no handshake, 405; a plugin without them, 405", async () => {
+  const trigger = triggerRecord({ app: "keyed", secret: "k3y" });
+  const { pipeline, store } = pipelineWith([trigger, triggerRecord({ id: "trg_2", token: "tok_2", app: "chal", appSecret: "sig" })], { plugins: [keyed, challenge] });
+  const send = (token: string, method: string, headers: Record<string, string>, query = "") =>
+    pipeline.handle(new Request(`http://inlet.test/webhooks/${token}${query}`, { method, headers }), token, query);
+  const origin = { "WebHook-Request-Origin": "eventgrid.azure.net" };
+
+  const unsigned = await send(trigger.token, "OPTIONS", origin);
+  expect(unsigned.response.status).toBe(401);
+  expect(await unsigned.response.json()).toEqual({ error: "authentication failed", request_id: unsigned.response.headers.get("x-request-id") });
+  const answered = await send(trigger.token, "OPTIONS", origin, "?code=k3y");
+  expect(answered.response.status).toBe(200);
+  expect(answered.response.headers.get("webhook-allowed-rate")).toBe("*");
+  expect(answered.response.headers.get("x-request-id")).toMatch(/-/);
+  const notACheck = await send(trigger.token, "OPTIONS", { "x-key": "k3y" });
+  expect(notACheck.response.status).toBe(405);
+  expect(notACheck.response.headers.get("allow")).toBe("POST");
+  const put = await send(trigger.token, "PUT", { "x-key": "k3y" });
+  expect(put.response.headers.get("allow")).toBe("POST, GET, HEAD, OPTIONS");
+  expect((await send("tok_2", "OPTIONS", { "x-sig": "sig", ...origin })).response.status).toBe(405);
+
+  expect(store.activity.map((a) => [a.outcome, a.detail])).toEqual([
+    ["auth_failed", "keyed signature missing or invalid"],
+    ["filtered", "Keyed URL-verification handshake answered; no run"],
+    ["rejected", "OPTIONS is only for keyed's URL check, and this request is not one"],
+    ["rejected", "method PUT not accepted (accepts POST, GET, HEAD, OPTIONS)"],
+    ["rejected", "method OPTIONS not accepted (accepts POST, GET, HEAD)"],
+  ]);
+  expect(store.runs).toHaveLength(0);
+});
+
+test("credentialQuery: the key in ?code= authenticates and is kept out of $trigger.query, whatever its case", async () => {
+  const trigger = triggerRecord({ app: "keyed", secret: "k3y" });
+  const { pipeline, store } = pipelineWith([trigger], { plugins: [keyed] });
+  const query = "?code=k3y&topic=uploads&CODE=other";
+  const result = await pipeline.handle(new Request(`http://inlet.test/webhooks/${trigger.token}${query}`, { method: "POST", body: "{}", headers: json }), trigger.token, query);
+  expect(result.outcome).toBe("run");
+  expect((store.runs[0].trigger as { query: unknown }).query).toEqual({ topic: "uploads" });
+  expect(JSON.stringify(store.commits)).not.toContain("k3y");
+});
+
 test("trust on first use: a handshake's secret is adopted only while armed; otherwise the uniform 401, and Activity says how to arm", async () => {
   const trigger = triggerRecord({ app: "chal", appSecret: "sig" });
   const refused = pipelineWith([trigger], { plugins: [challenge], adoption: "not_armed" });

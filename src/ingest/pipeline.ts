@@ -27,7 +27,7 @@ import { checkSource } from "./sources.ts";
 import { formatAddress } from "../net/client_address.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import type { MultipartFile } from "./parse_multipart.ts";
-import { fieldsOf, headersObject } from "./literal_fields.ts";
+import { headersObject, queryObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
 import { orderingKeyOf } from "./ordering_key.ts";
@@ -135,6 +135,8 @@ export class IngestPipeline {
     if (spared) return spared;
     const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
+    // A method only a handshake may use (CloudEvents' OPTIONS), verified, but not one: 405.
+    if (recipe.verifiedCheckOnlyMethods.includes(arrival.method)) return notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
 
     const body = new ParsedBody(verified);
     // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
@@ -198,7 +200,7 @@ export class IngestPipeline {
       receivedAt: now.toISOString(),
       method,
       headers: headersObject(verified.headers, recipe.credentialHeaders),
-      query: query === "" ? {} : fieldsOf(new URLSearchParams(query)),
+      query: queryObject(query, recipe.credentialQuery),
       body,
       bodyJson,
       app: recipe.app(verified, body),

@@ -29,8 +29,15 @@ export interface TriggerRecipe {
   readonly methods: readonly string[];
   /** Methods that only a URL check may use (an app's unsigned GET/HEAD); anything else with them is 405. */
   readonly checkOnlyMethods: readonly string[];
+  /**
+   * Methods that only a URL check may use, and only once verified (an app plugin's
+   * `handshakeMethods`: CloudEvents' OPTIONS); such a request that is no handshake is 405.
+   */
+  readonly verifiedCheckOnlyMethods: readonly string[];
   /** Header names (lower-case) kept out of `$trigger`: they carry credentials. */
   readonly credentialHeaders: ReadonlySet<string>;
+  /** Query parameter names (lower-case) kept out of `$trigger.query`: they carry credentials. */
+  readonly credentialQuery: ReadonlySet<string>;
   /** Checks the caller's credential over the raw bytes, before anything is parsed or stored. */
   authenticate(arrival: Arrival, rawBody: Uint8Array): Promise<AuthResult>;
   /**

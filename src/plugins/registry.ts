@@ -55,6 +55,27 @@ export function pluginProblems(candidate: unknown): string[] {
   if (p.credentialHeaders !== undefined && (!Array.isArray(p.credentialHeaders) || p.credentialHeaders.some((h) => typeof h !== "string"))) {
     problems.push("credentialHeaders must be an array of header names");
   }
+  if (p.credentialQuery !== undefined && (!Array.isArray(p.credentialQuery) || p.credentialQuery.some((q) => typeof q !== "string" || q === ""))) {
+    problems.push("credentialQuery must be an array of query parameter names");
+  }
+  problems.push(...handshakeMethodProblems(p.handshakeMethods, p.handshake));
+  return problems;
+}
+
+/** Methods the host routes to the handshake with their own rules, never through `handshakeMethods`. */
+const OWN_RULES = ["POST", "GET", "HEAD"];
+
+/** `handshakeMethods`: upper-case method names other than POST/GET/HEAD, answered by a `handshake()` function. */
+function handshakeMethodProblems(methods: unknown, handshake: unknown): string[] {
+  if (methods === undefined) return [];
+  if (!Array.isArray(methods) || methods.some((m) => typeof m !== "string" || !/^[A-Z]+$/.test(m))) {
+    return ['handshakeMethods must be an array of upper-case method names, e.g. ["OPTIONS"]'];
+  }
+  const problems: string[] = [];
+  const own = methods.filter((m) => OWN_RULES.includes(m));
+  if (own.length > 0) problems.push(`handshakeMethods cannot list ${own.join(", ")}: POST always reaches the plugin, and GET and HEAD reach handshake() unverified`);
+  // Declared handshakes answer POSTs only, so another method would never be answered.
+  if (methods.length > 0 && typeof handshake !== "function") problems.push("handshakeMethods needs a handshake(req, ctx) function that answers them");
   return problems;
 }
 

@@ -291,6 +291,23 @@ export interface InletPlugin {
   /** Lower-case header names removed from `$trigger` (signatures, tokens, timestamps that carry secrets). */
   credentialHeaders?: string[];
   /**
+   * Query parameter names removed from `$trigger.query`, compared lower-case: a credential the
+   * provider carries in the URL (Azure Event Grid's `?code=`). `req.url` still has them.
+   */
+  credentialQuery?: string[];
+  /**
+   * Methods besides `POST` that reach only `handshake()`, and only once `verify` passes, like a
+   * `POST` handshake (CloudEvents' `OPTIONS` abuse-protection check, Azure Event Grid). Such a
+   * request that is not a handshake gets 405. `GET` and `HEAD` are not listed here: they reach
+   * `handshake()` unverified (providers do not sign those URL checks).
+   *
+   * @example
+   * ```ts
+   * handshakeMethods: ["OPTIONS"],
+   * ```
+   */
+  handshakeMethods?: string[];
+  /**
    * Signs a request the way the provider would (tests, `inlet sign --app`). `ctx.secret` is the
    * signing key: the shared secret, or for asymmetric recipes the private key (PEM or hex seed).
    */
