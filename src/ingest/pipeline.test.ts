@@ -418,3 +418,43 @@ test("the sandbox workers overloaded: 503 unavailable with Retry-After and an er
     pool.close();
   }
 });
+
+test("fan-out: one run per destination its filter selects, committed with the Activity row listing them; none selected is filtered", async () => {
+  const trigger = triggerRecord({
+    workflow: { kind: "none" },
+    redaction: { enabled: true, patterns: ["^email$"] },
+    destinations: [
+      { name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, filter: { expression: '$.type == "order.paid"' } },
+      { name: "audit", workflow: { kind: "command", argv: ["/bin/true"], orderingKey: "$.customer" } },
+      { name: "archive", workflow: { kind: "none" }, filter: { mode: "exclude", expression: "$.test == true" } },
+    ],
+  });
+  const { post, store } = pipelineWith([trigger]);
+  const paid = await post(trigger.token, '{"type":"order.paid","customer":"c1","email":"a@b.c"}', json);
+  expect(paid.outcome).toBe("run");
+  const [commit] = store.commits;
+  const runs = [commit.run!, ...(commit.fanOut ?? [])];
+  expect(runs.map((r) => [r.destination, r.status, r.orderingKey ?? null])).toEqual([
+    ["crm", "queued", null],
+    ["audit", "queued", '"c1"'],
+    ["archive", "succeeded", null],
+  ]);
+  expect(commit.activity.runIds).toEqual(runs.map((r) => r.id));
+  expect(commit.activity.runId).toBe(runs[0].id);
+  expect(new Set(runs.map((r) => r.requestId)).size).toBe(1);
+  expect(commit.triggerJson).not.toContain("a@b.c");
+  // Only audit's filterless destination, and archive's exclude: crm's filter does not match.
+  expect((await post(trigger.token, '{"type":"refund","customer":"c2"}', json)).outcome).toBe("run");
+  expect([store.commits[1].run!, ...(store.commits[1].fanOut ?? [])].map((r) => r.destination)).toEqual(["audit", "archive"]);
+  // A trigger whose every destination filters the request out: filtered, replayable.
+  const picky = triggerRecord({
+    id: "trg_picky",
+    token: "tok_picky",
+    workflow: { kind: "none" },
+    destinations: [{ name: "only-paid", workflow: { kind: "command", argv: ["/bin/true"] }, filter: { expression: '$.type == "order.paid"' } }],
+  });
+  const p = pipelineWith([picky]);
+  expect((await p.post(picky.token, '{"type":"refund"}', json)).outcome).toBe("filtered");
+  expect(p.store.activity.map((a) => [a.outcome, a.detail])).toEqual([["filtered", "no destination selected"]]);
+  expect(p.store.runs).toHaveLength(0);
+});

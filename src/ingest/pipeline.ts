@@ -30,8 +30,9 @@ import type { MultipartFile } from "./parse_multipart.ts";
 import { headersObject, queryObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
-import { orderingKeyOf } from "./ordering_key.ts";
+import { orderingKeysOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
+import { destinationsOf, respondingDestination } from "../records/destination.ts";
 import { RefusalTally, writeActivity } from "./refusal_tally.ts";
 import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
 import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
@@ -159,7 +160,9 @@ export class IngestPipeline {
     const bodyJson = arrival.trigger.app !== null ? null : prepared.checks.redact ? body.jsonTextHidingNothing() : body.jsonText();
     const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim), ...filesOf(body) });
     const { trigger } = arrival;
-    if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
+    // The responding destination's run authors the answer; when its filter did not choose it, the plain acknowledgement.
+    const responds = ending.run?.destination === respondingDestination(trigger)?.name;
+    if (ending.run && responds && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
     }
     return ending;
@@ -184,9 +187,16 @@ export class IngestPipeline {
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
 
-    const { run, duplicate, lease } = await recordRun(this.deps, screened, body, await orderingKeyOf(checks, body));
+    // Each destination's own filter chooses whether it gets a run (README "Destinations").
+    const chosen = await destinationsFor(checks, trigger, body);
+    if (chosen.length === 0) {
+      const duplicate = await recordFiltered(this.deps, screened, NO_DESTINATION, body);
+      return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
+    }
+    const route = { destinations: chosen, orderingKeys: await orderingKeysOf(checks, body) };
+    const { run, runs, duplicate, lease } = await recordRun(this.deps, screened, body, null, route);
     if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
-    if (this.deps.onRunCommitted) this.deps.onRunCommitted(trigger, run, lease);
+    if (this.deps.onRunCommitted) runs.forEach((r, i) => this.deps.onRunCommitted!(trigger, r, i === 0 ? lease : null));
     else lease?.release();
     return Ending.committed("run", ack(requestId), run);
   }
@@ -266,6 +276,17 @@ export class IngestPipeline {
 function filesOf(body: ParsedBody): { files?: MultipartFile[] } {
   const files = body.files();
   return files ? { files } : {};
+}
+
+/** The Activity detail of a request no destination's filter chose. */
+const NO_DESTINATION = "no destination selected";
+
+/** The destinations whose own filter selects the redacted body (all, where none has a filter). */
+async function destinationsFor(checks: PreparedChecks, trigger: TriggerRecord, redactedBody: unknown) {
+  const all = destinationsOf(trigger);
+  if (!checks.route) return all;
+  const names = new Set(await checks.route(redactedBody));
+  return all.filter((d) => names.has(d.name));
 }
 
 function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {
