@@ -34,11 +34,13 @@ export const TransformSchema = Type.Object(
 
 export const DestinationSchema = Type.Object(
   {
-    name: Type.String({ pattern: DESTINATION_NAME_PATTERN }),
-    workflow: WorkflowSchema,
+    name: Type.String({ pattern: DESTINATION_NAME_PATTERN, description: "lower-case letters, digits and hyphens, 1..40; unique in the trigger; each run carries it as destination" }),
+    workflow: Type.Union(WorkflowSchema.anyOf, { description: "what this destination's runs do, as the trigger's workflow (orderingKey orders this destination's runs)" }),
     filter: Type.Optional(DestinationFilterSchema),
     transform: Type.Optional(TransformSchema),
-    rateLimit: Type.Optional(Type.Object({ perSecond: Type.Number({ minimum: 0.01, maximum: 10_000 }) }, { additionalProperties: false })),
+    rateLimit: Type.Optional(
+      Type.Object({ perSecond: Type.Number({ minimum: 0.01, maximum: 10_000 }) }, { additionalProperties: false, description: "at most this many run starts per second (below 1: one start per 1/perSecond seconds), across instances" }),
+    ),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: "runs at once; default 2" })),
     breaker: Type.Optional(
       Type.Object(
@@ -48,7 +50,7 @@ export const DestinationSchema = Type.Object(
     ),
     respond: Type.Optional(Type.Boolean({ description: "this destination authors the workflow response (at most one)" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "one place a trigger's accepted requests go: a run per request its filter selects" },
 );
 
 export type DestinationConfig = Static<typeof DestinationSchema>;

@@ -138,7 +138,7 @@ const inputFields = {
   filter: FilterSchema,
   redaction: RedactionSchema,
   response: ResponseSchema,
-  workflow: WorkflowSchema,
+  workflow: Type.Union(WorkflowSchema.anyOf, { description: "what a run does; the shorthand for destinations [{ name: default, workflow }] (send workflow or destinations, not both)" }),
   destinations: Type.Array(DestinationSchema, {
     minItems: 1,
     maxItems: MAX_DESTINATIONS,
@@ -274,7 +274,7 @@ export const TriggerSchema = Type.Object({
   redaction: RedactionSchema,
   response: ResponseSchema,
   // Present when the trigger has exactly one destination, named default (the shorthand).
-  workflow: Type.Optional(WorkflowSchema),
+  workflow: Type.Optional(Type.Union(WorkflowSchema.anyOf, { description: "present only when the trigger has exactly one destination, named default: its workflow" })),
   destinations: inputFields.destinations,
   schema: PayloadSchemaSchema,
   maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
