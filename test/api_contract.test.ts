@@ -417,15 +417,15 @@ describe("Run and ActivityRow shapes", () => {
     const requestId = await deliver(t, { order: 1 });
     expect(requestId).toMatch(UUID);
     const [listed] = (await server.api("GET", `/api/runs?triggerId=${t.id}`)).body;
-    const RUN_FIELDS = ["attempts", "createdAt", "error", "finishedAt", "id", "orderingKey", "replayOf", "requestId", "result", "status", "triggerId"];
+    const RUN_FIELDS = ["attempts", "createdAt", "destination", "error", "finishedAt", "id", "orderingKey", "replayOf", "requestId", "result", "status", "triggerId"];
     expect(Object.keys(listed).sort()).toEqual(RUN_FIELDS);
-    expect(listed).toMatchObject({ triggerId: t.id, requestId, status: "succeeded", attempts: 1, error: null, replayOf: null });
+    expect(listed).toMatchObject({ triggerId: t.id, requestId, status: "succeeded", attempts: 1, error: null, replayOf: null, destination: "default" });
     expect(listed.createdAt).toMatch(ISO);
     expect(listed.finishedAt).toMatch(ISO);
     const one = (await server.api("GET", `/api/runs/${listed.id}`)).body;
     expect(Object.keys(one).sort()).toEqual([...RUN_FIELDS, "trigger"].sort());
     expect(one).toEqual({ ...listed, trigger: expect.objectContaining({ body: { order: 1 }, requestId, triggerId: t.id, method: "POST", app: null }) });
     const [row] = await server.activity(t.id);
-    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, detail: null, count: 1 });
+    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, runIds: [listed.id], detail: null, count: 1 });
   });
 });
