@@ -123,6 +123,12 @@ export interface JwtCheckOptions {
   algorithms?: string[];
   /** Clock skew allowed for `exp`, `nbf` and `iat` (default 60). */
   clockToleranceSeconds?: number;
+  /**
+   * Other claims that must hold exactly these values (a string, a boolean or a number), e.g.
+   * Pub/Sub's `{ email: "push@project.iam.gserviceaccount.com", email_verified: true }`; one that
+   * is absent or different refuses the token, its reason naming the claim.
+   */
+  claims?: Record<string, string | boolean | number>;
 }
 
 /** `ctx.verifyJwt`'s answer: the verified claims, or why the token is refused (for Activity). */
