@@ -8,9 +8,13 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { googleStandIn, type GoogleStandIn } from "../plugins/gcp-pubsub/google_stand_in.ts";
 import { keyIdOf } from "../plugins/gcp-pubsub/key_id.ts";
+import { signedCurl } from "../src/cli/sign.ts";
 import { ADMIN_TOKEN, eventually, startTestServer, UUID, type TestServer } from "./support/server.ts";
 
 const PUBLIC = "https://hooks.acme.example";
@@ -175,4 +179,24 @@ test("settings are checked at save: a JWKS URL on a host outside the rule, a mis
   expect((await server.api("POST", "/api/triggers", { name: "bad", app: "gcp-pubsub", appSettings: { serviceAccountEmail: "not-an-email" } })).body.details).toEqual([
     { path: "/appSettings/serviceAccountEmail", message: expect.stringContaining("is not an email address") },
   ]);
+});
+
+test("inlet sign: without a key it cannot make a token (only Google holds its keys); with --key of the stand-in's key its command is accepted", async () => {
+  const t = await pubsubTrigger("signed");
+  const dir = mkdtempSync(join(tmpdir(), "inlet-pubsub-sign-"));
+  try {
+    const bodyFile = join(dir, "push.json");
+    const keyFile = join(dir, "test-private.pem");
+    writeFileSync(bodyFile, envelope(b64('{"n":1}'), "m-signed"));
+    writeFileSync(keyFile, google.privatePem);
+    const record = server.core.triggers.get(t.id)!;
+    const options = { bodyFile, contentType: "application/json" };
+    await expect(signedCurl(record, PUBLIC, server.core.plugins, options)).rejects.toThrow(/cannot sign: Google signs Pub\/Sub's tokens with its own keys/);
+    const curl = await signedCurl(record, PUBLIC, server.core.plugins, { ...options, keyFile });
+    const bearer = /'Authorization: Bearer ([^']+)'/.exec(curl)?.[1];
+    expect(bearer).toBeDefined();
+    expect((await push(t.url, readFileSync(bodyFile, "utf8"), bearer!)).status).toBe(200);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
