@@ -30,10 +30,10 @@ import typeform from "./typeform/index.ts";
 import calendly from "./calendly/index.ts";
 import twitch from "./twitch/index.ts";
 import vercel from "./vercel/index.ts";
+import gcpPubsub from "./gcp-pubsub/index.ts";
 import notion from "./notion/index.ts";
 import asana from "./asana/index.ts";
 import dropbox from "./dropbox/index.ts";
-import gcpPubsub from "./gcp-pubsub/index.ts";
 
 /** Every built-in app-trigger plugin (CONTRACT §4), bundled into the binary. */
 export const BUILTIN_PLUGINS: InletPlugin[] = [
@@ -68,8 +68,8 @@ export const BUILTIN_PLUGINS: InletPlugin[] = [
   calendly,
   twitch,
   vercel,
+  gcpPubsub,
   notion,
   asana,
   dropbox,
-  gcpPubsub,
 ];
