@@ -30,6 +30,7 @@ import typeform from "./typeform/index.ts";
 import calendly from "./calendly/index.ts";
 import twitch from "./twitch/index.ts";
 import vercel from "./vercel/index.ts";
+import gcpPubsub from "./gcp-pubsub/index.ts";
 import notion from "./notion/index.ts";
 import asana from "./asana/index.ts";
 import dropbox from "./dropbox/index.ts";
@@ -68,6 +69,7 @@ export const BUILTIN_PLUGINS: InletPlugin[] = [
   calendly,
   twitch,
   vercel,
+  gcpPubsub,
   notion,
   asana,
   dropbox,

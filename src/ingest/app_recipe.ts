@@ -8,6 +8,7 @@ import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
 import { candidateSecrets, triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 import { isArmed } from "../records/arm_window.ts";
+import { exceedsDepth } from "../sandbox/depth.ts";
 import { firstPassing } from "./first_passing.ts";
 import { notArmedReason } from "./not_armed.ts";
 import type { Arrival } from "./arrival.ts";
@@ -92,6 +93,18 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
       const window = key.byContent ? plugin.contentDedupWindowSeconds : (plugin.dedupWindowSeconds ?? DEFAULT_DELIVERY_WINDOW_SECONDS);
       return window ? { keyHash: key.hash, windowSeconds: window } : null;
     },
+    decodeBody: plugin.decodeBody
+      ? (verified, body, redacting) => {
+          try {
+            const decoded = plugin.decodeBody!(body, requestOf(verified.arrival, verified.rawBody), { redacting });
+            // The parsed body kept the nesting limit; what was decoded inside it must too.
+            return exceedsDepth(decoded) ? body : decoded;
+          } catch {
+            // Odd input the plugin did not expect: the body as parsed, never a failed request.
+            return body;
+          }
+        }
+      : undefined,
     app(verified, body) {
       const event = plugin.event ? textOf(safeCall(() => plugin.event!(requestOf(verified.arrival, verified.rawBody), body))) : null;
       return { id: plugin.id, event, deliveryId: deliveryIdOf(verified) };

@@ -309,6 +309,47 @@ test("the stored $trigger is the body as received for a generic trigger, and the
   expect(stored.body).toEqual({ kept: 1 });
 });
 
+test("an app plugin's decodeBody() is the body the schema, filter, redaction, event() and the run see; a throw leaves the body as parsed", async () => {
+  const seen: unknown[] = [];
+  const decoding = definePlugin({
+    id: "enc",
+    name: "Enc",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    decodeBody: (body, _req, options) => {
+      seen.push(options.redacting);
+      const { payload } = body as { payload: string };
+      if (payload === "boom") throw new Error("not base64");
+      if (payload === "deep") return { decoded: { type: "paid", nested: JSON.parse("[".repeat(300) + "]".repeat(300)) } };
+      return { ...(body as object), ...(options.redacting ? { payload: undefined } : {}), decoded: JSON.parse(atob(payload)) };
+    },
+    event: (_req, body) => ((body as { decoded?: { type?: string } }).decoded?.type ?? null),
+  });
+  const trigger = triggerRecord({
+    app: "enc",
+    appSecret: "sig",
+    filter: { enabled: true, mode: "include", expression: '$.decoded.type == "paid"' },
+    redaction: { enabled: true, patterns: ["^email$"] },
+    schema: { enabled: true, document: { type: "object", required: ["decoded"], properties: { decoded: { type: "object", required: ["type"] } } } },
+  });
+  const { post, store } = pipelineWith([trigger], { plugins: [decoding] });
+  const send = (inner: unknown) => post(trigger.token, JSON.stringify({ payload: typeof inner === "string" ? inner : btoa(JSON.stringify(inner)) }), { ...json, "x-sig": "sig" });
+
+  expect((await send({ type: "paid", email: "a@b.c" })).outcome).toBe("run");
+  const stored = JSON.parse(store.commits.at(-1)!.triggerJson!) as { body: unknown; app: { event: string } };
+  expect(stored.body).toEqual({ decoded: { type: "paid", email: "[REDACTED]" } });
+  expect(stored.app.event).toBe("paid");
+  expect(seen).toEqual([true]);
+  expect((await send({ type: "refunded" })).outcome).toBe("filtered");
+  expect((await send({ kind: "no type" })).outcome).toBe("rejected");
+  // A throwing decodeBody: the body as parsed, which the schema then refuses (no `decoded`).
+  expect((await send("boom")).outcome).toBe("rejected");
+  // Decoded deeper than bodies may nest: not taken either.
+  expect((await send("deep")).outcome).toBe("rejected");
+  expect(store.runs).toHaveLength(1);
+  expect(store.activity.slice(-3).map((a) => a.detail)).toEqual([expect.stringContaining("/decoded"), expect.stringContaining("decoded"), expect.stringContaining("decoded")]);
+});
+
 test("under redaction, the body's text as received is stored while redaction changed nothing and the text hides nothing; else the body is serialized", async () => {
   const trigger = triggerRecord({ redaction: { enabled: true, patterns: ["^password$"] } });
   const { post, store } = pipelineWith([trigger]);

@@ -148,6 +148,9 @@ export class IngestPipeline {
     await body.ready();
     const parsed = parse(body, arrival.requestId);
     if (parsed instanceof Ending) return parsed;
+    // What the provider encodes inside its body (Pub/Sub's message.data) is decoded before the
+    // schema, the filter and redaction look at it.
+    if (recipe.decodeBody) body.replaceValue(recipe.decodeBody(verified, parsed.value, prepared.checks.redact !== undefined));
 
     const nonConforming = prepared.checks.schema ? await checkSchema(prepared.checks, arrival, body.valueForSchema(), deduplicated.claim, this.deps) : null;
     if (nonConforming) return nonConforming;
@@ -158,7 +161,7 @@ export class IngestPipeline {
     // redaction the text is taken only when it hides nothing: a duplicate name's shadowed value
     // (`{"u":{"password":"…"},"u":1}`) is in the text but never seen by redaction.
     const bodyJson = arrival.trigger.app !== null ? null : prepared.checks.redact ? body.jsonTextHidingNothing() : body.jsonText();
-    const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim), ...filesOf(body) });
+    const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, body.value(), bodyJson, deduplicated.claim), ...filesOf(body) });
     const { trigger } = arrival;
     // The responding destination's run authors the answer; when its filter did not choose it, the plain acknowledgement.
     const responds = ending.run?.destination === respondingDestination(trigger)?.name;

@@ -51,6 +51,11 @@ export interface TriggerRecipe {
    * the parsed body awaits `body.ready()` first; one that does not leaves a duplicate unparsed.
    */
   dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
+  /**
+   * An app's `$trigger.body`: the parsed body with what its provider encodes inside decoded
+   * (Pub/Sub's `message.data`); absent where nothing is. `redacting`: the trigger redacts PII.
+   */
+  decodeBody?(verified: Verified, body: unknown, redacting: boolean): unknown;
   /** `$trigger.app` for a verified request with its parsed body; null for generic triggers. */
   app(verified: Verified, body: unknown): AppInfo | null;
 }

@@ -14,6 +14,7 @@ test("a usable plugin has no problems; each broken part is named", () => {
     "verify(req, ctx) must be a function",
     "event must be a function when present",
   ]);
+  expect(pluginProblems({ ...plugin, decodeBody: { data: "base64" } })).toEqual(["decodeBody must be a function when present"]);
 });
 
 test("a timestamp and its tolerance come together: either one alone is refused at load", () => {

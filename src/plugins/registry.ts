@@ -31,7 +31,7 @@ export function pluginProblems(candidate: unknown): string[] {
   if (typeof p.name !== "string" || p.name === "") problems.push("name must be a non-empty string");
   if (!p.secret || typeof p.secret.label !== "string" || typeof p.secret.generated !== "boolean") problems.push("secret must be { label: string, generated: boolean }");
   if (typeof p.verify !== "function") problems.push("verify(req, ctx) must be a function");
-  for (const hook of ["timestamp", "deliveryId", "event", "handshake", "sign"] as const) {
+  for (const hook of ["timestamp", "deliveryId", "event", "decodeBody", "handshake", "sign"] as const) {
     if (p[hook] !== undefined && typeof p[hook] !== "function") problems.push(`${hook} must be a function when present`);
   }
   // A timestamp and its tolerance come together (whether the tolerance is a positive number is the loop's below).
