@@ -213,8 +213,9 @@ describe("one instance, observed with gates", () => {
     await server.close();
     target.stop();
   });
+  // Its one destination may run as many at once as the server has slots: a run that waits, waits for its key.
   const orderedTrigger = (name: string, extra: Record<string, unknown> = {}, orderingKey = "$.customer") =>
-    server.createTrigger({ name, ...extra, workflow: { kind: "http", url: target.url, retry: { maxAttempts: 3 }, orderingKey } });
+    server.createTrigger({ name, ...extra, destinations: [{ name: "default", workflow: { kind: "http", url: target.url, retry: { maxAttempts: 3 }, orderingKey }, concurrency: 8 }] });
   /** The live run (not a replay) whose body carries `label`. */
   const runOf = async (triggerId: string, label: string) =>
     ((await server.api("GET", `/api/runs?triggerId=${triggerId}&include=trigger`)).body as any[]).find((r) => r.trigger.body.label === label && !r.replayOf);

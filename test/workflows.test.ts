@@ -231,7 +231,8 @@ describe("what each workflow kind is given, and how runs move through their stat
       inFlight--;
       return new Response("done");
     };
-    const t = await server.createTrigger({ name: "saturated", workflow: { kind: "http", url: targetUrl } });
+    // Its one destination may run more than the server's 4 at once: the server's bound is what holds here.
+    const t = await server.createTrigger({ name: "saturated", destinations: [{ name: "default", workflow: { kind: "http", url: targetUrl }, concurrency: 64 }] });
     for (let i = 0; i < 6; i++) expect((await post(t.url, { i })).status).toBe(200);
     await eventually(() => inFlight === 4);
     const during = await runsOf(t.id);
@@ -247,6 +248,26 @@ describe("what each workflow kind is given, and how runs move through their stat
       expect(run).toMatchObject({ attempts: 1, error: null, result: { status: 200, body: "done" } });
       expect(Date.parse(run.finishedAt)).toBeGreaterThanOrEqual(Date.parse(run.createdAt));
     }
+  });
+
+  test("a destination runs at most its concurrency at once: 2 by default, the workflow shorthand's too", async () => {
+    const gate = Promise.withResolvers<void>();
+    let inFlight = 0;
+    let peak = 0;
+    answer = async () => {
+      peak = Math.max(peak, ++inFlight);
+      await gate.promise;
+      inFlight--;
+      return new Response("done");
+    };
+    const t = await server.createTrigger({ name: "two-at-once", workflow: { kind: "http", url: targetUrl } });
+    for (let i = 0; i < 5; i++) expect((await post(t.url, { i })).status).toBe(200);
+    await eventually(() => inFlight === 2);
+    await Bun.sleep(300);
+    expect((await runsOf(t.id)).map((r) => r.status).sort()).toEqual(["queued", "queued", "queued", "running", "running"]);
+    gate.resolve();
+    await eventually(async () => (await runsOf(t.id)).every((r) => r.status === "succeeded"), 10_000);
+    expect(peak).toBe(2);
   });
 
   test("between retries a run is running with the attempts made so far; it ends with every attempt in its result", async () => {
