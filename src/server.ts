@@ -28,6 +28,8 @@ import { BASE_URL_META } from "./records/meta_keys.ts";
 import { MAX_TRIGGER_BODY_BYTES, type TriggerRecord } from "./records/trigger.ts";
 import { Replay } from "./replay/replay.ts";
 import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
+import { runTransform } from "./runs/transform.ts";
+import type { ScriptPool } from "./runs/script/pool.ts";
 import { DataDirInUse, holdServeLock } from "./store/sqlite/serve_lock.ts";
 import { panelRoutes } from "./ui/routes.ts";
 
@@ -169,6 +171,8 @@ async function serve(config: ServerConfig, core: Core, services: Services): Prom
 /** What executes work apart from answering requests: runs, sandbox workers, alerts. */
 interface Work {
   metrics: Metrics;
+  /** The sandbox processes scripts and transforms run in. */
+  scriptPool: ScriptPool;
   log: RequestLog;
   queue: RunQueue;
   checkPool: CheckPool;
@@ -190,7 +194,7 @@ async function startWork(config: ServerConfig, core: Core, services: Services): 
   const alerts = new AlertMonitor({ store, triggers, url: config.alertUrl, secret: config.alertSecret, intervalMs: config.alertInterval * 1000, owner: queue.owner, log: logEvent });
   alerts.start();
   services.add({ name: "alerts", stop: () => alerts.stop() });
-  return { metrics: new Metrics(), log, queue, checkPool, alerts };
+  return { metrics: new Metrics(), log, queue, checkPool, alerts, scriptPool: runners.scriptPool };
 }
 
 /** Every request's way in: the front door, the ingest pipeline for webhook calls, the routed app for the rest. */
@@ -236,6 +240,7 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
       onTriggerDeleted: (id) => metrics.forget(id),
       maxBodyBytes: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES),
       alerts: () => alerts.list(),
+      transformTest: (source, trigger, timeoutMs) => runTransform(work.scriptPool, { source, trigger, timeoutMs, ctx: { runId: "test", destination: "test", attempt: 1 } }),
       failedAuth,
     },
     health: [

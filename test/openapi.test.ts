@@ -114,6 +114,12 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a == 1", sample: { a: 1 } });
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a = 1" });
   await call("POST", "/api/check", "/api/check", { kind: "other" });
+  const $trigger = { body: { id: "evt_1" }, headers: {}, query: {} };
+  const shaped = await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default (t) => ({ body: { id: t.body.id }, headers: { 'X-A': 'b' } })", trigger: $trigger });
+  expect(shaped.body).toEqual({ result: { body: { id: "evt_1" }, headers: { "X-A": "b" } } });
+  expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default () => null", trigger: $trigger })).body).toEqual({ result: null });
+  expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default () => { throw new Error('nope') }", trigger: $trigger })).body.error).toStartWith("transform: ");
+  expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "", trigger: $trigger })).status).toBe(400);
   await call("DELETE", `/api/triggers/${id}`, "/api/triggers/{id}");
   await call("DELETE", `/api/triggers/${id}`, "/api/triggers/{id}");
   // Every documented operation was exercised.

@@ -5,6 +5,7 @@ import { jsonResponse } from "../ingest/respond.ts";
 import { activityRoutes } from "./api/activity.ts";
 import { alertRoutes } from "./api/alerts.ts";
 import { checkRoutes } from "./api/check.ts";
+import { transformRoutes } from "./api/transform.ts";
 import type { ApiDeps } from "./api/deps.ts";
 import { pluginRoutes } from "./api/plugins.ts";
 import { replayRoutes } from "./api/replay.ts";
@@ -53,5 +54,6 @@ export function apiRoutes(deps: ApiDeps) {
       .use(alertRoutes(deps))
       .use(pluginRoutes(deps))
       .use(checkRoutes(deps))
+      .use(transformRoutes(deps))
   );
 }

@@ -3,6 +3,7 @@ import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../record
 import { BulkReplayResultSchema, BulkReplaySchema, ReplayRequestSchema } from "../replay/replay_input.ts";
 import { RotateResultSchema, RotateSchema } from "../triggers/rotate_input.ts";
 import { VERSION } from "../version.ts";
+import { TransformTestResultSchema, TransformTestSchema } from "./api/transform.ts";
 import { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "./api_schemas.ts";
 
 /**
@@ -38,6 +39,8 @@ const SCHEMAS: Record<string, TSchema> = {
   BulkReplayResult: BulkReplayResultSchema,
   CheckInput: CheckInputSchema,
   CheckResult: CheckResultSchema,
+  TransformTest: TransformTestSchema,
+  TransformTestResult: TransformTestResultSchema,
   Secret: SecretSchema,
   Armed: ArmedSchema,
   Filtered: FilteredSchema,
@@ -183,6 +186,15 @@ export const ROUTES: ApiRoute[] = [
     summary: "Validate an expression (jsonpath, filter, regex), optionally evaluating it on a sample",
     request: "CheckInput",
     responses: { "200": { description: "the verdict", schema: "CheckResult" }, "400": invalid },
+  },
+  {
+    method: "post",
+    path: "/api/transform/test",
+    operationId: "testTransform",
+    tag: "Checks",
+    summary: "Run a destination's transform on a $trigger: what the destination would receive (null: skipped), or why it failed; nothing is stored or sent",
+    request: "TransformTest",
+    responses: { "200": { description: "the transform's result, or its error", schema: "TransformTestResult" }, "400": invalid },
   },
   { method: "get", path: "/api/openapi.json", operationId: "openApi", tag: "Meta", summary: "This document", responses: { "200": { description: "the OpenAPI 3.1 document" } } },
 ];

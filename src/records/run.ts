@@ -48,7 +48,7 @@ export type ClaimedRun = RunRecord & { trigger: unknown };
 
 /** How a run ended. */
 export interface RunFinish {
-  status: "succeeded" | "failed";
+  status: "succeeded" | "failed" | "skipped";
   result: unknown;
   error: string | null;
   attempts: number;

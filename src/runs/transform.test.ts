@@ -37,3 +37,36 @@ test("transformed() accepts { body } and { body, headers } and null only", () =>
   expect(transformed([1]).ok).toBe(false);
   expect(transformed({ headers: {} }).ok).toBe(false);
 });
+
+test("a destination's transform runs when its run starts: the workflow gets what it returned; null skips; a failure is not retried", async () => {
+  const { createRunners } = await import("./runners.ts");
+  const { triggerRecord } = await import("../../test/support/ingest.ts");
+  const seen: Array<{ body: string; headers: Record<string, string> }> = [];
+  const target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (seen.push({ body: await r.text(), headers: Object.fromEntries(r.headers) }), new Response("ok")) });
+  const runners = createRunners({ scriptPool: { size: 1 } });
+  const url = `http://127.0.0.1:${target.port}/hook`;
+  const t = triggerRecord({
+    workflow: { kind: "none" },
+    destinations: [
+      { name: "slack", workflow: { kind: "http", url }, transform: { source: "export default (t, ctx) => ({ body: { text: `paid ${t.body.id} via ${ctx.destination}` }, headers: { 'X-Shape': 'slack' } })" } },
+      { name: "quiet", workflow: { kind: "http", url }, transform: { source: "export default () => null" } },
+      { name: "broken", workflow: { kind: "http", url, retry: { maxAttempts: 5 } }, transform: { source: "export default (t) => t.body.missing.field" } },
+    ],
+  });
+  const run = (destination: string) => ({ id: `run-${destination}`, triggerId: t.id, requestId: "req", status: "running" as const, trigger: { body: { id: "evt_1" } }, result: null, attempts: 0, error: null, createdAt: new Date().toISOString(), finishedAt: null, destination });
+  const context = { signal: new AbortController().signal, recordAttempt() {} };
+  try {
+    const slack = await runners.execute(t, run("slack"), context);
+    expect(slack.status).toBe("succeeded");
+    expect(JSON.parse(seen[0].body)).toEqual({ text: "paid evt_1 via slack" });
+    expect(seen[0].headers["x-shape"]).toBe("slack");
+    expect(await runners.execute(t, run("quiet"), context)).toMatchObject({ status: "skipped", attempts: 0, result: { skipped: "transform returned null" } });
+    const broken = await runners.execute(t, run("broken"), context);
+    expect(broken).toMatchObject({ status: "failed", attempts: 1 });
+    expect(broken.error).toStartWith("transform: ");
+    expect(seen).toHaveLength(1);
+  } finally {
+    target.stop(true);
+    await runners.close();
+  }
+});

@@ -10,7 +10,8 @@ export interface WorkflowAnswer {
 
 /** How a run ended, as the queue records it and workflow response mode answers it. */
 export interface RunOutcome {
-  status: "succeeded" | "failed";
+  /** `skipped`: the destination's transform returned null (README "Transformations"). */
+  status: "succeeded" | "failed" | "skipped";
   attempts: number;
   /** One line for the owner (never sent to callers); null when it succeeded. */
   error: string | null;

@@ -1,4 +1,4 @@
-import { ERRORS, failure } from "../ingest/respond.ts";
+import { ack, ERRORS, failure } from "../ingest/respond.ts";
 import type { RunRecord } from "../records/run.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { answerHeaders } from "./answer_headers.ts";
@@ -17,6 +17,8 @@ export const DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS = 10_000;
 export async function workflowResponse(queue: RunQueue, trigger: TriggerRecord, run: RunRecord, requestId: string): Promise<Response> {
   const outcome = await queue.waitFor(run.id, trigger.response.timeoutMs ?? DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS);
   if (!outcome) return failure(504, ERRORS.timedOut, requestId);
+  // Its transform chose not to deliver (null): nothing was authored, the request was accepted.
+  if (outcome.status === "skipped") return ack(requestId);
   if (!outcome.answer) return failure(outcome.failureStatus ?? 500, ERRORS.workflowFailed, requestId);
   const headers = answerHeaders(outcome.answer.headers);
   headers.set("X-Request-Id", requestId);

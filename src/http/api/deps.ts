@@ -2,6 +2,7 @@ import type { ExpressionCheck } from "../../checks/api_check.ts";
 import type { PluginRegistry } from "../../plugins/registry.ts";
 import type { AlertRecord } from "../../records/alert.ts";
 import type { Replay } from "../../replay/replay.ts";
+import type { TransformOutcome } from "../../runs/transform.ts";
 import type { History } from "../../store/history.ts";
 import type { TriggerService } from "../../triggers/service.ts";
 
@@ -19,6 +20,8 @@ export interface ApiDeps {
   maxBodyBytes: number;
   /** `GET /api/alerts`: the stored alerts with their measure now (the alert monitor's). */
   alerts(): Promise<AlertRecord[]>;
+  /** `POST /api/transform/test`: runs a transform in the sandbox on a given `$trigger`, storing and sending nothing. */
+  transformTest(source: string, trigger: unknown, timeoutMs?: number): Promise<TransformOutcome>;
   /** Counts a refused admin token: the 429 to answer with once its address has failed too often, else null (see AdminAuthThrottle). */
   failedAuth?(request: Request): Response | null;
 }
