@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
-import { usesGeneratedSecret } from "./auth/generic.ts";
 import { expressionRules } from "./checks/compile.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { UsageError, type ServerConfig } from "./config/server_config.ts";
@@ -10,6 +9,7 @@ import { KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
 import { PostgresStore } from "./store/postgres/postgres_store.ts";
 import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/store.ts";
+import { needsGeneratedSecret } from "./triggers/secret_policy.ts";
 import { TriggerService } from "./triggers/service.ts";
 
 /** Everything a process needs to read and change triggers, shared by the server and the CLI. */
@@ -38,9 +38,7 @@ export async function openCore(config: ServerConfig): Promise<Core> {
     await store.close();
     throw error;
   }
-  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) =>
-    s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true,
-  );
+  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins }, (s) => needsGeneratedSecret(s, plugins));
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box };
 }

@@ -56,8 +56,11 @@ export interface ExpressionRules {
 export interface PluginCatalog {
   has(id: string): boolean;
   ids(): string[];
-  /** `adoptsSecret`: its triggers are armed to adopt a secret from a handshake (trust on first use). */
-  get(id: string): { adoptsSecret?: boolean } | undefined;
+  /**
+   * `adoptsSecret`: its triggers are armed to adopt a secret from a handshake (trust on first use);
+   * `secret.generated`: inlet generates its triggers' secret (see secret_policy.ts).
+   */
+  get(id: string): { adoptsSecret?: boolean; secret?: { generated: boolean } } | undefined;
 }
 
 export interface NormalizeContext {
