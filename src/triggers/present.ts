@@ -37,6 +37,7 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     maxBodyBytes: trigger.maxBodyBytes ?? null,
     sources: trigger.sources ?? { allow: [] },
     alerts: trigger.alerts ?? [],
+    managedBy: trigger.managedBy ?? null,
     createdAt: trigger.createdAt,
     updatedAt: trigger.updatedAt,
   };

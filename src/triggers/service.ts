@@ -6,6 +6,7 @@ import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
 import { armedUntilFrom } from "../records/arm_window.ts";
 import { adoptionOf, type Adoption } from "./adoption.ts";
 import { notArmable, type ArmResult } from "./arming.ts";
+import { refuseIfManaged } from "./managed_by_config.ts";
 import { ValidationError } from "./validation_error.ts";
 
 /** Is a generated secret part of these settings? */
@@ -136,6 +137,7 @@ export class TriggerService {
     await this.refresh();
     const current = this.byId.get(id);
     if (!current) return undefined;
+    refuseIfManaged(current);
     const body = patch as { app?: unknown; appSecret?: string };
     if (body && typeof body === "object" && "app" in body && body.app !== current.app) {
       throw new ValidationError([{ path: "/app", message: "a trigger's app cannot be changed; create a new trigger instead" }]);
@@ -171,6 +173,7 @@ export class TriggerService {
     await this.refresh();
     const current = this.byId.get(id);
     if (!current) return undefined;
+    refuseIfManaged(current);
     // The secret that verifies is rotated the way it was set up: one the caller gave inlet (pasted
     // at create, or adopted from a handshake) takes the new one in appSecret; one inlet generated
     // is generated anew. Anything else would leave in force a secret the caller did not expect.
@@ -233,6 +236,9 @@ export class TriggerService {
   }
 
   async delete(id: string): Promise<boolean> {
+    await this.refresh();
+    const current = this.byId.get(id);
+    if (current) refuseIfManaged(current);
     const removed = await this.store.deleteTrigger(id);
     await this.refresh(true);
     return removed;
