@@ -5,6 +5,7 @@ import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from ".
 import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
 import { armedUntilFrom } from "../records/arm_window.ts";
 import { adoptionOf, type Adoption } from "./adoption.ts";
+import type { ApplyPlan, DesiredSettings, TriggerSnapshot } from "./apply_plan.ts";
 import { notArmable, type ArmResult } from "./arming.ts";
 import { refuseIfManaged } from "./managed_by_config.ts";
 import { ValidationError } from "./validation_error.ts";
@@ -233,6 +234,74 @@ export class TriggerService {
     await this.store.updateTrigger(this.seal({ ...current, appSecret: secret, armedUntil: null, updatedAt: laterThan(current.updatedAt) }));
     await this.refresh(true);
     return adoption;
+  }
+
+  /** Every trigger and the revision they were loaded at (a plan made from them is applied against it). */
+  async snapshot(): Promise<TriggerSnapshot> {
+    await this.refresh();
+    return { triggers: this.list(), revision: this.revision };
+  }
+
+  /**
+   * Applies a config file's plan (README "Triggers as code") in one transaction: deletions,
+   * updates (settings replaced whole) and creations, every written trigger managed by the config.
+   * A pinned token or a supplied secret is used as given; a supplied secret that changes, or a
+   * new Authentication Type, rotates at once (nothing of the old one verifies). "stale" when a
+   * change since `revision` (the snapshot the plan was made from) means it must be planned again;
+   * a token another trigger has is TokenTaken. Either way nothing was written.
+   */
+  async apply(plan: ApplyPlan, revision: number): Promise<"applied" | "stale"> {
+    const at = this.now();
+    const inserts: StoredTrigger[] = [];
+    const updates: StoredTrigger[] = [];
+    const deletes: string[] = [];
+    for (const step of plan.steps) {
+      if (step.action === "create") inserts.push(this.seal(this.created(step.desired, at)));
+      else if (step.action === "update") updates.push(this.seal(this.replaced(step.current, step.desired)));
+      else if (step.action === "delete") deletes.push(step.current.id);
+    }
+    const applied = await this.store.applyTriggers({ inserts, updates, deletes, expectedRevision: revision });
+    await this.refresh(true);
+    return applied ? "applied" : "stale";
+  }
+
+  /** A new trigger as a config file wants it. */
+  private created({ settings, token, secret, appSecret }: DesiredSettings, at: Date): TriggerRecord {
+    const now = at.toISOString();
+    return {
+      id: Bun.randomUUIDv7(),
+      token: token ?? newWebhookToken(),
+      ...settings,
+      managedBy: "config",
+      createdAt: now,
+      updatedAt: now,
+      secret: this.needsGeneratedSecret(settings) ? (secret ?? newSecret()) : null,
+      appSecret: settings.app !== null ? (appSecret ?? null) : null,
+      previous: null,
+      ...(this.armable(settings.app) ? { armedUntil: armedUntilFrom(at) } : {}),
+    };
+  }
+
+  /** An existing trigger with the settings a config file wants: nothing of its old settings is kept but its id, token (unless pinned) and secrets. */
+  private replaced(current: TriggerRecord, { settings, token, secret, appSecret }: DesiredSettings): TriggerRecord {
+    // As `update`: a new Authentication Type generates a new secret; a supplied one wins.
+    const rotate = settings.auth.type !== current.auth.type || !current.secret;
+    const nextSecret = this.needsGeneratedSecret(settings) ? (secret ?? (rotate ? newSecret() : current.secret)) : null;
+    const nextAppSecret = settings.app !== null ? (appSecret ?? current.appSecret) : null;
+    const rotated = nextSecret !== current.secret || nextAppSecret !== current.appSecret;
+    return {
+      id: current.id,
+      token: token ?? current.token,
+      ...settings,
+      managedBy: "config",
+      createdAt: current.createdAt,
+      updatedAt: laterThan(current.updatedAt),
+      secret: nextSecret,
+      appSecret: nextAppSecret,
+      // A secret changed in the file rotates at once: the previous one does not verify any more.
+      previous: rotated ? null : current.previous,
+      ...(current.armedUntil !== undefined ? { armedUntil: current.armedUntil } : {}),
+    };
   }
 
   async delete(id: string): Promise<boolean> {
