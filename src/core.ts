@@ -11,6 +11,7 @@ import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/store.ts";
 import { needsGeneratedSecret } from "./triggers/secret_policy.ts";
 import { TriggerService } from "./triggers/service.ts";
+import type { TriggersAsCodeContext } from "./triggers_as_code/index.ts";
 
 /** Everything a process needs to read and change triggers, shared by the server and the CLI. */
 export interface Core {
@@ -42,6 +43,13 @@ export async function openCore(config: ServerConfig): Promise<Core> {
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box };
 }
+
+/** What reading, applying and exporting a config file needs: the API's rules, the loaded plugins, the secret policy the trigger service has. */
+export const configFileContext = ({ plugins }: Pick<Core, "plugins">): TriggersAsCodeContext => ({
+  rules: expressionRules,
+  plugins,
+  needsGeneratedSecret: (settings) => needsGeneratedSecret(settings, plugins),
+});
 
 /** The built-in plugins and those of `--plugins-dir`. */
 export async function loadPlugins(config: Pick<ServerConfig, "pluginsDir">): Promise<PluginRegistry> {
