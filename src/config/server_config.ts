@@ -31,6 +31,8 @@ export const ServerConfigSchema = Type.Object({
   runConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
   runLeaseSeconds: Type.Integer({ minimum: 2, maximum: 86_400 }),
   logRequests: Type.Boolean(),
+  configFile: Type.Optional(Type.String({ minLength: 1 })),
+  configWatch: Type.Boolean(),
 });
 export type ServerConfig = Static<typeof ServerConfigSchema>;
 
@@ -82,6 +84,8 @@ export const OPTIONS: Option[] = [
     fallback: 60,
     help: "how long an instance holds a run it executes without renewing (a run of an instance that died is taken over after it)",
   },
+  { key: "configFile", flag: "--config", env: "INLET_CONFIG", kind: "string", help: "a config file of triggers (YAML or JSON) applied at start; an invalid one stops the start" },
+  { key: "configWatch", flag: "--watch", env: "INLET_CONFIG_WATCH", kind: "boolean", fallback: false, help: "with --config: apply the file again within 2 s of each change (an invalid one is refused, the last good one stays)" },
   { key: "logRequests", flag: "--log-requests", env: "INLET_LOG_REQUESTS", kind: "boolean", fallback: true, help: "one JSON log line per webhook request (true/false)" },
   { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, credential: true, help: "admin token (default: generated on first start, printed once)" },
   { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, credential: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },
@@ -192,6 +196,7 @@ export function loadServerConfig(args: string[], environment: Record<string, str
     const parsed = parseCidr(entry);
     if (!parsed.ok) throw new UsageError(`--trusted-proxies: ${parsed.reason} (write CIDR ranges separated by commas, e.g. 10.0.0.0/8,127.0.0.1)`);
   }
+  if (values.configWatch === true && values.configFile === undefined) throw new UsageError("--watch watches the config file: give it with --config FILE (or INLET_CONFIG)");
   const config = values as ServerConfig;
   given.set(config, explicit);
   return config;
