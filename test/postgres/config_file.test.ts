@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropDatabase, newSecretKey, startInstance, stopAll, waitFor } from "../support/instances.ts";
@@ -71,5 +71,18 @@ describe.skipIf(!postgresAvailable())("triggers as code on PostgreSQL", () => {
     // Each instance has every trigger once, the same (ids, tokens, times): nothing was written twice.
     const seen = async (on: typeof a) => ((await on.api("GET", "/api/triggers")).body as any[]).map((t) => [t.name, t.id, t.token, t.updatedAt]);
     expect(await seen(b)).toEqual(await seen(a));
+
+    // Half-written: each instance refuses it and counts it; the triggers stay.
+    const reloadErrors = async (on: typeof a) => Number(/^inlet_config_reload_errors_total (\d+)$/m.exec(await (await fetch(`${on.url}/metrics`)).text())?.[1]);
+    writeFileSync(file, "triggers:\n  - name: orders\n    auth: { type: bear");
+    await waitFor("both refused it", async () => (await reloadErrors(a)) === 1 && (await reloadErrors(b)) === 1);
+    expect(await names()).toEqual(["deploys", "orders"]);
+
+    // Replaced by a rename, with prune: deploys is deleted once.
+    writeFileSync(join(folder, "inlet.yaml.new"), "triggers:\n  - name: orders\n    auth: { type: bearer }\nprune: true\n");
+    renameSync(join(folder, "inlet.yaml.new"), file);
+    await waitFor("deploys pruned everywhere", async () => (await names()).length === 1 && ((await b.api("GET", "/api/triggers")).body as any[]).length === 1);
+    await waitFor("both instances read it", () => count(logs(), '"plan":["= unchanged orders","- delete deploys"]') + count(logs(), "config file read: nothing to change") >= 3);
+    expect(count(logs(), '"plan":["= unchanged orders","- delete deploys"]')).toBe(1);
   }, 120_000);
 });
