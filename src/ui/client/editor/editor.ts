@@ -15,6 +15,7 @@ import { schemaSection } from "./schema_section.ts";
 import { sourcesSection } from "./sources_section.ts";
 import { workflowSection } from "./workflow_section.ts";
 import { firstInvalid, type Section } from "./section.ts";
+import { showManaged } from "./managed.ts";
 
 export interface EditorOptions {
   /** The saved trigger, or null for a new one. */
@@ -58,7 +59,8 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
       });
     }
   }
-  if (trigger) authPart.append(pending, endpointSection(trigger, plugin));
+  const endpoint = trigger ? endpointSection(trigger, plugin) : null;
+  if (endpoint) authPart.append(pending, endpoint);
   else authPart.append(h("p", { class: "note" }, "The URL, the generated secret and a ready-to-run curl command appear once you save."));
 
   if (!plugin) regions.push(dedupSection(trigger, sample));
@@ -176,6 +178,7 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     }
   });
 
+  if (trigger?.managedBy === "config") showManaged(form, [endpoint!, sample.el]);
   return { el: form };
 }
 
