@@ -73,12 +73,14 @@ test("serve --config --watch: applied at start, then each change (in place, by r
   expect(signed.status).toBe(200);
   expect(await reloadErrors()).toBe(0);
 
-  // API edits of a managed trigger: 409; reading, revealing and Activity still work.
+  // API edits of a managed trigger: 409; reading, revealing, Activity and replay still work.
   for (const [method, path, input] of [["PATCH", `/api/triggers/${orders.id}`, { name: "renamed" }], ["DELETE", `/api/triggers/${orders.id}`, undefined], ["POST", `/api/triggers/${orders.id}/rotate`, {}]] as const) {
     expect({ method, ...(await api(method, path, input)) }).toEqual({ method, status: 409, body: { error: "managed by config file" } });
   }
   expect((await api("GET", `/api/triggers/${orders.id}/secret`)).body).toEqual({ secret: ORDERS_SECRET });
-  expect((await api("GET", `/api/triggers/${orders.id}/activity`)).status).toBe(200);
+  const [row] = (await api("GET", `/api/triggers/${orders.id}/activity`)).body;
+  expect(row.outcome).toBe("run");
+  expect((await api("POST", `/api/runs/${row.runId}/replay`)).status).toBe(201);
   const byHand = await api("POST", "/api/triggers", { name: "by-hand" });
   expect(byHand.body.managedBy).toBeNull();
   expect((await api("PATCH", `/api/triggers/${byHand.body.id}`, { name: "still-mine" })).status).toBe(200);
