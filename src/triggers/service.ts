@@ -5,7 +5,9 @@ import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from ".
 import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
 import { armedUntilFrom } from "../records/arm_window.ts";
 import { adoptionOf, type Adoption } from "./adoption.ts";
-import type { ApplyPlan, DesiredSettings, TriggerSnapshot } from "./apply_plan.ts";
+import type { ApplyPlan, TriggerSnapshot } from "./apply_plan.ts";
+import { createdByConfig, replacedByConfig } from "./config_records.ts";
+import { laterThan } from "./later_than.ts";
 import { notArmable, type ArmResult } from "./arming.ts";
 import { refuseIfManaged } from "./managed_by_config.ts";
 import { ValidationError } from "./validation_error.ts";
@@ -92,6 +94,11 @@ export class TriggerService {
       appSecretSealed: appSecret ? this.box.seal(appSecret) : null,
       armedUntil: armedUntil ?? null,
     };
+  }
+
+  /** What building a trigger from a config file needs to know. */
+  private get recordRules() {
+    return { needsGeneratedSecret: this.needsGeneratedSecret, armable: (app: string | null) => this.armable(app) };
   }
 
   private armable(app: string | null): boolean {
@@ -256,52 +263,13 @@ export class TriggerService {
     const updates: StoredTrigger[] = [];
     const deletes: string[] = [];
     for (const step of plan.steps) {
-      if (step.action === "create") inserts.push(this.seal(this.created(step.desired, at)));
-      else if (step.action === "update") updates.push(this.seal(this.replaced(step.current, step.desired)));
+      if (step.action === "create") inserts.push(this.seal(createdByConfig(step.desired, at, this.recordRules)));
+      else if (step.action === "update") updates.push(this.seal(replacedByConfig(step.current, step.desired, this.recordRules)));
       else if (step.action === "delete") deletes.push(step.current.id);
     }
     const applied = await this.store.applyTriggers({ inserts, updates, deletes, expectedRevision: revision });
     await this.refresh(true);
     return applied ? "applied" : "stale";
-  }
-
-  /** A new trigger as a config file wants it. */
-  private created({ settings, token, secret, appSecret }: DesiredSettings, at: Date): TriggerRecord {
-    const now = at.toISOString();
-    return {
-      id: Bun.randomUUIDv7(),
-      token: token ?? newWebhookToken(),
-      ...settings,
-      managedBy: "config",
-      createdAt: now,
-      updatedAt: now,
-      secret: this.needsGeneratedSecret(settings) ? (secret ?? newSecret()) : null,
-      appSecret: settings.app !== null ? (appSecret ?? null) : null,
-      previous: null,
-      ...(this.armable(settings.app) ? { armedUntil: armedUntilFrom(at) } : {}),
-    };
-  }
-
-  /** An existing trigger with the settings a config file wants: nothing of its old settings is kept but its id, token (unless pinned) and secrets. */
-  private replaced(current: TriggerRecord, { settings, token, secret, appSecret }: DesiredSettings): TriggerRecord {
-    // As `update`: a new Authentication Type generates a new secret; a supplied one wins.
-    const rotate = settings.auth.type !== current.auth.type || !current.secret;
-    const nextSecret = this.needsGeneratedSecret(settings) ? (secret ?? (rotate ? newSecret() : current.secret)) : null;
-    const nextAppSecret = settings.app !== null ? (appSecret ?? current.appSecret) : null;
-    const rotated = nextSecret !== current.secret || nextAppSecret !== current.appSecret;
-    return {
-      id: current.id,
-      token: token ?? current.token,
-      ...settings,
-      managedBy: "config",
-      createdAt: current.createdAt,
-      updatedAt: laterThan(current.updatedAt),
-      secret: nextSecret,
-      appSecret: nextAppSecret,
-      // A secret changed in the file rotates at once: the previous one does not verify any more.
-      previous: rotated ? null : current.previous,
-      ...(current.armedUntil !== undefined ? { armedUntil: current.armedUntil } : {}),
-    };
   }
 
   async delete(id: string): Promise<boolean> {
@@ -312,11 +280,4 @@ export class TriggerService {
     await this.refresh(true);
     return removed;
   }
-}
-
-/** An ISO time strictly after `previous`, so every change is seen as one even within a millisecond. */
-function laterThan(previous: string): string {
-  const now = Date.now();
-  const prev = Date.parse(previous);
-  return new Date(now > prev ? now : prev + 1).toISOString();
 }
