@@ -109,7 +109,7 @@ function serveLockOf(dataDir: string): Database {
  * The composition root of `inlet serve`: each part is built from the ones before it and handed to
  * one owner (`Services`) as it starts, which stops them in reverse order — on shutdown, and when
  * a later step of the start fails. In order: the core (store, key, plugins, triggers), the
- * request log, the runners and the run queue, the sandbox workers, the ingest pipeline, alerts,
+ * config file (`--config`, applied, then watched with `--watch`), the request log, the runners and the run queue, the sandbox workers, the ingest pipeline, alerts,
  * the HTTP listener, then the loops that keep this instance in step with the store.
  */
 async function startServing(config: ServerConfig): Promise<RunningServer> {
