@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { BUILTIN_PLUGINS } from "../plugins/builtin.ts";
 import { SealedBox } from "./auth/sealed_box.ts";
-import { usesGeneratedSecret } from "./auth/generic.ts";
 import { expressionRules } from "./checks/compile.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { UsageError, type ServerConfig } from "./config/server_config.ts";
@@ -12,7 +11,9 @@ import { KEY_FINGERPRINT_META } from "./records/meta_keys.ts";
 import { PostgresStore } from "./store/postgres/postgres_store.ts";
 import { SqliteStore, sqlitePathIn } from "./store/sqlite/sqlite_store.ts";
 import type { Store } from "./store/store.ts";
+import { needsGeneratedSecret } from "./triggers/secret_policy.ts";
 import { TriggerService } from "./triggers/service.ts";
+import type { TriggersAsCodeContext } from "./triggers_as_code/index.ts";
 
 /** Everything a process needs to read and change triggers, shared by the server and the CLI. */
 export interface Core {
@@ -43,12 +44,17 @@ export async function openCore(config: ServerConfig): Promise<Core> {
     throw error;
   }
   const providerFetch = new ProviderFetch(parseFetchAllow(config.providerFetchAllow));
-  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins, fetchRules: providerFetch }, (s) =>
-    s.app === null ? usesGeneratedSecret(s.auth) : plugins.get(s.app)?.secret.generated === true,
-  );
+  const triggers = new TriggerService(store, box, { rules: expressionRules, plugins, fetchRules: providerFetch }, (s) => needsGeneratedSecret(s, plugins));
   await triggers.refresh(true);
   return { config, store, plugins, triggers, box, providerFetch };
 }
+
+/** What reading, applying and exporting a config file needs: the API's rules, the loaded plugins, the secret policy the trigger service has. */
+export const configFileContext = ({ plugins }: Pick<Core, "plugins">): TriggersAsCodeContext => ({
+  rules: expressionRules,
+  plugins,
+  needsGeneratedSecret: (settings) => needsGeneratedSecret(settings, plugins),
+});
 
 /** The built-in plugins and those of `--plugins-dir`. */
 export async function loadPlugins(config: Pick<ServerConfig, "pluginsDir">): Promise<PluginRegistry> {

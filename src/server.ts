@@ -9,13 +9,13 @@ import { explainBindError } from "./config/bind_error.ts";
 import { explainDataDirError } from "./config/data_dir_error.ts";
 import { dataDirWarning } from "./config/open_data_dir.ts";
 import { hostPort, publicBaseUrl, trustedProxyRanges, UsageError, type ServerConfig } from "./config/server_config.ts";
-import { openCore, type Core } from "./core.ts";
+import { configFileContext, openCore, type Core } from "./core.ts";
 import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
 import { httpApp } from "./http/app.ts";
 import { checkPoolGauges } from "./http/check_pool_metrics.ts";
 import { frontDoor } from "./http/front_door.ts";
 import { edgeRefusalHandler, ingestHandler } from "./http/ingest_route.ts";
-import { Metrics, triggerInfo } from "./http/metrics.ts";
+import { instanceCounter, Metrics, triggerInfo } from "./http/metrics.ts";
 import { metricsGuard } from "./http/metrics_access.ts";
 import { logEvent, RequestLog } from "./http/request_log.ts";
 import { IngestPipeline } from "./ingest/pipeline.ts";
@@ -31,6 +31,7 @@ import { createRunners, RunQueue, workflowResponse } from "./runs/index.ts";
 import { runTransform } from "./runs/transform.ts";
 import type { ScriptPool } from "./runs/script/pool.ts";
 import { DataDirInUse, holdServeLock } from "./store/sqlite/serve_lock.ts";
+import { applyConfigAtStart, watchConfigFile, type ConfigReloads } from "./triggers_as_code/serve_config.ts";
 import { panelRoutes } from "./ui/routes.ts";
 
 export interface RunningServer {
@@ -110,7 +111,7 @@ function serveLockOf(dataDir: string): Database {
  * The composition root of `inlet serve`: each part is built from the ones before it and handed to
  * one owner (`Services`) as it starts, which stops them in reverse order — on shutdown, and when
  * a later step of the start fails. In order: the core (store, key, plugins, triggers), the
- * request log, the runners and the run queue, the sandbox workers, the ingest pipeline, alerts,
+ * config file (`--config`, applied, then watched with `--watch`), the request log, the runners and the run queue, the sandbox workers, the ingest pipeline, alerts,
  * the HTTP listener, then the loops that keep this instance in step with the store.
  */
 async function startServing(config: ServerConfig): Promise<RunningServer> {
@@ -140,11 +141,12 @@ interface Live {
 async function serve(config: ServerConfig, core: Core, services: Services): Promise<RunningServer> {
   const { store, triggers } = core;
   await store.beginServing?.();
+  const configReloads = await startConfigFile(config, core, services);
   // Known before the port is bound, so the token in force works from the first request; a
   // generated one is made only once the port is ours (below).
   const live: Live = { adminHash: await adminTokenHashInForce(store, config.adminToken), baseUrl: publicBaseUrl(config, config.port), peerOf: () => null };
   const work = await startWork(config, core, services);
-  const handle = requestHandler(config, core, live, work);
+  const handle = requestHandler(config, core, live, work, configReloads);
   const server = listen(config, handle, services);
   live.peerOf = (request) => server.requestIP(request)?.address ?? null;
   const port = server.port!;
@@ -197,8 +199,23 @@ async function startWork(config: ServerConfig, core: Core, services: Services): 
   return { metrics: new Metrics(), log, queue, checkPool, alerts, scriptPool: runners.scriptPool };
 }
 
+/**
+ * `--config FILE` (README "Triggers as code"): applied before the port is bound, so the server
+ * answers with its triggers from the first request (an invalid file stops the start); with
+ * `--watch`, applied again on each change. The reload count, with `--watch`.
+ */
+async function startConfigFile(config: ServerConfig, core: Core, services: Services): Promise<ConfigReloads | null> {
+  if (!config.configFile) return null;
+  const served = { path: config.configFile, triggers: core.triggers, context: configFileContext(core), log: logEvent };
+  const applied = await applyConfigAtStart(served);
+  if (!config.configWatch) return null;
+  const reloads = watchConfigFile(served, applied);
+  services.add({ name: "config file watch", stop: () => reloads.stop() });
+  return reloads;
+}
+
 /** Every request's way in: the front door, the ingest pipeline for webhook calls, the routed app for the rest. */
-function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work): (request: Request) => Response | Promise<Response> {
+function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work, configReloads: ConfigReloads | null): (request: Request) => Response | Promise<Response> {
   const { store, triggers, plugins } = core;
   const { metrics, log, queue, checkPool, alerts } = work;
   // The request as Bun received it, where the edge re-addressed it (see `routable`): its socket's
@@ -251,6 +268,7 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
         ...checkPoolGauges(checkPool.snapshot()),
         triggerInfo(triggers.list()),
         { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
+        ...(configReloads ? [instanceCounter("inlet_config_reload_errors_total", "Changes of the --config file that were refused (invalid, half-written, or not applicable); the last good configuration stayed in force.", configReloads.errors)] : []),
       ],
       // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
       metricsGuard(config.metricsToken, () => live.adminHash, failedAuth),

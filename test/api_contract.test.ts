@@ -109,7 +109,7 @@ describe("unknown ids: 404 with a JSON error", () => {
   });
 });
 
-const TRIGGER_FIELDS = ["alerts", "app", "auth", "createdAt", "curl", "dedup", "destinations", "filter", "id", "maxBodyBytes", "methods", "name", "redaction", "response", "schema", "sources", "token", "updatedAt", "url", "workflow"];
+const TRIGGER_FIELDS = ["alerts", "app", "auth", "createdAt", "curl", "dedup", "destinations", "filter", "id", "managedBy", "maxBodyBytes", "methods", "name", "redaction", "response", "schema", "sources", "token", "updatedAt", "url", "workflow"];
 
 describe("the Trigger", () => {
   test("create fills in every default and answers exactly the contract's fields", async () => {
@@ -132,6 +132,7 @@ describe("the Trigger", () => {
       maxBodyBytes: null,
       sources: { allow: [] },
       alerts: [],
+      managedBy: null,
     });
     expect(createdAt).toMatch(ISO);
     expect(updatedAt).toBe(createdAt);

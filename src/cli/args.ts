@@ -11,14 +11,20 @@ export interface ParsedArgs {
 
 /**
  * Splits a command's arguments into its own options (`known`), server flags and positional
- * words. `--name value` and `--name=value` both work.
+ * words. `--name value` and `--name=value` both work, and `-f value` for a flag whose one-letter
+ * spelling `shorts` maps to its name (`{ f: "file" }`).
  */
-export function parseArgs(args: string[], known: Record<string, "value" | "flag">): ParsedArgs {
+export function parseArgs(args: string[], known: Record<string, "value" | "flag">, shorts: Record<string, string> = {}): ParsedArgs {
   const options: Record<string, string | true> = {};
   const positional: string[] = [];
   const serverArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
+    const short = /^-[A-Za-z]$/.test(arg) ? shorts[arg.slice(1)] : undefined;
+    if (short !== undefined) {
+      options[short] = known[short] === "value" ? flagValue(arg, args[++i]) : true;
+      continue;
+    }
     if (!arg.startsWith("--")) {
       positional.push(arg);
       continue;

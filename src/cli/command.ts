@@ -6,6 +6,8 @@ export interface CommandFlag {
   name: string;
   /** What its value is (`SECONDS`); absent for a flag that stands alone (`--json`). */
   value?: string;
+  /** A one-letter spelling, `f` for `-f FILE` (the usage shows it in place of the long one). */
+  short?: string;
   help: string;
 }
 
@@ -43,6 +45,11 @@ export interface CliCommand extends UsageForm {
    * commands always have, so that a script's `inlet triggers show ID --json` keeps working.
    */
   takesSiblingFlags?: true;
+  /**
+   * The exit code of any failure, usage errors included, where the usual 2 means something else
+   * (`inlet diff`: 2 is "something would change").
+   */
+  failureExit?: number;
   /** Runs it; the exit code once done. `commands` is the table itself, for `inlet help`. */
   run: (args: ParsedArgs, commands: readonly CliCommand[]) => Promise<number>;
 }

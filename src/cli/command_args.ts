@@ -11,6 +11,9 @@ function knownFlags(command: CliCommand, commands: readonly CliCommand[]): Recor
   return Object.fromEntries(from.flatMap((c) => c.flags.map((f) => [f.name, f.value === undefined ? "flag" : "value"] as const)));
 }
 
+/** The one-letter spellings of a command's flags: `{ f: "file" }`. */
+const shortFlags = (command: CliCommand): Record<string, string> => Object.fromEntries(command.flags.flatMap((f) => (f.short ? [[f.short, f.name]] : [])));
+
 /**
  * A command's words read as its entry says: its flags and the server flags told apart, an
  * unknown flag, a missing value or a word past the ones it takes refused.
@@ -18,7 +21,7 @@ function knownFlags(command: CliCommand, commands: readonly CliCommand[]): Recor
 export function commandArgs(command: CliCommand, words: string[], commands: readonly CliCommand[]): ParsedArgs {
   if (command.reads === "server flags") return { options: {}, positional: [], serverArgs: words };
   if (command.reads === "words") return { options: {}, positional: words, serverArgs: [] };
-  const parsed = parseArgs(words, knownFlags(command, commands));
+  const parsed = parseArgs(words, knownFlags(command, commands), shortFlags(command));
   atMost(parsed.positional, command.takes, command.extraHint ?? `see 'inlet ${groupOf(command) ?? command.name} --help'`);
   return parsed;
 }

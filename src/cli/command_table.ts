@@ -7,9 +7,12 @@ import { listPlugins, newPlugin } from "./plugins_command.ts";
 import { listRuns, replayRun, showRun } from "./runs_command.ts";
 import { serve } from "./serve_command.ts";
 import { sign } from "./sign_command.ts";
+import { applyFile, diffFile } from "./apply_command.ts";
+import { exportFile } from "./export_command.ts";
 import { armTrigger, createTrigger, deleteTrigger, listTriggers, replayTrigger, rotateTrigger, showTrigger } from "./triggers_command.ts";
 import { version } from "./version_command.ts";
 
+const CONFIG_FILE: CommandFlag = { name: "file", short: "f", value: "FILE", help: "the config file (YAML or JSON, by its extension)" };
 const APP_SECRET: CommandFlag = { name: "app-secret", value: "SECRET", help: "the secret the provider's app gave (an app trigger)" };
 
 /**
@@ -126,6 +129,34 @@ export const COMMANDS: readonly CliCommand[] = [
     takes: 1,
     takesSiblingFlags: true,
     run: replayRun,
+  },
+  {
+    name: "apply",
+    usage: ["-f FILE [--dry-run] [flags]"],
+    description: ["make the triggers what a config file says, in one transaction;", "prints the plan (+ create, ~ update, = unchanged, - delete)"],
+    reads: "flags",
+    flags: [CONFIG_FILE, { name: "dry-run", help: "print the plan, change nothing" }],
+    takes: 0,
+    run: applyFile,
+  },
+  {
+    name: "diff",
+    usage: ["-f FILE [flags]"],
+    description: ["the plan alone; exit 0: nothing would change, 2: something", "would, 1: an error (for CI)"],
+    reads: "flags",
+    flags: [CONFIG_FILE],
+    takes: 0,
+    failureExit: 1,
+    run: diffFile,
+  },
+  {
+    name: "export",
+    usage: ["[-o FILE] [flags]"],
+    description: ["every trigger as a config file, tokens and secrets as", "${INLET_…} placeholders (YAML on stdout; -o: by its extension)"],
+    reads: "flags",
+    flags: [{ name: "output", short: "o", value: "FILE", help: "write it there (.yaml, .yml or .json)" }],
+    takes: 0,
+    run: exportFile,
   },
   { name: "plugins list", usage: ["[flags]"], description: ["app-trigger plugins (built-in and --plugins-dir)"], reads: "flags", flags: [], takes: 0, run: listPlugins },
   {

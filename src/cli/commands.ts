@@ -37,10 +37,15 @@ async function dispatch(argv: string[]): Promise<number> {
     if (!command) throw new UsageError(`unknown command '${word}' (see 'inlet help')`);
     return await runCommand(command, given);
   } catch (error) {
-    const message = (error as Error)?.message ?? String(error);
-    process.stderr.write(`inlet: ${message.split("\n")[0]}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return failed(error, error instanceof UsageError ? 2 : 1);
   }
+}
+
+/** A failure's one line on stderr; its exit code. */
+function failed(error: unknown, code: number): number {
+  const message = (error as Error)?.message ?? String(error);
+  process.stderr.write(`inlet: ${message.split("\n")[0]}\n`);
+  return code;
 }
 
 /** `inlet GROUP COMMAND …`; the group alone (`inlet triggers`, `inlet triggers --data-dir D`) prints its usage. */
@@ -62,5 +67,11 @@ async function runCommand(command: CliCommand, words: string[]): Promise<number>
     print(helpFor(groupOf(command) ?? command.name));
     return 0;
   }
-  return command.run(commandArgs(command, words, COMMANDS), COMMANDS);
+  if (command.failureExit === undefined) return command.run(commandArgs(command, words, COMMANDS), COMMANDS);
+  try {
+    return await command.run(commandArgs(command, words, COMMANDS), COMMANDS);
+  } catch (error) {
+    await flushOutput();
+    return failed(error, command.failureExit);
+  }
 }

@@ -1,3 +1,4 @@
+import { ConfigFileRefused } from "../config/config_file_refused.ts";
 import { loadServerConfig } from "../config/server_config.ts";
 import { startServer } from "../server.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -14,7 +15,14 @@ export async function serve({ serverArgs }: ParsedArgs): Promise<number> {
   const handler = () => onSignal();
   process.once("SIGTERM", handler);
   process.once("SIGINT", handler);
-  const server = await startServer(config);
+  const server = await startServer(config).catch(async (error: unknown) => {
+    // Every problem of a --config file on its own line, before the one-line reason.
+    if (error instanceof ConfigFileRefused) {
+      printWarnings(error.problems);
+      await flushOutput();
+    }
+    throw error;
+  });
   const stopped = new Promise<void>((resolve) => {
     onSignal = () => void server.stop().then(resolve, resolve);
     if (signalled) onSignal();

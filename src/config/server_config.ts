@@ -33,6 +33,8 @@ export const ServerConfigSchema = Type.Object({
   runConcurrency: Type.Integer({ minimum: 1, maximum: 256 }),
   runLeaseSeconds: Type.Integer({ minimum: 2, maximum: 86_400 }),
   logRequests: Type.Boolean(),
+  configFile: Type.Optional(Type.String({ minLength: 1 })),
+  configWatch: Type.Boolean(),
 });
 export type ServerConfig = Static<typeof ServerConfigSchema>;
 
@@ -91,6 +93,8 @@ export const OPTIONS: Option[] = [
     fallback: 60,
     help: "how long an instance holds a run it executes without renewing (a run of an instance that died is taken over after it)",
   },
+  { key: "configFile", flag: "--config", env: "INLET_CONFIG", kind: "string", help: "a config file of triggers (YAML or JSON) applied at start; an invalid one stops the start" },
+  { key: "configWatch", flag: "--watch", env: "INLET_CONFIG_WATCH", kind: "boolean", fallback: false, help: "with --config: apply the file again within 2 s of each change (an invalid one is refused, the last good one stays)" },
   { key: "logRequests", flag: "--log-requests", env: "INLET_LOG_REQUESTS", kind: "boolean", fallback: true, help: "one JSON log line per webhook request (true/false)" },
   { key: "adminToken", flag: "", env: "INLET_ADMIN_TOKEN", kind: "string", envOnly: true, credential: true, help: "admin token (default: generated on first start, printed once)" },
   { key: "secretKey", flag: "", env: "INLET_SECRET_KEY", kind: "string", envOnly: true, credential: true, help: "base64 of 32 bytes that encrypts stored secrets (default: key file in the data dir)" },
@@ -206,6 +210,7 @@ export function loadServerConfig(args: string[], environment: Record<string, str
   } catch (error) {
     throw new UsageError(`--provider-fetch-allow: ${(error as Error).message}`);
   }
+  if (values.configWatch === true && values.configFile === undefined) throw new UsageError("--watch watches the config file: give it with --config FILE (or INLET_CONFIG)");
   const config = values as ServerConfig;
   given.set(config, explicit);
   return config;

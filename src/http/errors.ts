@@ -1,4 +1,5 @@
 import { StoreUnavailable, UnknownCursor } from "../store/errors.ts";
+import { ManagedByConfig } from "../triggers/managed_by_config.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import { BodyTooLarge } from "../net/limited_body.ts";
 import { ERRORS, jsonResponse, UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
@@ -17,6 +18,7 @@ export function describeError(error: unknown): string {
 /** Maps what a handler threw to the response callers see; 500s are opaque, the reason goes to the log. */
 export function errorResponse(code: unknown, error: unknown): Response {
   if (error instanceof ValidationError) return json(400, { error: error.message, details: error.details });
+  if (error instanceof ManagedByConfig) return json(409, { error: error.message });
   if (error instanceof UnknownCursor) return json(400, { error: error.message, details: [{ path: "/before", message: error.message }] });
   // The rest of the body is never read: the connection cannot carry another request.
   if (error instanceof BodyTooLarge) return edgeRefusal(413, ERRORS.tooLarge, { Connection: "close" });

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { checkPoolGauges } from "./check_pool_metrics.ts";
-import { Metrics } from "./metrics.ts";
+import { instanceCounter, Metrics } from "./metrics.ts";
 
 test("requests by trigger, outcome and status; latency histograms; per-trigger gauges and counters", () => {
   const metrics = new Metrics();
@@ -27,4 +27,9 @@ test("failed authentications by trigger and mode: refused (enforce) or accepted 
   expect(text).toContain('inlet_auth_failures_total{trigger="t1",mode="enforce"} 1');
   metrics.forget("t1");
   expect(metrics.render()).not.toContain('inlet_auth_failures_total{trigger="t1"');
+});
+
+test("a counter of the whole instance is written without labels", () => {
+  const text = new Metrics().render({}, [instanceCounter("inlet_config_reload_errors_total", "Config file changes refused.", 2)]);
+  expect(text).toContain("# HELP inlet_config_reload_errors_total Config file changes refused.\n# TYPE inlet_config_reload_errors_total counter\ninlet_config_reload_errors_total 2\n");
 });

@@ -103,7 +103,9 @@ export class Metrics {
       lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} ${gauge.type ?? "gauge"}`);
       for (const [trigger, value] of Object.entries(gauge.values)) lines.push(`${gauge.name}{trigger="${label(trigger)}"} ${value}`);
       for (const { labels, value } of gauge.series ?? []) {
-        lines.push(`${gauge.name}{${Object.entries(labels).map(([k, v]) => `${k}="${label(v)}"`).join(",")}} ${value}`);
+        const pairs = Object.entries(labels).map(([k, v]) => `${k}="${label(v)}"`);
+        // A series of the whole instance (no labels) is written bare: `inlet_config_reload_errors_total 2`.
+        lines.push(`${gauge.name}${pairs.length > 0 ? `{${pairs.join(",")}}` : ""} ${value}`);
       }
     }
     return lines.join("\n") + "\n";
@@ -121,4 +123,9 @@ export function triggerInfo(triggers: ReadonlyArray<{ id: string; name: string; 
     values: {},
     series: triggers.map((t) => ({ labels: { trigger: t.id, name: t.name, ...(t.app ? { app: t.app } : {}) }, value: 1 })),
   };
+}
+
+/** A counter of the whole instance (no labels), e.g. `inlet_config_reload_errors_total`. */
+export function instanceCounter(name: string, help: string, value: number): PerTriggerGauge {
+  return { name, help, type: "counter", values: {}, series: [{ labels: {}, value }] };
 }

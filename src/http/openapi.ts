@@ -70,6 +70,7 @@ const unauthorized: Answer = { description: "missing or wrong admin token", sche
 const throttled: Answer = { description: "more than 20 failed authentications from this address this minute; retry after Retry-After (a correct token still passes)", schema: "Error" };
 const invalid: Answer = { description: "invalid input", schema: "Invalid" };
 const unknown = (what: string): Answer => ({ description: `unknown ${what}`, schema: "Error" });
+const managed: Answer = { description: 'the trigger is managed by a config file (managedBy "config"): change the file and apply it', schema: "Error" };
 const unavailable: Answer = { description: "the store is unavailable; retry after Retry-After", schema: "Error" };
 const page = [
   { name: "limit", description: "page size", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
@@ -88,9 +89,9 @@ export const ROUTES: ApiRoute[] = [
     tag: "Triggers",
     summary: "Change some fields; changing auth.type rotates the secret at once",
     request: "TriggerPatch",
-    responses: { "200": { description: "changed", schema: "Trigger" }, "400": invalid, "404": unknown("trigger") },
+    responses: { "200": { description: "changed", schema: "Trigger" }, "400": invalid, "404": unknown("trigger"), "409": managed },
   },
-  { method: "delete", path: "/api/triggers/{id}", operationId: "deleteTrigger", tag: "Triggers", summary: "Delete; its URL answers 404 from then on", responses: { "204": { description: "deleted" }, "404": unknown("trigger") } },
+  { method: "delete", path: "/api/triggers/{id}", operationId: "deleteTrigger", tag: "Triggers", summary: "Delete; its URL answers 404 from then on", responses: { "204": { description: "deleted" }, "404": unknown("trigger"), "409": managed } },
   {
     method: "get",
     path: "/api/triggers/{id}/secret",
@@ -107,7 +108,7 @@ export const ROUTES: ApiRoute[] = [
     summary: "A new secret at once; the previous one verifies until previousExpiresAt",
     request: "Rotate",
     requestOptional: true,
-    responses: { "200": { description: "rotated", schema: "RotateResult" }, "400": invalid, "404": unknown("trigger") },
+    responses: { "200": { description: "rotated", schema: "RotateResult" }, "400": invalid, "404": unknown("trigger"), "409": managed },
   },
   {
     method: "post",

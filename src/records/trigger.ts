@@ -221,9 +221,18 @@ export interface TriggerConfig {
   appSettings?: Record<string, string | string[] | boolean>;
   /** The previous secret(s), sealed, still verifying until `expiresAt` (CONTRACT §6.4 rotation with overlap). */
   rotation?: { previousSecretSealed?: string; previousAppSecretSealed?: string; expiresAt: string };
+  /**
+   * "config": made or taken over by a config file (README "Triggers as code"), changed only by
+   * applying one; the API and the panel refuse to change or delete it. Absent (saved before the
+   * field existed) or null: the API's.
+   */
+  managedBy?: ManagedBy;
   createdAt: string;
   updatedAt: string;
 }
+
+/** Who changes a trigger: a config file ("config") or the API and the panel (null). */
+export type ManagedBy = "config" | null;
 
 /** A trigger with its (decrypted) secrets, as the ingest path holds it in memory. */
 export interface TriggerRecord extends TriggerConfig {
@@ -281,6 +290,9 @@ export const TriggerSchema = Type.Object({
   sources: SourcesSchema,
   alerts: AlertRulesSchema,
   appSettings: Type.Optional(AppSettingsStored),
+  managedBy: Type.Union([Type.Literal("config"), Type.Null()], {
+    description: '"config": made or taken over by a config file (inlet apply, serve --config); changing, deleting or rotating it through the API answers 409 (reveal, replay, arm and activity still work). null: the API\'s',
+  }),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });

@@ -19,7 +19,7 @@ export interface StoreRoles {
 
 /** Each role's operations by name: what a store composed of role modules forwards to each. */
 const OPERATIONS = {
-  triggers: ["listTriggers", "getTrigger", "insertTrigger", "updateTrigger", "deleteTrigger", "triggersRevision", "watchTriggers"],
+  triggers: ["listTriggers", "getTrigger", "insertTrigger", "updateTrigger", "deleteTrigger", "applyTriggers", "triggersRevision", "watchTriggers"],
   ingest: ["hasDedupKey", "commitIngest", "recordActivity", "countActivity"],
   leases: ["claimRuns", "claimRun", "renewLeases", "recordAttempt", "finishRun", "releaseRuns", "requeueAbandonedRuns"],
   alerts: ["measureAlert", "listAlerts", "transitionAlert", "dropAlerts", "claimAlertNotifications", "settleAlertNotification"],

@@ -22,3 +22,19 @@ export class UnknownCursor extends Error {
   override name = "UnknownCursor";
   readonly code = "unknown_cursor";
 }
+
+/**
+ * A trigger's token is another trigger's already (the unique index refused it): the write it was
+ * part of changed nothing. Names the trigger being written, never the token.
+ */
+export class TokenTaken extends Error {
+  override name = "TokenTaken";
+  readonly code = "token_taken";
+
+  constructor(readonly triggerName: string) {
+    super(`${triggerName}: /token: is already another trigger's token; nothing was changed`);
+  }
+}
+
+/** Errors a store passes to its caller as they are, rather than as StoreUnavailable: they are answers, not outages. */
+export const isStoreAnswer = (error: unknown): boolean => error instanceof UnknownCursor || error instanceof TokenTaken;

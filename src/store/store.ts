@@ -14,6 +14,7 @@ export type { MetaStore } from "./meta_store.ts";
 export type { RunLeases } from "./run_leases.ts";
 export { sweepInChunks } from "./sweep_in_chunks.ts";
 export type { StoredTrigger, TriggerStore, TriggerWatch } from "./trigger_store.ts";
+export type { TriggerChanges } from "./trigger_changes.ts";
 
 /**
  * The storage every stage uses; SQLite and PostgreSQL implement it. It is the sum of its roles

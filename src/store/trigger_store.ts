@@ -1,4 +1,5 @@
 import type { TriggerConfig } from "../records/trigger.ts";
+import type { TriggerChanges } from "./trigger_changes.ts";
 
 /** A trigger as stored: configuration plus sealed secrets. */
 export interface StoredTrigger {
@@ -26,6 +27,13 @@ export interface TriggerStore {
   updateTrigger(trigger: StoredTrigger): Promise<void>;
   /** Removes the trigger with its runs, Activity and dedup keys; false when unknown. */
   deleteTrigger(id: string): Promise<boolean>;
+  /**
+   * Deletes, updates and inserts in one transaction (deletions first; tokens may move between
+   * the triggers written), and moves the revision once. False, with nothing written, when the
+   * revision is no longer `expectedRevision`; TokenTaken, with nothing written, when a token is
+   * another trigger's.
+   */
+  applyTriggers(changes: TriggerChanges): Promise<boolean>;
   /** Increases on every trigger change, from any process: instances poll it to reload. */
   triggersRevision(): Promise<number>;
   /**

@@ -67,9 +67,10 @@ export interface PluginCatalog {
   ids(): string[];
   /**
    * `adoptsSecret`: its triggers are armed to adopt a secret from a handshake (trust on first
-   * use); `settings`: what its triggers' `appSettings` may hold.
+   * use); `secret.generated`: inlet generates its triggers' secret (see secret_policy.ts);
+   * `settings`: what its triggers' `appSettings` may hold.
    */
-  get(id: string): ({ adoptsSecret?: boolean } & SettingsOwner) | undefined;
+  get(id: string): ({ adoptsSecret?: boolean; secret?: { generated: boolean } } & SettingsOwner) | undefined;
 }
 
 export interface NormalizeContext {

@@ -43,6 +43,7 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     alerts: trigger.alerts ?? [],
     // Only for an app whose plugin declares settings.
     ...(trigger.appSettings !== undefined ? { appSettings: trigger.appSettings } : {}),
+    managedBy: trigger.managedBy ?? null,
     createdAt: trigger.createdAt,
     updatedAt: trigger.updatedAt,
   };

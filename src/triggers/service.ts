@@ -7,7 +7,11 @@ import { triggerUrl, type TriggerConfig, type TriggerRecord } from "../records/t
 import { armedUntilFrom } from "../records/arm_window.ts";
 import { BASE_URL_META } from "../records/meta_keys.ts";
 import { adoptionOf, type Adoption } from "./adoption.ts";
+import type { ApplyPlan, TriggerSnapshot } from "./apply_plan.ts";
+import { createdByConfig, replacedByConfig } from "./config_records.ts";
+import { laterThan } from "./later_than.ts";
 import { notArmable, type ArmResult } from "./arming.ts";
+import { refuseIfManaged } from "./managed_by_config.ts";
 import { ValidationError } from "./validation_error.ts";
 
 /** Where a server with default flags is reached (CONTRACT §1), for a save made before any server recorded its own. */
@@ -108,6 +112,11 @@ export class TriggerService {
     return { ...this.rules, triggerUrl: triggerUrl(base, token) };
   }
 
+  /** What building a trigger from a config file needs to know. */
+  private get recordRules() {
+    return { needsGeneratedSecret: this.needsGeneratedSecret, armable: (app: string | null) => this.armable(app) };
+  }
+
   private armable(app: string | null): boolean {
     // Trust on first use: only a plugin that adopts its secret from a handshake has triggers to arm.
     return app !== null && this.rules.plugins.get(app)?.adoptsSecret === true;
@@ -158,6 +167,7 @@ export class TriggerService {
     await this.refresh();
     const current = this.byId.get(id);
     if (!current) return undefined;
+    refuseIfManaged(current);
     const body = patch as { app?: unknown; appSecret?: string };
     if (body && typeof body === "object" && "app" in body && body.app !== current.app) {
       throw new ValidationError([{ path: "/app", message: "a trigger's app cannot be changed; create a new trigger instead" }]);
@@ -196,6 +206,7 @@ export class TriggerService {
     await this.refresh();
     const current = this.byId.get(id);
     if (!current) return undefined;
+    refuseIfManaged(current);
     // The secret that verifies is rotated the way it was set up: one the caller gave inlet (pasted
     // at create, or adopted from a handshake) takes the new one in appSecret; one inlet generated
     // is generated anew. Anything else would leave in force a secret the caller did not expect.
@@ -257,16 +268,41 @@ export class TriggerService {
     return adoption;
   }
 
+  /** Every trigger and the revision they were loaded at (a plan made from them is applied against it). */
+  async snapshot(): Promise<TriggerSnapshot> {
+    await this.refresh();
+    return { triggers: this.list(), revision: this.revision };
+  }
+
+  /**
+   * Applies a config file's plan (README "Triggers as code") in one transaction: deletions,
+   * updates (settings replaced whole) and creations, every written trigger managed by the config.
+   * A pinned token or a supplied secret is used as given; a supplied secret that changes, or a
+   * new Authentication Type, rotates at once (nothing of the old one verifies). "stale" when a
+   * change since `revision` (the snapshot the plan was made from) means it must be planned again;
+   * a token another trigger has is TokenTaken. Either way nothing was written.
+   */
+  async apply(plan: ApplyPlan, revision: number): Promise<"applied" | "stale"> {
+    const at = this.now();
+    const inserts: StoredTrigger[] = [];
+    const updates: StoredTrigger[] = [];
+    const deletes: string[] = [];
+    for (const step of plan.steps) {
+      if (step.action === "create") inserts.push(this.seal(createdByConfig(step.desired, at, this.recordRules)));
+      else if (step.action === "update") updates.push(this.seal(replacedByConfig(step.current, step.desired, this.recordRules)));
+      else if (step.action === "delete") deletes.push(step.current.id);
+    }
+    const applied = await this.store.applyTriggers({ inserts, updates, deletes, expectedRevision: revision });
+    await this.refresh(true);
+    return applied ? "applied" : "stale";
+  }
+
   async delete(id: string): Promise<boolean> {
+    await this.refresh();
+    const current = this.byId.get(id);
+    if (current) refuseIfManaged(current);
     const removed = await this.store.deleteTrigger(id);
     await this.refresh(true);
     return removed;
   }
-}
-
-/** An ISO time strictly after `previous`, so every change is seen as one even within a millisecond. */
-function laterThan(previous: string): string {
-  const now = Date.now();
-  const prev = Date.parse(previous);
-  return new Date(now > prev ? now : prev + 1).toISOString();
 }

@@ -13,6 +13,7 @@ export type ConfigErrorCode =
   | "duplicate_token"
   | "ambiguous_name"
   | "token_taken"
+  | "changed_meanwhile"
   | "app_changed"
   | "export_name_collision";
 

@@ -1,5 +1,7 @@
 // Triggers as code (docs/config-file.md): reading a config file, its plan against the stored
-// triggers, and the export. Pure: what to write, and where, is the caller's.
+// triggers, and the export, all pure; applying a plan through the trigger service
+// (apply_config.ts), and watching a file (config_watch.ts).
+export { applyConfig, type TriggerApplier } from "./apply_config.ts";
 export { formatConfigError, type ConfigError, type ConfigErrorCode, type ConfigResult } from "./config_error.ts";
 export { exportTriggers } from "./export.ts";
 export { loadConfigFile, type LoadedConfig } from "./load_config.ts";

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import type { ConfigResult } from "./config_error.ts";
-import { readConfigFile } from "./parse_config.ts";
+import { formatOf, parseConfigText, readConfigFile, unknownFormat } from "./parse_config.ts";
 import { substitute, type SubstituteOptions } from "./substitute.ts";
 import { validateConfig, type ConfigFile, type TriggersAsCodeContext } from "./validate_config.ts";
 
@@ -16,7 +16,20 @@ export interface LoadedConfig {
  * gives all of its errors.
  */
 export function loadConfigFile(path: string, context: TriggersAsCodeContext, options: SubstituteOptions = {}): ConfigResult<LoadedConfig> {
-  const parsed = readConfigFile(path);
+  return loaded(path, readConfigFile(path), context, options);
+}
+
+/**
+ * As loadConfigFile, for the text of the file at `path` already read (a watcher applies exactly
+ * the text it compared with the last one).
+ */
+export function loadConfigText(path: string, text: string, context: TriggersAsCodeContext, options: SubstituteOptions = {}): ConfigResult<LoadedConfig> {
+  const format = formatOf(path);
+  if (format === null) return unknownFormat(path);
+  return loaded(path, parseConfigText(text, format, path), context, options);
+}
+
+function loaded(path: string, parsed: ConfigResult<unknown>, context: TriggersAsCodeContext, options: SubstituteOptions): ConfigResult<LoadedConfig> {
   if (!parsed.ok) return parsed;
   const substituted = substitute(parsed.value, { baseDir: dirname(path), ...options });
   if (!substituted.ok) return substituted;

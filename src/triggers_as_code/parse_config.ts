@@ -83,13 +83,16 @@ export function readProblem(error: unknown): string {
   return (code && READ_PROBLEMS[code]) ?? (error as Error).message;
 }
 
+/** The error of a file whose extension says no format inlet reads. */
+export function unknownFormat(path: string): ConfigResult<never> {
+  const error: ConfigError = { code: "unknown_format", file: path, message: "a config file is YAML (.yaml, .yml) or JSON (.json), told by its extension" };
+  return failure([error]);
+}
+
 /** Reads and parses a config file, its format by its extension. */
 export function readConfigFile(path: string): ConfigResult<unknown> {
   const format = formatOf(path);
-  if (format === null) {
-    const error: ConfigError = { code: "unknown_format", file: path, message: "a config file is YAML (.yaml, .yml) or JSON (.json), told by its extension" };
-    return failure([error]);
-  }
+  if (format === null) return unknownFormat(path);
   let text: string;
   try {
     text = readFileSync(path, "utf8");

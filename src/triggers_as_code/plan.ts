@@ -1,4 +1,4 @@
-import type { TriggerRecord } from "../records/trigger.ts";
+import type { ManagedBy, TriggerRecord } from "../records/trigger.ts";
 import type { NormalizeContext } from "../triggers/normalize.ts";
 import { failure, success, type ConfigError, type ConfigResult } from "./config_error.ts";
 import { INPUT_FIELDS, settingsOf } from "./record_settings.ts";
@@ -19,7 +19,7 @@ export interface Plan {
 }
 
 /** Who manages a trigger: "config" for one a config file made or took over; null (or, before the field existed, absent) otherwise. */
-export const managedBy = (record: TriggerRecord): string | null => (record as { managedBy?: string | null }).managedBy ?? null;
+export const managedBy = (record: TriggerRecord): ManagedBy => record.managedBy ?? null;
 
 /**
  * Which top-level fields applying `desired` would change on `current`: normalized settings

@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { StoreUnavailable, UnknownCursor } from "../errors.ts";
+import { isStoreAnswer, StoreUnavailable } from "../errors.ts";
 import { withinDeadline } from "./deadline.ts";
 
 /** The pool every role of the PostgreSQL store shares, and `guard`, the one way through it. */
@@ -16,13 +16,13 @@ export class PostgresConnection {
     return this.isClosed;
   }
 
-  /** Runs `work`, turning every database failure into StoreUnavailable (the API answers 503). */
+  /** Runs `work`, turning every database failure into StoreUnavailable (the API answers 503); an unknown cursor or a taken token stays what it is. */
   async guard<T>(work: (sql: SQL) => Promise<T>): Promise<T> {
     if (this.isClosed) throw new StoreUnavailable("the store is closed");
     try {
       return await withinDeadline(this.deadlineMs, work(this.sql));
     } catch (error) {
-      if (error instanceof UnknownCursor || error instanceof StoreUnavailable) throw error;
+      if (isStoreAnswer(error) || error instanceof StoreUnavailable) throw error;
       throw new StoreUnavailable(`PostgreSQL: ${(error as Error)?.message ?? error}`);
     }
   }

@@ -1,5 +1,7 @@
 import type { SQL } from "bun";
+import { TokenTaken } from "../errors.ts";
 import { toTrigger } from "../rows.ts";
+import { parkedToken, type TriggerChanges } from "../trigger_changes.ts";
 import type { StoredTrigger, TriggerStore, TriggerWatch } from "../trigger_store.ts";
 import type { PostgresConnection } from "./connection.ts";
 
@@ -36,32 +38,37 @@ export class PostgresTriggers implements TriggerStore {
   }
 
   insertTrigger(trigger: StoredTrigger): Promise<void> {
-    const c = trigger.config;
-    return this.changeTriggers(async (tx) => {
-      await tx`INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, armed_until, created_at, updated_at)
-        VALUES (${c.id}, ${c.token}, ${JSON.stringify(c)}, ${trigger.secretSealed}, ${trigger.appSecretSealed}, ${trigger.armedUntil ?? null}, ${c.createdAt}, ${c.updatedAt})`;
-    });
+    return this.changeTriggers((tx) => insertRow(tx, trigger));
   }
 
   updateTrigger(trigger: StoredTrigger): Promise<void> {
-    const c = trigger.config;
-    return this.changeTriggers(async (tx) => {
-      await tx`UPDATE triggers SET token = ${c.token}, config = ${JSON.stringify(c)}, secret_sealed = ${trigger.secretSealed},
-        app_secret_sealed = ${trigger.appSecretSealed}, armed_until = ${trigger.armedUntil ?? null}, updated_at = ${c.updatedAt} WHERE id = ${c.id}`;
-    });
+    return this.changeTriggers((tx) => updateRow(tx, trigger));
   }
 
   deleteTrigger(id: string): Promise<boolean> {
     return this.changeTriggers(
+      (tx) => deleteRows(tx, id),
+      (removed) => removed,
+    );
+  }
+
+  applyTriggers(changes: TriggerChanges): Promise<boolean> {
+    const writes = changes.deletes.length + changes.updates.length + changes.inserts.length;
+    return this.changeTriggers(
       async (tx) => {
-        const removed = (await tx`DELETE FROM triggers WHERE id = ${id}`).count > 0;
-        if (!removed) return false;
-        await tx`DELETE FROM runs WHERE trigger_id = ${id}`;
-        await tx`DELETE FROM activity WHERE trigger_id = ${id}`;
-        await tx`DELETE FROM dedup_keys WHERE trigger_id = ${id}`;
+        // The revision's row locked: a second apply waits for this one to commit, then sees the
+        // revision moved and writes nothing (every instance watching a file applies it once).
+        const [row] = await tx`SELECT value FROM meta WHERE key = 'triggers_revision' FOR UPDATE`;
+        if (Number(row?.value ?? 0) !== changes.expectedRevision) return false;
+        for (const id of changes.deletes) await deleteRows(tx, id);
+        // Tokens may move between triggers (two swapping pinned tokens): each updated trigger lets
+        // go of its own first, so the unique index never sees one token twice mid-way.
+        for (const trigger of changes.updates) await tx`UPDATE triggers SET token = ${parkedToken(trigger.config.id)} WHERE id = ${trigger.config.id}`;
+        for (const trigger of changes.updates) await tokenChecked(trigger, updateRow(tx, trigger));
+        for (const trigger of changes.inserts) await tokenChecked(trigger, insertRow(tx, trigger));
         return true;
       },
-      (removed) => removed,
+      (applied) => applied && writes > 0,
     );
   }
 
@@ -75,5 +82,40 @@ export class PostgresTriggers implements TriggerStore {
       const subscription = await sql.listen(TRIGGERS_CHANNEL, () => onChange(), () => onChange());
       return { close: () => subscription.unlisten().catch(() => {}) };
     });
+  }
+}
+
+async function insertRow(tx: SQL, trigger: StoredTrigger): Promise<void> {
+  const c = trigger.config;
+  await tx`INSERT INTO triggers (id, token, config, secret_sealed, app_secret_sealed, armed_until, created_at, updated_at)
+    VALUES (${c.id}, ${c.token}, ${JSON.stringify(c)}, ${trigger.secretSealed}, ${trigger.appSecretSealed}, ${trigger.armedUntil ?? null}, ${c.createdAt}, ${c.updatedAt})`;
+}
+
+async function updateRow(tx: SQL, trigger: StoredTrigger): Promise<void> {
+  const c = trigger.config;
+  await tx`UPDATE triggers SET token = ${c.token}, config = ${JSON.stringify(c)}, secret_sealed = ${trigger.secretSealed},
+    app_secret_sealed = ${trigger.appSecretSealed}, armed_until = ${trigger.armedUntil ?? null}, updated_at = ${c.updatedAt} WHERE id = ${c.id}`;
+}
+
+async function deleteRows(tx: SQL, id: string): Promise<boolean> {
+  const removed = (await tx`DELETE FROM triggers WHERE id = ${id}`).count > 0;
+  if (!removed) return false;
+  await tx`DELETE FROM runs WHERE trigger_id = ${id}`;
+  await tx`DELETE FROM activity WHERE trigger_id = ${id}`;
+  await tx`DELETE FROM dedup_keys WHERE trigger_id = ${id}`;
+  return true;
+}
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = "23505";
+
+/** A trigger's write; the unique index refusing its token is TokenTaken (the transaction rolls back). */
+async function tokenChecked(trigger: StoredTrigger, write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    const { errno, constraint } = error as { errno?: string; constraint?: string };
+    if (errno === UNIQUE_VIOLATION && (constraint === undefined || /token/.test(constraint))) throw new TokenTaken(trigger.config.name);
+    throw error;
   }
 }

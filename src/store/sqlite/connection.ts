@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import { closeSync } from "node:fs";
-import { StoreUnavailable, UnknownCursor } from "../errors.ts";
+import { isStoreAnswer, StoreUnavailable } from "../errors.ts";
 import { GroupCommit } from "../group_commit.ts";
 import type { OpenedDatabase } from "./open_database.ts";
 import type { WalSync } from "./wal_sync.ts";
@@ -161,13 +161,13 @@ export class SqliteConnection {
     return failure ? new StoreUnavailable(`SQLite: a WAL flush failed (${failure.message}); nothing more is written until inlet restarts`) : null;
   }
 
-  /** A read (or a write in `change`): its failure becomes StoreUnavailable (the API answers 503), an unknown cursor stays what it is. */
+  /** A read (or a write in `change`): its failure becomes StoreUnavailable (the API answers 503), an unknown cursor or a taken token stays what it is. */
   guard<T>(work: () => T): Promise<T> {
     if (this.isClosed) return Promise.reject(new StoreUnavailable("the store is closed"));
     try {
       return Promise.resolve(work());
     } catch (error) {
-      if (error instanceof UnknownCursor) return Promise.reject(error);
+      if (isStoreAnswer(error)) return Promise.reject(error);
       return Promise.reject(new StoreUnavailable(`SQLite: ${(error as Error)?.message ?? error}`));
     }
   }

@@ -34,5 +34,5 @@ export function armControl(trigger: Trigger, plugin: Plugin): HTMLElement {
       button.disabled = false;
     }
   });
-  return h("div", { class: "field" }, h("div", { class: "control-row" }, status, button), hint, error);
+  return h("div", { class: "field arm" }, h("div", { class: "control-row" }, status, button), hint, error);
 }

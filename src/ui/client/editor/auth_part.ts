@@ -31,7 +31,7 @@ function noteUnsavedChange(auth: AuthSection, pending: HTMLElement): void {
  * The editor's first card: Authentication Type, Name, the mode's (or the app's) fields, the
  * report-only rollout (Mode, Report until), and once saved the endpoint (URL, secret, curl command).
  */
-export function authPart(trigger: Trigger | null, plugin: Plugin | null, name: Field): { el: HTMLElement; sections: Section[] } {
+export function authPart(trigger: Trigger | null, plugin: Plugin | null, name: Field): { el: HTMLElement; sections: Section[]; endpoint: HTMLElement | null } {
   const pending = h("p", { class: "note", hidden: true });
   const headingId = uid("auth-heading");
   const el = h("section", { class: "card", "aria-labelledby": headingId }, h("h2", { id: headingId }, plugin ? `${plugin.name} app trigger` : "Authentication"));
@@ -46,7 +46,8 @@ export function authPart(trigger: Trigger | null, plugin: Plugin | null, name: F
   // First among the sections: /auth/mode and /auth/reportUntil details are its, not the type's.
   const rollout = rolloutSection("auth", trigger?.auth);
   el.append(rollout.el);
-  if (trigger) el.append(pending, endpointSection(trigger, plugin));
+  const endpoint = trigger ? endpointSection(trigger, plugin) : null;
+  if (endpoint) el.append(pending, endpoint);
   else el.append(h("p", { class: "note" }, "The URL, the generated secret and a ready-to-run curl command appear once you save."));
-  return { el, sections: [rollout, section] };
+  return { el, sections: [rollout, section], endpoint };
 }

@@ -14,6 +14,7 @@ import { schemaSection } from "./schema_section.ts";
 import type { SampleSource, Section } from "./section.ts";
 import { sourcesSection } from "./sources_section.ts";
 import { workflowSection } from "./workflow_section.ts";
+import { showManaged } from "./managed.ts";
 
 export interface EditorOptions {
   /** The saved trigger, or null for a new one. */
@@ -56,6 +57,8 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     actions,
   );
   form.addEventListener("submit", saveOnSubmit({ trigger, plugin, name, sections, summary, save, status, onSaved: o.onSaved }));
+  // A trigger a config file manages is shown read-only; what still works (Reveal, Arm) stays.
+  if (trigger?.managedBy === "config") showManaged(form, [auth.endpoint!, sample.el]);
   return { el: form };
 }
 

@@ -79,7 +79,7 @@ function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: stri
     }
   });
   const newSecret = fresh ? [h("label", { for: fresh.id }, pasted!.optional ? `New ${pasted!.label.toLowerCase()} (only if you pasted your own)` : `New ${pasted!.label.toLowerCase()}`), fresh] : [];
-  return h("div", { class: "field" }, ...newSecret, h("label", { for: overlap.id }, "Overlap (seconds)"), h("div", { class: "control-row" }, overlap, button), hint, error, status);
+  return h("div", { class: "field rotation" }, ...newSecret, h("label", { for: overlap.id }, "Overlap (seconds)"), h("div", { class: "control-row" }, overlap, button), hint, error, status);
 }
 
 /** The saved trigger's address, its generated secret (hidden until revealed) and the sample curl command. */
