@@ -4,6 +4,7 @@ import type { RunLeases } from "../store/run_leases.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
 import { DEFAULT_CONCURRENCY, destinationOf } from "../records/destination.ts";
+import type { DestinationRules } from "../store/destination_flow.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 
 /** Executes one run with its trigger's workflow (see `createRunners`). */
@@ -76,14 +77,15 @@ export class RunQueue {
   }
 
   /**
-   * How many of a destination's runs may run at once (README "Destinations"): its `concurrency`,
-   * 2 by default (the workflow shorthand's one destination too), so a destination whose target
-   * hangs never holds every slot. Null (no limit of its own) for a trigger or destination that is gone.
+   * A destination's limits (README "Limits, the breaker and pause"): its `concurrency`, 2 by
+   * default (the workflow shorthand's one destination too), so a destination whose target hangs
+   * never holds every slot, and its `rateLimit`. Null (no limits) for a trigger or destination that is gone.
    */
-  private readonly limitOf = (triggerId: string, destination: string): number | null => {
+  private readonly rulesOf = (triggerId: string, destination: string): DestinationRules | null => {
     const trigger = this.options.triggers.get(triggerId);
     const found = trigger ? destinationOf(trigger, destination) : undefined;
-    return found ? (found.concurrency ?? DEFAULT_CONCURRENCY) : null;
+    if (!found) return null;
+    return { concurrency: found.concurrency ?? DEFAULT_CONCURRENCY, ...(found.rateLimit ? { perSecond: found.rateLimit.perSecond } : {}) };
   };
 
   /** Runs executing now. */
@@ -187,7 +189,7 @@ export class RunQueue {
 
   private claimAndExecute(runId: string, trigger: TriggerRecord): void {
     this.active++;
-    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now(), this.limitOf)).then(
+    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now(), this.rulesOf)).then(
       (claimed) => {
         if (claimed) this.execute(claimed, trigger, this.freeSlot);
         else {
@@ -223,7 +225,7 @@ export class RunQueue {
     if (free <= 0) return;
     this.active += free;
     try {
-      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now(), this.limitOf));
+      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now(), this.rulesOf));
       this.active -= free - claimed.length;
       for (const run of claimed) this.execute(run, undefined, this.freeSlot);
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { AlertStore } from "./alert_store.ts";
+import type { DestinationStates } from "./destination_states.ts";
 import type { History } from "./history.ts";
 import type { IngestLog } from "./ingest_log.ts";
 import type { Maintenance } from "./maintenance.ts";
@@ -11,6 +12,7 @@ export interface StoreRoles {
   triggers: TriggerStore;
   ingest: IngestLog;
   leases: RunLeases;
+  destinations: DestinationStates;
   alerts: AlertStore;
   history: History;
   meta: MetaStore;
@@ -22,6 +24,7 @@ const OPERATIONS = {
   triggers: ["listTriggers", "getTrigger", "insertTrigger", "updateTrigger", "deleteTrigger", "applyTriggers", "triggersRevision", "watchTriggers"],
   ingest: ["hasDedupKey", "commitIngest", "recordActivity", "countActivity"],
   leases: ["claimRuns", "claimRun", "renewLeases", "recordAttempt", "finishRun", "releaseRuns", "requeueAbandonedRuns"],
+  destinations: ["destinationStates", "allDestinationStates", "setPaused", "recordDelivery", "destinationLoads"],
   alerts: ["measureAlert", "listAlerts", "transitionAlert", "dropAlerts", "claimAlertNotifications", "settleAlertNotification"],
   history: ["listActivity", "getActivity", "listRuns", "getRun", "runsWaitingOnKey", "countReplayable", "listReplayable"],
   meta: ["getMeta", "setMeta", "setMetaIfAbsent"],
@@ -34,6 +37,7 @@ const EVERY_OPERATION_LISTED: { [R in keyof StoreRoles]: [Unlisted<R>] extends [
   triggers: true,
   ingest: true,
   leases: true,
+  destinations: true,
   alerts: true,
   history: true,
   meta: true,

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { roomOf, takeInTurn, type DestinationQueue } from "./fair_claim.ts";
+import { takeInTurn, type DestinationQueue } from "./fair_claim.ts";
 
 const queue = (destination: string, runs: Array<[string, number]>): DestinationQueue<{ id: string; lane: number }> => ({
   triggerId: "t",
@@ -24,11 +24,6 @@ test("live runs before replayed ones, across destinations", () => {
   expect(takeInTurn([a, b, c], 4, 0).map((r) => r.id)).toEqual(["a-live", "c-live", "a-replay", "b-replay1"]);
 });
 
-test("a destination's room is its limit less what it has running; no limit of its own: unbounded", () => {
-  const limits = (_t: string, d: string) => (d === "capped" ? 2 : null);
-  expect(roomOf(limits, "t", "capped", 0)).toBe(2);
-  expect(roomOf(limits, "t", "capped", 3)).toBe(0);
-  expect(roomOf(limits, "t", "free", 50)).toBe(Number.POSITIVE_INFINITY);
-  expect(roomOf(undefined, "t", "capped", 9)).toBe(Number.POSITIVE_INFINITY);
+test("nothing to take: nothing taken", () => {
   expect(takeInTurn([], 3, 0)).toEqual([]);
 });

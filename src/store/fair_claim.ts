@@ -14,15 +14,6 @@ export interface DestinationQueue<R> {
   runs: R[];
 }
 
-/** How many of a destination's runs may run at once; null: no limit of its own. */
-export type DestinationLimit = (triggerId: string, destination: string) => number | null;
-
-/** How many more runs `destination` may start now: its limit less what it has running (never below 0). */
-export function roomOf(limitOf: DestinationLimit | undefined, triggerId: string, destination: string, running: number): number {
-  const limit = limitOf?.(triggerId, destination) ?? null;
-  return limit === null ? Number.POSITIVE_INFINITY : Math.max(0, limit - running);
-}
-
 /**
  * Up to `limit` runs taken in turn from `queues` (each queue's order kept): live runs (lane 0)
  * first, one per queue per round, starting at queue `start % queues.length` so that no queue is

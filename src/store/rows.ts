@@ -2,6 +2,7 @@ import { parseJson } from "../json/index.ts";
 import type { TriggerConfig } from "../records/trigger.ts";
 import type { ActivityRecord } from "../records/activity.ts";
 import type { RunRecord } from "../records/run.ts";
+import type { DestinationState } from "../records/destination_state.ts";
 import type { StoredTrigger } from "./store.ts";
 
 /**
@@ -94,3 +95,37 @@ export const jsonOrNull = (value: unknown): string | null => (value === null || 
 /** The columns of a run, with or without its `$trigger`. */
 export const runColumns = (includeTrigger: boolean) =>
   `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of, ordering_key, destination`;
+
+export interface DestinationStateRow {
+  trigger_id: string;
+  destination: string;
+  paused: number | boolean;
+  breaker: DestinationState["breaker"];
+  failures: number;
+  open_until_ms: number | string | null;
+  open_ms: number | string | null;
+  opened_at_ms: number | string | null;
+  window_start_ms: number | string | null;
+  window_count: number;
+}
+
+const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
+
+export const toDestinationState = (row: DestinationStateRow): DestinationState => ({
+  triggerId: row.trigger_id,
+  destination: row.destination,
+  paused: row.paused === true || row.paused === 1,
+  breaker: row.breaker,
+  failures: Number(row.failures),
+  openUntilMs: numberOrNull(row.open_until_ms),
+  openMs: numberOrNull(row.open_ms),
+  openedAtMs: numberOrNull(row.opened_at_ms),
+  windowStartMs: numberOrNull(row.window_start_ms),
+  windowCount: Number(row.window_count),
+});
+
+/** A state's columns in the order DESTINATION_STATE_COLUMNS names them. */
+export const destinationStateValues = (s: DestinationState) =>
+  [s.triggerId, s.destination, s.paused, s.breaker, s.failures, s.openUntilMs, s.openMs, s.openedAtMs, s.windowStartMs, s.windowCount] as const;
+
+export const DESTINATION_STATE_COLUMNS = "trigger_id, destination, paused, breaker, failures, open_until_ms, open_ms, opened_at_ms, window_start_ms, window_count";

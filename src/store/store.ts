@@ -1,4 +1,5 @@
 import type { AlertStore } from "./alert_store.ts";
+import type { DestinationStates } from "./destination_states.ts";
 import type { History } from "./history.ts";
 import type { IngestLog } from "./ingest_log.ts";
 import type { Maintenance } from "./maintenance.ts";
@@ -7,6 +8,7 @@ import type { RunLeases } from "./run_leases.ts";
 import type { TriggerStore } from "./trigger_store.ts";
 
 export type { AlertStore } from "./alert_store.ts";
+export type { DestinationLoad, DestinationStates } from "./destination_states.ts";
 export type { History, Page } from "./history.ts";
 export type { IngestLog } from "./ingest_log.ts";
 export { SWEEP_CHUNK, type Maintenance, type SweepCounts } from "./maintenance.ts";
@@ -20,4 +22,4 @@ export type { TriggerChanges } from "./trigger_changes.ts";
  * The storage every stage uses; SQLite and PostgreSQL implement it. It is the sum of its roles
  * (docs/store.md "Roles"): each stage takes only the roles it uses, the server holds the whole.
  */
-export interface Store extends TriggerStore, IngestLog, RunLeases, AlertStore, History, MetaStore, Maintenance {}
+export interface Store extends TriggerStore, IngestLog, RunLeases, DestinationStates, AlertStore, History, MetaStore, Maintenance {}

@@ -30,7 +30,7 @@ export function runLeasesContract(open: OpenStore): void {
     for (let i = 0; i < 6; i++) backlog.push(await queued("slow"));
     const fast = [await queued("fast"), await queued("fast")];
     const capped = await queued("capped");
-    const limits = (_t: string, d: string) => (d === "slow" ? 2 : d === "capped" ? 0 : null);
+    const limits = (_t: string, d: string) => (d === "slow" ? { concurrency: 2 } : d === "capped" ? { concurrency: 0 } : null);
     const first = await store.claimRuns("a", 8, 10_000, now, limits);
     // Two of slow's six (its limit), both of fast's; capped is at its limit (0) and keeps its run.
     expect(first.map((r) => r.destination).sort()).toEqual(["fast", "fast", "slow", "slow"]);

@@ -1,5 +1,6 @@
 import { describe } from "bun:test";
 import { alertsContract } from "./alerts_contract.ts";
+import { destinationStatesContract } from "./destination_states_contract.ts";
 import type { OpenStore } from "./contract_fixtures.ts";
 import { historyContract } from "./history_contract.ts";
 import { ingestLogContract } from "./ingest_log_contract.ts";
@@ -14,6 +15,7 @@ export function storeContract(name: string, open: OpenStore): void {
     triggersContract(open);
     ingestLogContract(open);
     runLeasesContract(open);
+    destinationStatesContract(open);
     historyContract(open);
     alertsContract(open);
     maintenanceContract(open);

@@ -145,4 +145,23 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       CREATE INDEX runs_destination_queue ON runs (status, trigger_id, destination, lane, seq);
     `,
   },
+  {
+    version: 12,
+    name: "destinations' state: paused, the breaker, the rate limit's window (shared by every instance, kept across restarts)",
+    sql: `
+      CREATE TABLE destination_state (
+        trigger_id text NOT NULL,
+        destination text NOT NULL,
+        paused boolean NOT NULL DEFAULT false,
+        breaker text NOT NULL DEFAULT 'closed',
+        failures integer NOT NULL DEFAULT 0,
+        open_until_ms bigint,
+        open_ms bigint,
+        opened_at_ms bigint,
+        window_start_ms double precision,
+        window_count integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (trigger_id, destination)
+      );
+    `,
+  },
 ];

@@ -12,6 +12,7 @@ import { PostgresMaintenance } from "./maintenance.ts";
 import { PostgresMeta } from "./meta.ts";
 import { applyMigrations } from "./migrate.ts";
 import { PostgresRunLeases } from "./run_leases.ts";
+import { PostgresDestinationStates } from "./destination_states.ts";
 import { PostgresTriggers } from "./triggers.ts";
 
 export { TRIGGERS_CHANNEL } from "./triggers.ts";
@@ -52,6 +53,7 @@ export class PostgresStore {
       triggers: new PostgresTriggers(connection),
       ingest,
       leases: new PostgresRunLeases(connection),
+      destinations: new PostgresDestinationStates(connection),
       alerts: new PostgresAlerts(connection),
       history: new PostgresHistory(connection),
       meta: new PostgresMeta(connection),

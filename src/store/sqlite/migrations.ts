@@ -173,4 +173,23 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       CREATE INDEX runs_destination_queue ON runs (status, trigger_id, destination, lane, seq);
     `,
   },
+  {
+    version: 15,
+    name: "destinations' state: paused, the breaker, the rate limit's window (shared by every instance, kept across restarts)",
+    sql: `
+      CREATE TABLE destination_state (
+        trigger_id TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        paused INTEGER NOT NULL DEFAULT 0,
+        breaker TEXT NOT NULL DEFAULT 'closed',
+        failures INTEGER NOT NULL DEFAULT 0,
+        open_until_ms INTEGER,
+        open_ms INTEGER,
+        opened_at_ms INTEGER,
+        window_start_ms INTEGER,
+        window_count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (trigger_id, destination)
+      );
+    `,
+  },
 ];

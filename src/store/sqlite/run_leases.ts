@@ -2,11 +2,20 @@ import type { Statement } from "bun:sqlite";
 import type { ClaimedRun, RunFinish } from "../../records/run.ts";
 import { jsonOrNull, runColumns, toRun, type RunRow } from "../rows.ts";
 import { ORDERED_RUN_MAY_START } from "../run_order.ts";
-import { roomOf, takeInTurn, type DestinationLimit, type DestinationQueue } from "../fair_claim.ts";
+import type { DestinationState } from "../../records/destination_state.ts";
+import { admit, afterStarts, stateKey, stateOf, type DestinationRulesOf } from "../destination_flow.ts";
+import { takeInTurn, type DestinationQueue } from "../fair_claim.ts";
+import type { SqliteDestinationStates } from "./destination_states.ts";
 import type { RunLeases } from "../run_leases.ts";
 import type { SqliteConnection } from "./connection.ts";
 
 const RUN_COLUMNS = runColumns(true);
+
+/** A destination's state as admitting its runs left it (`changed`: a breaker went half-open). */
+interface Admitted {
+  state: DestinationState;
+  changed: boolean;
+}
 
 /** Run claims and leases on SQLite: each rides the next grouped transaction. */
 export class SqliteRunLeases implements RunLeases {
@@ -25,7 +34,10 @@ export class SqliteRunLeases implements RunLeases {
   private readonly release: Statement;
   private readonly requeueRunning: Statement;
 
-  constructor(private readonly connection: SqliteConnection) {
+  constructor(
+    private readonly connection: SqliteConnection,
+    private readonly states: SqliteDestinationStates,
+  ) {
     // Every (trigger, destination) with queued runs, by a skip over runs_destination_queue: one index seek each.
     this.queuedDestinations = connection.prepare(
       `WITH RECURSIVE q(t, d) AS (
@@ -62,35 +74,63 @@ export class SqliteRunLeases implements RunLeases {
     this.requeueRunning = connection.prepare("UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE status = 'running'");
   }
 
-  claimRuns(owner: string, limit: number, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun[]> {
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date, rulesOf?: DestinationRulesOf): Promise<ClaimedRun[]> {
     if (limit <= 0) return Promise.resolve([]);
     const until = now.getTime() + leaseMs;
     return this.connection.write(() => {
-      const seqs = takeInTurn(this.startableQueues(limit, limitOf), limit, this.turn++).map((r) => r.seq);
+      const { queues, admitted } = this.startableQueues(limit, rulesOf, now.getTime());
+      const taken = takeInTurn(queues, limit, this.turn++);
+      this.countStarts(taken, admitted, rulesOf, now.getTime());
+      const seqs = taken.map((r) => r.seq);
       const rows = seqs.length > 0 ? (this.take.all(owner, until, JSON.stringify(seqs)) as Array<RunRow & { seq: number }>) : [];
       if (rows.length < limit) rows.push(...(this.claimLapsed.all(owner, until, now.getTime(), limit - rows.length) as Array<RunRow & { seq: number }>));
       return rows.sort((a, b) => a.seq - b.seq).map((row) => toRun(row) as ClaimedRun);
     });
   }
 
-  /** Each destination's queue with the runs it may start now: at most its room, and at most `limit`. */
-  private startableQueues(limit: number, limitOf: DestinationLimit | undefined): Array<DestinationQueue<{ seq: number; lane: number }>> {
-    const running = new Map((this.runningByDestination.all() as Array<{ trigger_id: string; destination: string; n: number }>).map((r) => [`${r.trigger_id}\u0000${r.destination}`, r.n]));
-    const queues: Array<DestinationQueue<{ seq: number; lane: number }>> = [];
+  /**
+   * Each destination's queue with the runs it may start now (at most `limit`), and the state each
+   * would be in once one of its runs starts (a breaker whose time is up goes half-open).
+   */
+  private startableQueues(limit: number, rulesOf: DestinationRulesOf | undefined, now: number) {
+    const running = new Map((this.runningByDestination.all() as Array<{ trigger_id: string; destination: string; n: number }>).map((r) => [stateKey(r.trigger_id, r.destination), r.n]));
+    const states = this.states.statesNow();
+    const queues: Array<DestinationQueue<{ seq: number; lane: number; triggerId: string; destination: string }>> = [];
+    const admitted = new Map<string, Admitted>();
     for (const { trigger_id, destination } of this.queuedDestinations.all() as Array<{ trigger_id: string; destination: string }>) {
-      const room = Math.min(limit, roomOf(limitOf, trigger_id, destination, running.get(`${trigger_id}\u0000${destination}`) ?? 0));
-      if (room <= 0) continue;
-      queues.push({ triggerId: trigger_id, destination, runs: this.startable.all(trigger_id, destination, room) as Array<{ seq: number; lane: number }> });
+      const state = stateOf(states, trigger_id, destination);
+      const { room, next } = admit(state, rulesOf?.(trigger_id, destination) ?? null, running.get(stateKey(trigger_id, destination)) ?? 0, now);
+      const take = Math.min(limit, room);
+      if (take <= 0) continue;
+      admitted.set(stateKey(trigger_id, destination), { state: next ?? state, changed: next !== null });
+      const runs = (this.startable.all(trigger_id, destination, take) as Array<{ seq: number; lane: number }>).map((r) => ({ ...r, triggerId: trigger_id, destination }));
+      queues.push({ triggerId: trigger_id, destination, runs });
     }
-    return queues;
+    return { queues, admitted };
   }
 
-  claimRun(id: string, owner: string, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun | null> {
+  /** Records what starting these runs changes in their destinations' state: a half-open breaker, the rate limit's window. */
+  private countStarts(taken: Array<{ triggerId: string; destination: string }>, admitted: Map<string, Admitted>, rulesOf: DestinationRulesOf | undefined, now: number): void {
+    const started = new Map<string, number>();
+    for (const run of taken) started.set(stateKey(run.triggerId, run.destination), (started.get(stateKey(run.triggerId, run.destination)) ?? 0) + 1);
+    for (const [key, n] of started) {
+      const { state, changed } = admitted.get(key)!;
+      const counted = afterStarts(state, rulesOf?.(state.triggerId, state.destination) ?? null, n, now);
+      if (counted || changed) this.states.save(counted ?? state);
+    }
+  }
+
+  claimRun(id: string, owner: string, leaseMs: number, now: Date, rulesOf?: DestinationRulesOf): Promise<ClaimedRun | null> {
     return this.connection.write(() => {
       const at = this.destinationOfRun.get(id) as { trigger_id: string; destination: string; running: number } | null;
-      if (!at || roomOf(limitOf, at.trigger_id, at.destination, at.running) <= 0) return null;
+      if (!at) return null;
+      const state = stateOf(this.states.statesNow(), at.trigger_id, at.destination);
+      const { room, next } = admit(state, rulesOf?.(at.trigger_id, at.destination) ?? null, at.running, now.getTime());
+      if (room <= 0) return null;
       const row = this.claimOne.get(owner, now.getTime() + leaseMs, id) as RunRow | null;
-      return row ? (toRun(row) as ClaimedRun) : null;
+      if (!row) return null;
+      this.countStarts([{ triggerId: at.trigger_id, destination: at.destination }], new Map([[stateKey(at.trigger_id, at.destination), { state: next ?? state, changed: next !== null }]]), rulesOf, now.getTime());
+      return toRun(row) as ClaimedRun;
     });
   }
 

@@ -11,6 +11,7 @@ import { SqliteMaintenance } from "./maintenance.ts";
 import { SqliteMeta } from "./meta.ts";
 import { openDatabase } from "./open_database.ts";
 import { SqliteRunLeases } from "./run_leases.ts";
+import { SqliteDestinationStates } from "./destination_states.ts";
 import { SqliteTriggers } from "./triggers.ts";
 
 export { SWEEP_SQL } from "./maintenance.ts";
@@ -60,10 +61,12 @@ export class SqliteStore {
     this.applied = opened.applied;
     const keys = new DedupKeys(opened, options.fingerprint);
     const connection = new SqliteConnection(opened, keys, { groupCommit: options.groupCommit });
+    const destinations = new SqliteDestinationStates(connection);
     Object.assign(this, { kind: "sqlite" }, composeRoles({
       triggers: new SqliteTriggers(connection),
       ingest: new SqliteIngestLog(connection, keys),
-      leases: new SqliteRunLeases(connection),
+      leases: new SqliteRunLeases(connection, destinations),
+      destinations,
       alerts: new SqliteAlerts(connection),
       history: new SqliteHistory(connection),
       meta: new SqliteMeta(connection),
