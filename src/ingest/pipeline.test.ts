@@ -202,6 +202,45 @@ test("a plugin that hands over a secret without declaring adoptsSecret is refuse
   expect(store.activity[0].detail).toBe("chal handshake threw: it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
 });
 
+test("a handshake may say what its Activity row reads (SNS names the URL that confirms its subscription)", async () => {
+  const confirming = definePlugin({
+    id: "conf",
+    name: "Conf",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    handshake: (req) => (new TextDecoder().decode(req.rawBody) === "confirm" ? { response: new Response("ok"), detail: "open https://provider.test/confirm?token=t1 to confirm; no run" } : null),
+  });
+  const trigger = triggerRecord({ app: "conf", appSecret: "sig" });
+  const { post, store } = pipelineWith([trigger], { plugins: [confirming] });
+  const result = await post(trigger.token, "confirm", { "x-sig": "sig" });
+  expect(await result.response.text()).toBe("ok");
+  expect(store.activity).toEqual([expect.objectContaining({ outcome: "filtered", detail: "open https://provider.test/confirm?token=t1 to confirm; no run" })]);
+  expect(store.runs).toHaveLength(0);
+});
+
+test("a plugin's bodyIsJson and expandBody: a text/plain JSON body runs as the expanded object; filters and redaction see that", async () => {
+  const nesting = definePlugin({
+    id: "nest",
+    name: "Nest",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    bodyIsJson: true,
+    expandBody: (body) => ({ ...(body as object), Message: JSON.parse((body as { Message: string }).Message) }),
+  });
+  const trigger = triggerRecord({
+    app: "nest",
+    appSecret: "sig",
+    filter: { enabled: true, mode: "include", expression: '$.Message.kind == "paid"' },
+    redaction: { enabled: true, patterns: ["^card$"] },
+  });
+  const { post, store } = pipelineWith([trigger], { plugins: [nesting] });
+  const send = (message: object) => post(trigger.token, JSON.stringify({ Type: "Notification", Message: JSON.stringify(message) }), { "Content-Type": "text/plain; charset=UTF-8", "x-sig": "sig" });
+  expect((await send({ kind: "paid", card: "4242" })).outcome).toBe("run");
+  expect((await send({ kind: "refunded" })).outcome).toBe("filtered");
+  expect((store.runs[0].trigger as { body: unknown }).body).toEqual({ Type: "Notification", Message: { kind: "paid", card: "[REDACTED]" } });
+  expect(store.commits[0].triggerJson).not.toContain("4242");
+});
+
 test("deliver() enters after deduplication: the current filter decides unless skipped, the current redaction applies", async () => {
   const trigger = triggerRecord({
     filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },

@@ -136,7 +136,7 @@ export class IngestPipeline {
     const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
 
-    const body = new ParsedBody(verified);
+    const body = new ParsedBody(verified, undefined, recipe.bodyReading);
     // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
     // waits for it); otherwise only once it is known not to be a duplicate (never parsed then).
     const deduplicated = await deduplicate(recipe, verified, body, this.deps.store);

@@ -34,6 +34,11 @@ test("a plugin that adopts its secret says so with adoptsSecret: true, and has t
   expect(pluginProblems({ ...plugin, adoptsSecret: "yes", handshake })).toEqual(["adoptsSecret must be true or false when present"]);
 });
 
+test("a plugin whose body is JSON under another content type says so with bodyIsJson: true; expandBody is a function", () => {
+  expect(pluginProblems({ ...plugin, bodyIsJson: true, expandBody: (body: unknown) => body })).toEqual([]);
+  expect(pluginProblems({ ...plugin, bodyIsJson: "yes", expandBody: {} })).toEqual(["expandBody must be a function when present", "bodyIsJson must be true or false when present"]);
+});
+
 test("the same id twice is refused, naming where the first came from", () => {
   const registry = new PluginRegistry([plugin]);
   expect(() => registry.add(plugin, "/plugins/acme.ts")).toThrow('/plugins/acme.ts: plugin id "acme" is already loaded from built-in');

@@ -220,6 +220,17 @@ export interface PluginContext {
    * ```
    */
   verifyRsa(algorithm: "RSA-SHA1" | "RSA-SHA256", certificatePem: string, data: string | Uint8Array, signature: Uint8Array): boolean;
+  /**
+   * `false`, noting why for the owner: when `verify` refuses a request for a reason other than its
+   * signature (a setting it breaks), the Activity row says so instead of only "signature missing
+   * or invalid". The caller still gets the uniform 401, which says nothing.
+   *
+   * @example
+   * ```ts
+   * if (!topics.includes(message.TopicArn)) return ctx.refuse(`topic ${message.TopicArn} is not one of the trigger's Topic ARNs`);
+   * ```
+   */
+  refuse(reason: string): false;
 }
 
 /** What `sign()` receives: the request to be signed, before its signature headers exist. */
@@ -242,8 +253,13 @@ export interface Signed {
   rawBody?: Uint8Array;
 }
 
-/** A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact (Asana, Notion) — only while the trigger is armed (`adoptsSecret`). */
-export type HandshakeResult = Response | { response: Response; adoptSecret?: string } | null;
+/**
+ * A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact
+ * (Asana, Notion) — only while the trigger is armed (`adoptsSecret`). `detail` is what the owner
+ * reads on the request's Activity row instead of "URL-verification handshake answered" (SNS names
+ * the `SubscribeURL` that confirms its subscription).
+ */
+export type HandshakeResult = Response | { response: Response; adoptSecret?: string; detail?: string } | null;
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -276,6 +292,23 @@ export interface InletPlugin {
   contentDedupWindowSeconds?: number;
   /** The event type for `$trigger.app.event`. `body` is the parsed body: read it, do not change it. */
   event?(req: PluginRequest, body: unknown): string | null;
+  /**
+   * `true` when the provider sends JSON under another content type (SNS: `text/plain`): the host
+   * parses the body as JSON whatever its `Content-Type` (a body that is not JSON is then a 400).
+   */
+  bodyIsJson?: boolean;
+  /**
+   * The body `$trigger.body` carries, from the parsed one: what the provider nests as text made
+   * readable (SNS's `Message` holding JSON). Return a new value and never change `body` (hooks
+   * share it). Filters, schema and redaction see the result; a throw, or a result nested deeper
+   * than the body limit, leaves the body as parsed.
+   *
+   * @example
+   * ```ts
+   * expandBody: (body) => (typeof body?.Message === "string" ? { ...body, Message: JSON.parse(body.Message) } : body),
+   * ```
+   */
+  expandBody?(body: unknown): unknown;
   /** Answer a URL-verification call; `null` when this request is not one. */
   handshake?(req: PluginRequest, ctx: PluginContext): Awaitable<HandshakeResult>;
   /**
