@@ -17,6 +17,17 @@ export interface PluginFixture {
   query?: string;
   /** The trigger's `appSettings` for this delivery (e.g. the topic it accepts); defaults fill the rest. */
   appSettings?: Record<string, string | string[] | boolean>;
+  /**
+   * What the provider publishes at these URLs (SNS's signing certificate at its `SigningCertURL`):
+   * the failure-mode suite serves them to the plugin's `ctx.fetchText` from memory, so no test
+   * reaches the provider.
+   */
+  providerDocuments?: Record<string, string>;
+  /**
+   * Why the plugin has no secret of its own (SNS: the certificate the message names is the key),
+   * so that a wrong `appSecret` cannot fail a delivery; the suite then skips its wrong-secret check.
+   */
+  noSecretReason?: string;
   /** What `deliveryId()` must return for this delivery (`null`: the provider sends none). */
   deliveryId: string | null;
   /** What `event()` must return for this delivery. */

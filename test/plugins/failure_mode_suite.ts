@@ -13,6 +13,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseBodyAndText } from "../../src/ingest/body_parsers.ts";
 import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, settingsWithDefaults, type InletPlugin, type PluginFixture, type PluginRequest, type ProviderFetch } from "../../src/plugins/index.ts";
+import { providerFetchServing } from "./provider_documents.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";
 const NOW = new Date(1_750_000_000_000);
@@ -28,9 +29,19 @@ export interface FailureModeCase {
 }
 type Case = FailureModeCase;
 
+/** Per case: its own fetcher, else one serving what its fixture says the provider publishes. */
+const fetchers = new WeakMap<Case, ProviderFetch | undefined>();
+function fetcherOf(c: Case): ProviderFetch | undefined {
+  if (!fetchers.has(c)) fetchers.set(c, c.providerFetch ?? providerFetchServing(c.fixture.providerDocuments));
+  return fetchers.get(c);
+}
+
 /** The context the host gives the case's hooks: the secret, the clock, the fixture's settings and fetcher. */
 const contextOf = (c: Case, secret: string, now: Date) =>
-  pluginContext(secret, now, false, { settings: settingsWithDefaults(c.plugin.settings, c.fixture.appSettings), providerFetch: c.providerFetch });
+  pluginContext(secret, now, false, { settings: settingsWithDefaults(c.plugin.settings, c.fixture.appSettings), providerFetch: fetcherOf(c) });
+
+/** The body as the host parses it for the plugin: as JSON whatever its type when the plugin says its bodies are. */
+const parsedAsHost = (c: Case, req: PluginRequest) => parseBodyAndText(req.rawBody, c.plugin.bodyIsJson ? "application/json" : req.headers.get("content-type")).value;
 
 /** A signed request and the names of the headers `sign()` added. */
 interface Delivery {
@@ -143,8 +154,7 @@ export function failureModeSuite(cases: Case[]): void {
         const { req } = await deliver(c, NOW);
         const ctx = contextOf(c, fixture.appSecret, NOW);
         expect(plugin.deliveryId ? plugin.deliveryId(req, ctx) : null).toBe(fixture.deliveryId);
-        const body = parseBodyAndText(req.rawBody, req.headers.get("content-type")).value;
-        expect(plugin.event ? plugin.event(req, body) : null).toBe(fixture.event);
+        expect(plugin.event ? plugin.event(req, parsedAsHost(c, req)) : null).toBe(fixture.event);
       });
 
       // parseJson gives every hook of a request, and the host's own parse, one shared value: a hook
@@ -158,7 +168,9 @@ export function failureModeSuite(cases: Case[]): void {
         plugin.timestamp?.(req, ctx);
         plugin.deliveryId?.(req, ctx);
         if (handshake) await handshake(req, ctx);
-        plugin.event?.(req, shared ?? parseBodyAndText(req.rawBody, req.headers.get("content-type")).value);
+        plugin.event?.(req, shared ?? parsedAsHost(c, req));
+        // expandBody gives $trigger.body a new value: the parsed one stays as it arrived.
+        plugin.expandBody?.(shared ?? parsedAsHost(c, req));
         expect(parseJson(req.rawBody)).toBe(shared);
         expect(shared).toEqual(asSent);
       });
@@ -204,7 +216,8 @@ export function failureModeSuite(cases: Case[]): void {
         }
       });
 
-      test.if(!unsigned)("a wrong or empty secret fails", async () => {
+      // A plugin without a secret of its own says why (SNS: the certificate the message names is the key).
+      test.if(!unsigned && fixture.noSecretReason === undefined)("a wrong or empty secret fails", async () => {
         const { req } = await deliver(c, NOW);
         for (const secret of [mutate(fixture.appSecret), ""]) {
           expect(await authenticate(c, req, NOW, secret)).toMatchObject({ ok: false });
@@ -277,6 +290,7 @@ export function failureModeSuite(cases: Case[]): void {
                   plugin.deliveryId?.(garbage, ctx);
                   plugin.event?.(garbage, typeof body === "string" ? body : null);
                   plugin.event?.(garbage, { unexpected: [body.length] });
+                  plugin.expandBody?.(typeof body === "string" ? body : { unexpected: [body.length] });
                   await handshake?.(garbage, ctx);
                 } catch (error) {
                   throw new Error(`${c.id} threw on ${label}: ${(error as Error).message}`);

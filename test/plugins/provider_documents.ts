@@ -1,0 +1,26 @@
+/**
+ * A provider double for the failure-mode suite: what a fixture says its provider publishes
+ * (`providerDocuments`, e.g. SNS's signing certificate), served to the plugin's fetches from
+ * memory, under the plugin's own fetch rule, so no test reaches the provider.
+ */
+import { KeyFetchFailed, KeyFetchGate, type BodyCheck } from "../../src/auth/key_fetch_gate.ts";
+import { ProviderFetch } from "../../src/plugins/index.ts";
+
+/** Answers each URL of `documents` with its text, any other with a 404 (a failed fetch). */
+class PublishedDocuments extends KeyFetchGate {
+  constructor(private readonly documents: Readonly<Record<string, string>>) {
+    super();
+  }
+
+  override fetch(url: string, _init: RequestInit, check: BodyCheck): Promise<string> {
+    const text = Object.hasOwn(this.documents, url) ? this.documents[url] : undefined;
+    if (text === undefined) return Promise.reject(new KeyFetchFailed("HTTP 404, not 200"));
+    const problem = check(text);
+    return problem === null ? Promise.resolve(text) : Promise.reject(new KeyFetchFailed(problem));
+  }
+}
+
+/** A fetcher that serves `documents` (and refuses what the plugin's rule refuses), or undefined without any. */
+export function providerFetchServing(documents: Readonly<Record<string, string>> | undefined): ProviderFetch | undefined {
+  return documents ? new ProviderFetch([], { gate: new PublishedDocuments(documents) }) : undefined;
+}
