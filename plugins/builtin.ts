@@ -33,6 +33,7 @@ import vercel from "./vercel/index.ts";
 import notion from "./notion/index.ts";
 import asana from "./asana/index.ts";
 import dropbox from "./dropbox/index.ts";
+import awsSns from "./aws-sns/index.ts";
 
 /** Every built-in app-trigger plugin (CONTRACT §4), bundled into the binary. */
 export const BUILTIN_PLUGINS: InletPlugin[] = [
@@ -70,4 +71,5 @@ export const BUILTIN_PLUGINS: InletPlugin[] = [
   notion,
   asana,
   dropbox,
+  awsSns,
 ];

@@ -8,11 +8,15 @@ import { ProviderFetch } from "../../src/plugins/index.ts";
 
 /** Answers each URL of `documents` with its text, any other with a 404 (a failed fetch). */
 class PublishedDocuments extends KeyFetchGate {
-  constructor(private readonly documents: Readonly<Record<string, string>>) {
+  constructor(
+    private readonly documents: Readonly<Record<string, string>>,
+    private readonly fetched: string[],
+  ) {
     super();
   }
 
   override fetch(url: string, _init: RequestInit, check: BodyCheck): Promise<string> {
+    this.fetched.push(url);
     const text = Object.hasOwn(this.documents, url) ? this.documents[url] : undefined;
     if (text === undefined) return Promise.reject(new KeyFetchFailed("HTTP 404, not 200"));
     const problem = check(text);
@@ -20,7 +24,10 @@ class PublishedDocuments extends KeyFetchGate {
   }
 }
 
-/** A fetcher that serves `documents` (and refuses what the plugin's rule refuses), or undefined without any. */
-export function providerFetchServing(documents: Readonly<Record<string, string>> | undefined): ProviderFetch | undefined {
-  return documents ? new ProviderFetch([], { gate: new PublishedDocuments(documents) }) : undefined;
+/**
+ * A fetcher that serves `documents` (and refuses what the plugin's rule refuses), or undefined
+ * without any; each URL it is asked for (past the rule and the cache) is pushed to `fetched`.
+ */
+export function providerFetchServing(documents: Readonly<Record<string, string>> | undefined, fetched: string[] = []): ProviderFetch | undefined {
+  return documents ? new ProviderFetch([], { gate: new PublishedDocuments(documents, fetched) }) : undefined;
 }
