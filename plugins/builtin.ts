@@ -30,9 +30,11 @@ import typeform from "./typeform/index.ts";
 import calendly from "./calendly/index.ts";
 import twitch from "./twitch/index.ts";
 import vercel from "./vercel/index.ts";
+import gcpPubsub from "./gcp-pubsub/index.ts";
 import notion from "./notion/index.ts";
 import asana from "./asana/index.ts";
 import dropbox from "./dropbox/index.ts";
+import azureEventGrid from "./azure-eventgrid/index.ts";
 import awsSns from "./aws-sns/index.ts";
 
 /** Every built-in app-trigger plugin (CONTRACT §4), bundled into the binary. */
@@ -68,8 +70,10 @@ export const BUILTIN_PLUGINS: InletPlugin[] = [
   calendly,
   twitch,
   vercel,
+  gcpPubsub,
   notion,
   asana,
   dropbox,
+  azureEventGrid,
   awsSns,
 ];

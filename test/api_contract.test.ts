@@ -109,7 +109,7 @@ describe("unknown ids: 404 with a JSON error", () => {
   });
 });
 
-const TRIGGER_FIELDS = ["alerts", "app", "auth", "createdAt", "curl", "dedup", "filter", "id", "maxBodyBytes", "methods", "name", "redaction", "response", "schema", "sources", "token", "updatedAt", "url", "workflow"];
+const TRIGGER_FIELDS = ["alerts", "app", "auth", "createdAt", "curl", "dedup", "destinations", "filter", "id", "maxBodyBytes", "methods", "name", "redaction", "response", "schema", "sources", "token", "updatedAt", "url", "workflow"];
 
 describe("the Trigger", () => {
   test("create fills in every default and answers exactly the contract's fields", async () => {
@@ -127,6 +127,7 @@ describe("the Trigger", () => {
       redaction: { enabled: false, patterns: [] },
       response: { mode: "immediate", timeoutMs: 10000 },
       workflow: { kind: "none" },
+      destinations: [{ name: "default", workflow: { kind: "none" } }],
       schema: { enabled: false },
       maxBodyBytes: null,
       sources: { allow: [] },
@@ -229,7 +230,13 @@ describe("PATCH: every field on its own, nested objects merged", () => {
     [{ sources: { allow: [] } }, "sources", { allow: [] }],
     [{ alerts: [{ kind: "silence", seconds: 60 }] }, "alerts", [{ kind: "silence", seconds: 60 }]],
     [{ alerts: [] }, "alerts", []],
+    // A list replaces the workflow shorthand (the workflow key goes); a workflow brings it back.
+    [{ destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, respond: true }, { name: "audit", workflow: { kind: "none" } }] }, "destinations", [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, respond: true }, { name: "audit", workflow: { kind: "none" } }]],
+    [{ destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, concurrency: 4 }] }, "destinations", [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, concurrency: 4 }]],
+    [{ workflow: { kind: "command", argv: ["/bin/true"] } }, "workflow", { kind: "command", argv: ["/bin/true"] }],
   ];
+  /** The two forms of where requests go move together: workflow is the shorthand for destinations [default]. */
+  const MOVES_WITH: Record<string, string> = { workflow: "destinations", destinations: "workflow" };
 
   test("each change shows in the answer and in later reads; nothing else moves; the secret stays", async () => {
     const t = await server.createTrigger(FULL);
@@ -237,7 +244,9 @@ describe("PATCH: every field on its own, nested objects merged", () => {
     for (const [patch, field, expected] of CHANGES) {
       const { status, body } = await server.api("PATCH", `/api/triggers/${t.id}`, patch);
       expect({ patch, status, [field]: body[field] }).toEqual({ patch, status: 200, [field]: expected });
-      for (const other of TRIGGER_FIELDS.filter((f) => ![field, "updatedAt", "curl"].includes(f))) expect({ patch, [other]: body[other] }).toEqual({ patch, [other]: before[other] });
+      for (const other of TRIGGER_FIELDS.filter((f) => ![field, MOVES_WITH[field], "updatedAt", "curl"].includes(f))) expect({ patch, [other]: body[other] }).toEqual({ patch, [other]: before[other] });
+      if (field === "workflow") expect({ patch, destinations: body.destinations }).toEqual({ patch, destinations: [{ name: "default", workflow: expected }] });
+      if (field === "destinations") expect({ patch, workflow: "workflow" in body }).toEqual({ patch, workflow: false });
       expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
       expect((await server.api("GET", `/api/triggers/${t.id}`)).body).toEqual(body);
       before = body;
@@ -247,7 +256,7 @@ describe("PATCH: every field on its own, nested objects merged", () => {
 
   test("null clears only maxBodyBytes (and app stays null); for the other fields it is a 400 naming the field", async () => {
     const t = await server.createTrigger({ name: "nulls", maxBodyBytes: 100 });
-    for (const field of ["name", "methods", "auth", "dedup", "filter", "redaction", "response", "workflow", "schema", "sources", "alerts"]) {
+    for (const field of ["name", "methods", "auth", "dedup", "filter", "redaction", "response", "workflow", "destinations", "schema", "sources", "alerts"]) {
       expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, { [field]: null }), `/${field}`);
     }
     expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, { auth: { type: null } }), "/auth/type");
@@ -280,8 +289,9 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
     maxBodyBytes: 0,
     sources: { allow: "127.0.0.1" },
     alerts: {},
+    destinations: "crm",
   };
-  const WRONG_PATHS = ["/name", "/app", "/appSecret", "/methods", "/auth/encoding", "/dedup/windowSeconds", "/filter/enabled", "/redaction/patterns", "/response/timeoutMs", "/schema/enabled", "/maxBodyBytes", "/sources/allow", "/alerts"];
+  const WRONG_PATHS = ["/name", "/app", "/appSecret", "/methods", "/auth/encoding", "/dedup/windowSeconds", "/filter/enabled", "/redaction/patterns", "/response/timeoutMs", "/schema/enabled", "/maxBodyBytes", "/sources/allow", "/alerts", "/destinations"];
 
   test("wrong types, on create and on change, each reported", async () => {
     expectInvalid(await server.api("POST", "/api/triggers", WRONG_TYPES), ...WRONG_PATHS);
@@ -302,6 +312,8 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
       [{ redaction: { enabled: false, fields: [] } }, "/redaction/fields"],
       [{ response: { mode: "immediate", status: 202 } }, "/response/status"],
       [{ workflow: { kind: "none", url: "http://x" } }, "/workflow/url"],
+      [{ destinations: [{ name: "crm", workflow: { kind: "none" }, colour: "red" }] }, "/destinations/0/colour"],
+      [{ destinations: [{ name: "crm", workflow: { kind: "none", url: "http://x" } }] }, "/destinations/0/workflow/url"],
       [{ schema: { enabled: false, strict: true } }, "/schema/strict"],
       [{ sources: { allow: [], deny: [] } }, "/sources/deny"],
       [{ id: "mine" }, "/id"],
@@ -344,6 +356,8 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
       [t.id, { redaction: { enabled: true, patterns: Array.from({ length: 51 }, (_, i) => `p${i}`) } }, "/redaction/patterns"],
       [t.id, { redaction: { enabled: true, patterns: ["ok", "x".repeat(201)] } }, "/redaction/patterns/1"],
       [t.id, { workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$[" } }, "/workflow/orderingKey"],
+      [t.id, { destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$[" } }] }, "/destinations/0/workflow/orderingKey"],
+      [t.id, { destinations: [{ name: "crm", workflow: { kind: "none" }, filter: { expression: "$.a ==" } }] }, "/destinations/0/filter/expression"],
       [t.id, { app: "github" }, "/app"],
       [app.id, { dedup: { strategy: "payload-hash" } }, "/dedup"],
       [app.id, { app: null }, "/app"],
@@ -403,15 +417,15 @@ describe("Run and ActivityRow shapes", () => {
     const requestId = await deliver(t, { order: 1 });
     expect(requestId).toMatch(UUID);
     const [listed] = (await server.api("GET", `/api/runs?triggerId=${t.id}`)).body;
-    const RUN_FIELDS = ["attempts", "createdAt", "error", "finishedAt", "id", "orderingKey", "replayOf", "requestId", "result", "status", "triggerId"];
+    const RUN_FIELDS = ["attempts", "createdAt", "destination", "error", "finishedAt", "id", "orderingKey", "replayOf", "requestId", "result", "status", "triggerId"];
     expect(Object.keys(listed).sort()).toEqual(RUN_FIELDS);
-    expect(listed).toMatchObject({ triggerId: t.id, requestId, status: "succeeded", attempts: 1, error: null, replayOf: null });
+    expect(listed).toMatchObject({ triggerId: t.id, requestId, status: "succeeded", attempts: 1, error: null, replayOf: null, destination: "default" });
     expect(listed.createdAt).toMatch(ISO);
     expect(listed.finishedAt).toMatch(ISO);
     const one = (await server.api("GET", `/api/runs/${listed.id}`)).body;
     expect(Object.keys(one).sort()).toEqual([...RUN_FIELDS, "trigger"].sort());
     expect(one).toEqual({ ...listed, trigger: expect.objectContaining({ body: { order: 1 }, requestId, triggerId: t.id, method: "POST", app: null }) });
     const [row] = await server.activity(t.id);
-    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, detail: null, count: 1 });
+    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, runIds: [listed.id], detail: null, count: 1 });
   });
 });

@@ -71,6 +71,10 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", `/api/triggers/${id}/arm`, "/api/triggers/{id}/arm");
   await call("POST", "/api/triggers/nope/arm", "/api/triggers/{id}/arm");
   await call("POST", "/api/triggers", "/api/triggers", { name: "jwt", auth: { type: "jwt", jwt: { algorithms: ["HS256"] } }, workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$.id" } });
+  // Several destinations: the Trigger has destinations and no workflow key.
+  const fanOut = { name: "fan-out", response: { mode: "workflow" }, destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, filter: { expression: '$.type == "paid"' }, transform: { source: "export default (t) => ({ body: t.body })" }, rateLimit: { perSecond: 0.5 }, concurrency: 4, breaker: { failures: 3, openSeconds: 10 }, respond: true }, { name: "audit", workflow: { kind: "none" } }] };
+  expect("workflow" in (await call("POST", "/api/triggers", "/api/triggers", fanOut)).body).toBe(false);
+  await call("POST", "/api/triggers", "/api/triggers", { ...fanOut, workflow: { kind: "none" } });
   await call("GET", "/api/triggers", "/api/triggers");
   await call("GET", `/api/triggers/${id}`, "/api/triggers/{id}");
   await call("GET", "/api/triggers/nope", "/api/triggers/{id}");

@@ -3,6 +3,7 @@ import { checkPatterns, classifyNames, compileRedaction, NameDecisions, redact, 
 import type { ExpressionRules } from "../triggers/normalize.ts";
 import { checkSchemaDocument, CompiledSchema, validatesWithoutSandbox } from "../schema/validator.ts";
 import { checkOps, type CheckOp, type CheckSettings, type PreparedChecks } from "./prepared.ts";
+import { destinationsOf } from "../records/destination.ts";
 import { sharedInFlight } from "./shared_in_flight.ts";
 
 /** Configuration-time checks: the same parsers and pattern compiler the live path uses. */
@@ -33,7 +34,7 @@ export type Elsewhere = (op: CheckOp, input: unknown) => Promise<unknown>;
  */
 export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): PreparedChecks => {
   const checks: PreparedChecks = {};
-  const { filter, redaction, dedup, workflow, schema } = settings;
+  const { filter, redaction, dedup, schema } = settings;
   /** `local` where the check runs on this thread (it may, or there is nowhere else), else `op` in `elsewhere`. */
   const placed = <T>(onHost: boolean, op: CheckOp, local: (body: unknown) => T) =>
     elsewhere && !onHost ? async (body: unknown) => (await elsewhere(op, body)) as T : local;
@@ -74,8 +75,16 @@ export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): P
         break;
       }
       case "orderingKey": {
-        const query = compileKeyQuery((workflow as { orderingKey: string }).orderingKey);
-        checks.orderingKey = placed(query.onHost, "orderingKey", (body) => runKeyQuery(query, body));
+        const queries = destinationsOf(settings).flatMap((d) => ("orderingKey" in d.workflow && d.workflow.orderingKey ? [[d.name, compileKeyQuery(d.workflow.orderingKey)] as const] : []));
+        const local = (body: unknown) => Object.fromEntries(queries.map(([name, query]) => [name, runKeyQuery(query, body)]));
+        checks.orderingKey = placed(queries.every(([, q]) => q.onHost), "orderingKey", local);
+        break;
+      }
+      case "route": {
+        // Each destination's own filter, on the redacted body: include runs only when true, exclude skips when true.
+        const routes = destinationsOf(settings).map((d) => ({ name: d.name, filter: d.filter ? compileFilter(d.filter.expression) : null, include: d.filter?.mode !== "exclude" }));
+        const local = (body: unknown) => routes.filter((r) => r.filter === null || runFilter(r.filter, body) === r.include).map((r) => r.name);
+        checks.route = placed(routes.every((r) => r.filter === null || r.filter.onHost), "route", local);
         break;
       }
     }

@@ -1,10 +1,11 @@
+import { destinationsOf } from "../records/destination.ts";
 import type { TriggerConfig } from "../records/trigger.ts";
 
 /** What a trigger's checks are compiled from: the settings only, never its secrets. */
-export type CheckSettings = Pick<TriggerConfig, "filter" | "redaction" | "dedup" | "workflow" | "schema">;
+export type CheckSettings = Pick<TriggerConfig, "filter" | "redaction" | "dedup" | "workflow" | "destinations" | "schema">;
 
 /** The checks a trigger can have. */
-export type CheckOp = "passes" | "redact" | "classify" | "select" | "schema" | "orderingKey";
+export type CheckOp = "passes" | "redact" | "classify" | "select" | "schema" | "orderingKey" | "route";
 
 /** Which checks a trigger's settings call for. */
 export function checkOps(s: CheckSettings): CheckOp[] {
@@ -13,7 +14,9 @@ export function checkOps(s: CheckSettings): CheckOp[] {
   if (s.redaction.enabled && s.redaction.patterns && s.redaction.patterns.length > 0) ops.push("redact");
   if (s.dedup.strategy === "expression" && s.dedup.expression) ops.push("select");
   if (s.schema?.enabled && s.schema.document !== undefined) ops.push("schema");
-  if ("orderingKey" in s.workflow && s.workflow.orderingKey) ops.push("orderingKey");
+  const destinations = destinationsOf(s);
+  if (destinations.some((d) => "orderingKey" in d.workflow && d.workflow.orderingKey)) ops.push("orderingKey");
+  if (destinations.some((d) => d.filter)) ops.push("route");
   return ops;
 }
 
@@ -37,8 +40,13 @@ export interface PreparedChecks {
    * where the patterns are compiled: what a sandbox worker answers for the request thread).
    */
   classify?(names: string[]): string | Promise<string>;
-  /** The values `workflow.orderingKey` selects on the redacted body (CONTRACT §6.2). */
-  orderingKey?(body: unknown): unknown[] | Promise<unknown[]>;
+  /**
+   * The values each destination's `workflow.orderingKey` selects on the redacted body (README
+   * "Ordering per key"), by destination name; only destinations that have one.
+   */
+  orderingKey?(body: unknown): Record<string, unknown[]> | Promise<Record<string, unknown[]>>;
+  /** The names of the destinations whose filter selects the redacted body, in order (those without a filter always). */
+  route?(body: unknown): string[] | Promise<string[]>;
 }
 
 /** Compiles a trigger's checks; the pipeline caches the result per trigger version. */

@@ -20,3 +20,21 @@ test("one row per trigger: name, id, auth or app, methods, workflow, URL on the 
 test("no triggers: a sentence that says how to make one", () => {
   expect(triggersTable([], "http://x", () => true)).toBe("no triggers yet (create one: inlet triggers create --name NAME)");
 });
+
+test("WORKFLOW: the kind for the workflow shorthand (or a list of one named default), else how many destinations", () => {
+  const http = { kind: "http", url: "http://127.0.0.1:9000/crm" } as TriggerRecord["workflow"];
+  const none = { kind: "none" } as TriggerRecord["workflow"];
+  const rows = triggersTable(
+    [
+      trigger({ destinations: [{ name: "default", workflow: http, concurrency: 4 }], workflow: http }),
+      trigger({ id: "id-2", destinations: [{ name: "crm", workflow: http }, { name: "audit", workflow: none }] }),
+      trigger({ id: "id-3", destinations: [{ name: "crm", workflow: http }] }),
+    ],
+    "http://127.0.0.1:9000",
+    () => true,
+  )
+    .split("\n")
+    .slice(1)
+    .map((line) => line.split(/\s{2,}/)[4]);
+  expect(rows).toEqual(["http", "2 destinations", "1 destination"]);
+});

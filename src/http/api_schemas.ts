@@ -5,13 +5,15 @@ import { Type } from "@sinclair/typebox";
  * derived from these (`Static`), so the two cannot drift apart.
  */
 
-const RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+/** `skipped`: the destination's transform returned null (README "Destinations"). */
+const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "skipped"] as const;
 const OUTCOMES = ["run", "deduplicated", "filtered", "auth_failed", "rejected", "error"] as const;
 
 /** One run (CONTRACT §3 Run, §6.1 replayOf, §6.2 its ordering key). */
 export const RunSchema = Type.Object({
   id: Type.String(),
   triggerId: Type.String(),
+  destination: Type.Optional(Type.String({ description: "the name of the destination this run delivers to; runs made before destinations belong to default" })),
   requestId: Type.String(),
   status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
   trigger: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "the $trigger payload, with include=trigger" })),
@@ -31,7 +33,8 @@ export const ActivityRowSchema = Type.Object({
   requestId: Type.String(),
   outcome: Type.Union(OUTCOMES.map((o) => Type.Literal(o))),
   label: Type.String(),
-  runId: Type.Union([Type.String(), Type.Null()]),
+  runId: Type.Union([Type.String(), Type.Null()], { description: "the request's first run, or null" }),
+  runIds: Type.Optional(Type.Array(Type.String(), { description: "every run of the request, one per destination that selected it; runId is the first" })),
   detail: Type.Union([Type.String(), Type.Null()]),
   count: Type.Integer({
     minimum: 1,

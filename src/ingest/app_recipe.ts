@@ -8,6 +8,7 @@ import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
 import { candidateSecrets, triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 import { isArmed } from "../records/arm_window.ts";
+import { exceedsDepth } from "../sandbox/depth.ts";
 import { firstPassing } from "./first_passing.ts";
 import { notArmedReason } from "./not_armed.ts";
 import type { Arrival } from "./arrival.ts";
@@ -46,11 +47,16 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
   // covers a plugin handed in directly).
   const handshake = hostHandshake(plugin);
 
+  // Methods such as CloudEvents' OPTIONS: verified like a POST, then only a handshake may answer them.
+  const verifiedCheckOnlyMethods = handshake ? (plugin.handshakeMethods ?? []).map((m) => m.toUpperCase()) : [];
+
   return {
-    methods: handshake ? ["POST", "GET", "HEAD"] : ["POST"],
+    methods: handshake ? ["POST", "GET", "HEAD", ...verifiedCheckOnlyMethods] : ["POST"],
     // GET/HEAD URL checks (Dropbox, Mailchimp, Mandrill) are unsigned by the providers.
     checkOnlyMethods: handshake ? ["GET", "HEAD"] : [],
+    verifiedCheckOnlyMethods,
     credentialHeaders: new Set(plugin.credentialHeaders ?? []),
+    credentialQuery: new Set((plugin.credentialQuery ?? []).map((name) => name.toLowerCase())),
     bodyReading: { asJson: plugin.bodyIsJson === true, expand: plugin.expandBody?.bind(plugin) },
     // The current secret, then the previous one while a rotation's overlap lasts (a provider such as
     // Stripe signs with both during its own roll).
@@ -89,6 +95,18 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
       const window = key.byContent ? plugin.contentDedupWindowSeconds : (plugin.dedupWindowSeconds ?? DEFAULT_DELIVERY_WINDOW_SECONDS);
       return window ? { keyHash: key.hash, windowSeconds: window } : null;
     },
+    decodeBody: plugin.decodeBody
+      ? (verified, body, redacting) => {
+          try {
+            const decoded = plugin.decodeBody!(body, requestOf(verified.arrival, verified.rawBody), { redacting });
+            // The parsed body kept the nesting limit; what was decoded inside it must too.
+            return exceedsDepth(decoded) ? body : decoded;
+          } catch {
+            // Odd input the plugin did not expect: the body as parsed, never a failed request.
+            return body;
+          }
+        }
+      : undefined,
     app(verified, body) {
       const event = plugin.event ? textOf(safeCall(() => plugin.event!(requestOf(verified.arrival, verified.rawBody), body))) : null;
       return { id: plugin.id, event, deliveryId: deliveryIdOf(verified) };

@@ -21,7 +21,9 @@ export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): T
   return {
     methods: trigger.methods,
     checkOnlyMethods: [],
+    verifiedCheckOnlyMethods: [],
     credentialHeaders: new Set(credentialHeaders(auth)),
+    credentialQuery: new Set(),
     // The current secret, then the previous one while a rotation's overlap lasts.
     authenticate: async (arrival, rawBody) =>
       firstPassing(

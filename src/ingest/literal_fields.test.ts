@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { fieldsOf, headersObject } from "./literal_fields.ts";
+import { fieldsOf, headersObject, queryObject } from "./literal_fields.ts";
 
 test("every name is kept literally, repeated names as arrays of the real values, no prototype touched", () => {
   const fields = fieldsOf(new URLSearchParams("__proto__=a&constructor=b&toString=c&valueOf=d&plain=e&constructor=f&hasOwnProperty=g"));
@@ -7,6 +7,14 @@ test("every name is kept literally, repeated names as arrays of the real values,
   expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
   expect(Object.keys(fields)).toEqual(["__proto__", "constructor", "toString", "valueOf", "plain", "hasOwnProperty"]);
   expect(({} as Record<string, unknown>).a).toBeUndefined();
+});
+
+test("query: every field but the hidden ones, whatever their case, however often they repeat", () => {
+  const hidden = new Set(["code"]);
+  expect(queryObject("?code=s3cret&topic=a&Code=again&CODE=x&topic=b", hidden)).toEqual({ topic: ["a", "b"] });
+  expect(queryObject("?code=s3cret", hidden)).toEqual({});
+  expect(queryObject("", hidden)).toEqual({});
+  expect(queryObject("?code=1&__proto__=p", new Set())).toEqual(fieldsOf(new URLSearchParams("code=1&__proto__=p")));
 });
 
 test("headers: every name but the hidden ones, __proto__ included", () => {

@@ -31,6 +31,22 @@ export function fieldsOf(params: URLSearchParams): Record<string, string | strin
 }
 
 /**
+ * `$trigger.query`: the query string's fields (`query` with its `?`, or ""), but those whose
+ * lower-cased name is hidden: a credential carried in the URL (Azure Event Grid's `?code=`).
+ *
+ * @example
+ * ```ts
+ * queryObject("?code=s3cret&topic=a", new Set(["code"])); // { topic: "a" }
+ * ```
+ */
+export function queryObject(query: string, hidden: ReadonlySet<string>): Record<string, string | string[]> {
+  if (query === "") return {};
+  const params = new URLSearchParams(query);
+  if (hidden.size > 0) for (const name of [...params.keys()]) if (hidden.has(name.toLowerCase())) params.delete(name);
+  return fieldsOf(params);
+}
+
+/**
  * `$trigger.headers`: every header but the hidden (credential) ones, names as received (lower-case),
  * in the order `Headers` iterates them: sorted, so the same headers always make the same object
  * whatever order a sender wrote them in. (`Headers.toJSON` would be ~0.3 µs cheaper, but lists

@@ -6,15 +6,18 @@ import type { PreparedChecks } from "../checks/prepared.ts";
 const MAX_SHOWN = 200;
 
 /**
- * The run's ordering key (CONTRACT §6.2): `workflow.orderingKey` evaluated on the redacted body;
- * one node is its canonical JSON value, several the array of their values, none: the run is not
- * ordered. Kept as that text (so an operator can see which key a run waits for), or as
- * `sha256:<hex>` past 200 characters.
+ * Each run's ordering key (README "Ordering per key"), by destination: its destination's
+ * `workflow.orderingKey` evaluated on the redacted body; one node is its canonical JSON value,
+ * several the array of their values, none: the run is not ordered (absent). Kept as that text (so
+ * an operator can see which key a run waits for), or as `sha256:<hex>` past 200 characters.
  */
-export async function orderingKeyOf(checks: PreparedChecks, redactedBody: unknown): Promise<string | null> {
-  if (!checks.orderingKey) return null;
-  const values = await checks.orderingKey(redactedBody);
-  if (values.length === 0) return null;
-  const text = canonicalJson(values.length === 1 ? values[0] : values);
-  return text.length <= MAX_SHOWN ? text : `sha256:${sha256Hex(text)}`;
+export async function orderingKeysOf(checks: PreparedChecks, redactedBody: unknown): Promise<Record<string, string>> {
+  if (!checks.orderingKey) return {};
+  const out: Record<string, string> = {};
+  for (const [destination, values] of Object.entries(await checks.orderingKey(redactedBody))) {
+    if (values.length === 0) continue;
+    const text = canonicalJson(values.length === 1 ? values[0] : values);
+    out[destination] = text.length <= MAX_SHOWN ? text : `sha256:${sha256Hex(text)}`;
+  }
+  return out;
 }

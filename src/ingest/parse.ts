@@ -119,6 +119,17 @@ export class ParsedBody {
     return exactNumbers || expanded ? asDoubles(value) : value;
   }
 
+  /**
+   * Stands `value` in for the parsed body: what an app's plugin decoded inside it (`decodeBody`,
+   * Pub/Sub's `message.data`), which the schema, filter, redaction and the run then see. The text
+   * as received is no longer the body, so jsonText() is null from then on.
+   */
+  replaceValue(value: unknown): void {
+    const files = this.files();
+    // Taken as holding exact numbers (a decoded part may): valueForSchema() then copies where it must.
+    this.parsed = { value, exactNumbers: 1, ...(files ? { files } : {}) };
+  }
+
   /** The parsed body, or `undefined` when it does not parse (dedup keys then read nothing). */
   valueOrUndefined(): unknown {
     try {

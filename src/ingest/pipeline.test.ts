@@ -170,6 +170,58 @@ test("app triggers: unsigned GET only for the URL check; a POST handshake only o
   expect(store.runs).toHaveLength(0);
 });
 
+// Azure Event Grid's shape: a key in a header or in ?code=, and a CloudEvents OPTIONS check.
+const keyed: InletPlugin = definePlugin({
+  id: "keyed",
+  name: "Keyed",
+  secret: { label: "Key", generated: true },
+  verify: (req, ctx) => (req.headers.get("x-key") ?? new URL(req.url).searchParams.get("code")) === ctx.secret,
+  credentialQuery: ["Code"],
+  handshakeMethods: ["OPTIONS"],
+  handshake: (req) => (req.method === "OPTIONS" && req.headers.has("webhook-request-origin") ? new Response(null, { headers: { "WebHook-Allowed-Rate": "*" } }) : null),
+});
+
+test("handshakeMethods: an OPTIONS reaches the handshake only once verified; verified but no handshake, 405; a plugin without them, 405", async () => {
+  const trigger = triggerRecord({ app: "keyed", secret: "k3y" });
+  const { pipeline, store } = pipelineWith([trigger, triggerRecord({ id: "trg_2", token: "tok_2", app: "chal", appSecret: "sig" })], { plugins: [keyed, challenge] });
+  const send = (token: string, method: string, headers: Record<string, string>, query = "") =>
+    pipeline.handle(new Request(`http://inlet.test/webhooks/${token}${query}`, { method, headers }), token, query);
+  const origin = { "WebHook-Request-Origin": "eventgrid.azure.net" };
+
+  const unsigned = await send(trigger.token, "OPTIONS", origin);
+  expect(unsigned.response.status).toBe(401);
+  expect(await unsigned.response.json()).toEqual({ error: "authentication failed", request_id: unsigned.response.headers.get("x-request-id") });
+  const answered = await send(trigger.token, "OPTIONS", origin, "?code=k3y");
+  expect(answered.response.status).toBe(200);
+  expect(answered.response.headers.get("webhook-allowed-rate")).toBe("*");
+  expect(answered.response.headers.get("x-request-id")).toMatch(/-/);
+  const notACheck = await send(trigger.token, "OPTIONS", { "x-key": "k3y" });
+  expect(notACheck.response.status).toBe(405);
+  expect(notACheck.response.headers.get("allow")).toBe("POST");
+  const put = await send(trigger.token, "PUT", { "x-key": "k3y" });
+  expect(put.response.headers.get("allow")).toBe("POST, GET, HEAD, OPTIONS");
+  expect((await send("tok_2", "OPTIONS", { "x-sig": "sig", ...origin })).response.status).toBe(405);
+
+  expect(store.activity.map((a) => [a.outcome, a.detail])).toEqual([
+    ["auth_failed", "keyed signature missing or invalid"],
+    ["filtered", "Keyed URL-verification handshake answered; no run"],
+    ["rejected", "OPTIONS is only for keyed's URL check, and this request is not one"],
+    ["rejected", "method PUT not accepted (accepts POST, GET, HEAD, OPTIONS)"],
+    ["rejected", "method OPTIONS not accepted (accepts POST, GET, HEAD)"],
+  ]);
+  expect(store.runs).toHaveLength(0);
+});
+
+test("credentialQuery: the key in ?code= authenticates and is kept out of $trigger.query, whatever its case", async () => {
+  const trigger = triggerRecord({ app: "keyed", secret: "k3y" });
+  const { pipeline, store } = pipelineWith([trigger], { plugins: [keyed] });
+  const query = "?code=k3y&topic=uploads&CODE=other";
+  const result = await pipeline.handle(new Request(`http://inlet.test/webhooks/${trigger.token}${query}`, { method: "POST", body: "{}", headers: json }), trigger.token, query);
+  expect(result.outcome).toBe("run");
+  expect((store.runs[0].trigger as { query: unknown }).query).toEqual({ topic: "uploads" });
+  expect(JSON.stringify(store.commits)).not.toContain("k3y");
+});
+
 test("trust on first use: a handshake's secret is adopted only while armed; otherwise the uniform 401, and Activity says how to arm", async () => {
   const trigger = triggerRecord({ app: "chal", appSecret: "sig" });
   const refused = pipelineWith([trigger], { plugins: [challenge], adoption: "not_armed" });
@@ -296,6 +348,47 @@ test("the stored $trigger is the body as received for a generic trigger, and the
   expect(stored.body).toEqual({ kept: 1 });
 });
 
+test("an app plugin's decodeBody() is the body the schema, filter, redaction, event() and the run see; a throw leaves the body as parsed", async () => {
+  const seen: unknown[] = [];
+  const decoding = definePlugin({
+    id: "enc",
+    name: "Enc",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    decodeBody: (body, _req, options) => {
+      seen.push(options.redacting);
+      const { payload } = body as { payload: string };
+      if (payload === "boom") throw new Error("not base64");
+      if (payload === "deep") return { decoded: { type: "paid", nested: JSON.parse("[".repeat(300) + "]".repeat(300)) } };
+      return { ...(body as object), ...(options.redacting ? { payload: undefined } : {}), decoded: JSON.parse(atob(payload)) };
+    },
+    event: (_req, body) => ((body as { decoded?: { type?: string } }).decoded?.type ?? null),
+  });
+  const trigger = triggerRecord({
+    app: "enc",
+    appSecret: "sig",
+    filter: { enabled: true, mode: "include", expression: '$.decoded.type == "paid"' },
+    redaction: { enabled: true, patterns: ["^email$"] },
+    schema: { enabled: true, document: { type: "object", required: ["decoded"], properties: { decoded: { type: "object", required: ["type"] } } } },
+  });
+  const { post, store } = pipelineWith([trigger], { plugins: [decoding] });
+  const send = (inner: unknown) => post(trigger.token, JSON.stringify({ payload: typeof inner === "string" ? inner : btoa(JSON.stringify(inner)) }), { ...json, "x-sig": "sig" });
+
+  expect((await send({ type: "paid", email: "a@b.c" })).outcome).toBe("run");
+  const stored = JSON.parse(store.commits.at(-1)!.triggerJson!) as { body: unknown; app: { event: string } };
+  expect(stored.body).toEqual({ decoded: { type: "paid", email: "[REDACTED]" } });
+  expect(stored.app.event).toBe("paid");
+  expect(seen).toEqual([true]);
+  expect((await send({ type: "refunded" })).outcome).toBe("filtered");
+  expect((await send({ kind: "no type" })).outcome).toBe("rejected");
+  // A throwing decodeBody: the body as parsed, which the schema then refuses (no `decoded`).
+  expect((await send("boom")).outcome).toBe("rejected");
+  // Decoded deeper than bodies may nest: not taken either.
+  expect((await send("deep")).outcome).toBe("rejected");
+  expect(store.runs).toHaveLength(1);
+  expect(store.activity.slice(-3).map((a) => a.detail)).toEqual([expect.stringContaining("/decoded"), expect.stringContaining("decoded"), expect.stringContaining("decoded")]);
+});
+
 test("under redaction, the body's text as received is stored while redaction changed nothing and the text hides nothing; else the body is serialized", async () => {
   const trigger = triggerRecord({ redaction: { enabled: true, patterns: ["^password$"] } });
   const { post, store } = pipelineWith([trigger]);
@@ -404,4 +497,44 @@ test("the sandbox workers overloaded: 503 unavailable with Retry-After and an er
   } finally {
     pool.close();
   }
+});
+
+test("fan-out: one run per destination its filter selects, committed with the Activity row listing them; none selected is filtered", async () => {
+  const trigger = triggerRecord({
+    workflow: { kind: "none" },
+    redaction: { enabled: true, patterns: ["^email$"] },
+    destinations: [
+      { name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, filter: { expression: '$.type == "order.paid"' } },
+      { name: "audit", workflow: { kind: "command", argv: ["/bin/true"], orderingKey: "$.customer" } },
+      { name: "archive", workflow: { kind: "none" }, filter: { mode: "exclude", expression: "$.test == true" } },
+    ],
+  });
+  const { post, store } = pipelineWith([trigger]);
+  const paid = await post(trigger.token, '{"type":"order.paid","customer":"c1","email":"a@b.c"}', json);
+  expect(paid.outcome).toBe("run");
+  const [commit] = store.commits;
+  const runs = [commit.run!, ...(commit.fanOut ?? [])];
+  expect(runs.map((r) => [r.destination, r.status, r.orderingKey ?? null])).toEqual([
+    ["crm", "queued", null],
+    ["audit", "queued", '"c1"'],
+    ["archive", "succeeded", null],
+  ]);
+  expect(commit.activity.runIds).toEqual(runs.map((r) => r.id));
+  expect(commit.activity.runId).toBe(runs[0].id);
+  expect(new Set(runs.map((r) => r.requestId)).size).toBe(1);
+  expect(commit.triggerJson).not.toContain("a@b.c");
+  // Only audit's filterless destination, and archive's exclude: crm's filter does not match.
+  expect((await post(trigger.token, '{"type":"refund","customer":"c2"}', json)).outcome).toBe("run");
+  expect([store.commits[1].run!, ...(store.commits[1].fanOut ?? [])].map((r) => r.destination)).toEqual(["audit", "archive"]);
+  // A trigger whose every destination filters the request out: filtered, replayable.
+  const picky = triggerRecord({
+    id: "trg_picky",
+    token: "tok_picky",
+    workflow: { kind: "none" },
+    destinations: [{ name: "only-paid", workflow: { kind: "command", argv: ["/bin/true"] }, filter: { expression: '$.type == "order.paid"' } }],
+  });
+  const p = pipelineWith([picky]);
+  expect((await p.post(picky.token, '{"type":"refund"}', json)).outcome).toBe("filtered");
+  expect(p.store.activity.map((a) => [a.outcome, a.detail])).toEqual([["filtered", "no destination selected"]]);
+  expect(p.store.runs).toHaveLength(0);
 });

@@ -27,11 +27,12 @@ import { checkSource } from "./sources.ts";
 import { formatAddress } from "../net/client_address.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import type { MultipartFile } from "./parse_multipart.ts";
-import { fieldsOf, headersObject } from "./literal_fields.ts";
+import { headersObject, queryObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { TriggerRecipe } from "./recipe.ts";
-import { orderingKeyOf } from "./ordering_key.ts";
+import { orderingKeysOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
+import { destinationsOf, respondingDestination } from "../records/destination.ts";
 import { RefusalTally, writeActivity } from "./refusal_tally.ts";
 import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
 import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
@@ -135,6 +136,8 @@ export class IngestPipeline {
     if (spared) return spared;
     const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
+    // A method only a handshake may use (CloudEvents' OPTIONS), verified, but not one: 405.
+    if (recipe.verifiedCheckOnlyMethods.includes(arrival.method)) return notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
 
     const body = new ParsedBody(verified, undefined, recipe.bodyReading);
     // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
@@ -145,6 +148,9 @@ export class IngestPipeline {
     await body.ready();
     const parsed = parse(body, arrival.requestId);
     if (parsed instanceof Ending) return parsed;
+    // What the provider encodes inside its body (Pub/Sub's message.data) is decoded before the
+    // schema, the filter and redaction look at it.
+    if (recipe.decodeBody) body.replaceValue(recipe.decodeBody(verified, parsed.value, prepared.checks.redact !== undefined));
 
     const nonConforming = prepared.checks.schema ? await checkSchema(prepared.checks, arrival, body.valueForSchema(), deduplicated.claim, this.deps) : null;
     if (nonConforming) return nonConforming;
@@ -155,9 +161,11 @@ export class IngestPipeline {
     // redaction the text is taken only when it hides nothing: a duplicate name's shadowed value
     // (`{"u":{"password":"…"},"u":1}`) is in the text but never seen by redaction.
     const bodyJson = arrival.trigger.app !== null ? null : prepared.checks.redact ? body.jsonTextHidingNothing() : body.jsonText();
-    const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, parsed.value, bodyJson, deduplicated.claim), ...filesOf(body) });
+    const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, body.value(), bodyJson, deduplicated.claim), ...filesOf(body) });
     const { trigger } = arrival;
-    if (ending.run && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
+    // The responding destination's run authors the answer; when its filter did not choose it, the plain acknowledgement.
+    const responds = ending.run?.destination === respondingDestination(trigger)?.name;
+    if (ending.run && responds && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
     }
     return ending;
@@ -182,9 +190,16 @@ export class IngestPipeline {
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
 
-    const { run, duplicate, lease } = await recordRun(this.deps, screened, body, await orderingKeyOf(checks, body));
+    // Each destination's own filter chooses whether it gets a run (README "Destinations").
+    const chosen = await destinationsFor(checks, trigger, body);
+    if (chosen.length === 0) {
+      const duplicate = await recordFiltered(this.deps, screened, NO_DESTINATION, body);
+      return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
+    }
+    const route = { destinations: chosen, orderingKeys: await orderingKeysOf(checks, body) };
+    const { run, runs, duplicate, lease } = await recordRun(this.deps, screened, body, null, route);
     if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
-    if (this.deps.onRunCommitted) this.deps.onRunCommitted(trigger, run, lease);
+    if (this.deps.onRunCommitted) runs.forEach((r, i) => this.deps.onRunCommitted!(trigger, r, i === 0 ? lease : null));
     else lease?.release();
     return Ending.committed("run", ack(requestId), run);
   }
@@ -198,7 +213,7 @@ export class IngestPipeline {
       receivedAt: now.toISOString(),
       method,
       headers: headersObject(verified.headers, recipe.credentialHeaders),
-      query: query === "" ? {} : fieldsOf(new URLSearchParams(query)),
+      query: queryObject(query, recipe.credentialQuery),
       body,
       bodyJson,
       app: recipe.app(verified, body),
@@ -264,6 +279,17 @@ export class IngestPipeline {
 function filesOf(body: ParsedBody): { files?: MultipartFile[] } {
   const files = body.files();
   return files ? { files } : {};
+}
+
+/** The Activity detail of a request no destination's filter chose. */
+const NO_DESTINATION = "no destination selected";
+
+/** The destinations whose own filter selects the redacted body (all, where none has a filter). */
+async function destinationsFor(checks: PreparedChecks, trigger: TriggerRecord, redactedBody: unknown) {
+  const all = destinationsOf(trigger);
+  if (!checks.route) return all;
+  const names = new Set(await checks.route(redactedBody));
+  return all.filter((d) => names.has(d.name));
 }
 
 function pluginMissing(trigger: TriggerRecord, requestId: string): Ending {

@@ -29,8 +29,15 @@ export interface TriggerRecipe {
   readonly methods: readonly string[];
   /** Methods that only a URL check may use (an app's unsigned GET/HEAD); anything else with them is 405. */
   readonly checkOnlyMethods: readonly string[];
+  /**
+   * Methods that only a URL check may use, and only once verified (an app plugin's
+   * `handshakeMethods`: CloudEvents' OPTIONS); such a request that is no handshake is 405.
+   */
+  readonly verifiedCheckOnlyMethods: readonly string[];
   /** Header names (lower-case) kept out of `$trigger`: they carry credentials. */
   readonly credentialHeaders: ReadonlySet<string>;
+  /** Query parameter names (lower-case) kept out of `$trigger.query`: they carry credentials. */
+  readonly credentialQuery: ReadonlySet<string>;
   /** Checks the caller's credential over the raw bytes, before anything is parsed or stored. */
   authenticate(arrival: Arrival, rawBody: Uint8Array): Promise<AuthResult>;
   /**
@@ -46,6 +53,11 @@ export interface TriggerRecipe {
   dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
   /** How the body is read: an app's plugin may have it parsed as JSON whatever its type, and expanded. */
   readonly bodyReading?: BodyReading;
+  /**
+   * An app's `$trigger.body`: the parsed body with what its provider encodes inside decoded
+   * (Pub/Sub's `message.data`); absent where nothing is. `redacting`: the trigger redacts PII.
+   */
+  decodeBody?(verified: Verified, body: unknown, redacting: boolean): unknown;
   /** `$trigger.app` for a verified request with its parsed body; null for generic triggers. */
   app(verified: Verified, body: unknown): AppInfo | null;
 }

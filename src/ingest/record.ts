@@ -5,6 +5,7 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import { activityRow } from "./activity.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Delivery } from "./delivery.ts";
+import { DEFAULT_DESTINATION, destinationsOf, respondingDestination, type DestinationConfig } from "../records/destination.ts";
 import { noted, reportOnlyNote } from "./report_only.ts";
 
 /** What recording needs of the server. */
@@ -53,32 +54,69 @@ export function triggerJson(delivery: Delivery, payload: ReturnType<typeof trigg
 
 const at = (delivery: Delivery, iso?: string) => ({ triggerId: delivery.trigger.id, requestId: delivery.requestId, now: delivery.now, iso });
 
+/** Where one accepted request goes: the destinations chosen for it, and each one's ordering key. */
+export interface Route {
+  destinations: DestinationConfig[];
+  /** Ordering keys by destination name; a destination without one is not ordered. */
+  orderingKeys: Record<string, string>;
+}
+
 /**
- * Records the run, the dedup key and the Activity row in one transaction (durable when this
- * resolves); `duplicate` when the store found the key already claimed (then only a
- * `deduplicated` Activity row was written). Workflow `none` is recorded as already succeeded.
- * `lease`: the run was committed already held by this instance (workflow response mode), in the
- * lease's slot, which the caller hands on with the run; a lease no run was committed with is
- * released here.
+ * Records the runs (one per destination of `route`), the dedup key and the Activity row in one
+ * transaction (durable when this resolves); `duplicate` when the store found the key already
+ * claimed (then only a `deduplicated` Activity row was written). A destination whose workflow is
+ * `none` gets a run recorded as already succeeded. `run` is the one a workflow response waits
+ * for: the responding destination's (README "Destinations"), else the first. `lease`: that run was
+ * committed already held by this instance (workflow response mode), in the lease's slot, which
+ * the caller hands on with the run; a lease no run was committed with is released here.
  */
 export async function recordRun(
   deps: RecordDeps,
   delivery: Delivery,
   body: unknown,
   orderingKey: string | null = null,
-): Promise<{ run: RunRecord & { trigger: unknown }; duplicate: boolean; lease: HeldRunLease | null }> {
+  route: Route = { destinations: destinationsOf(delivery.trigger), orderingKeys: orderingKey === null ? {} : { [DEFAULT_DESTINATION]: orderingKey } },
+): Promise<{ run: RunRecord & { trigger: unknown }; runs: Array<RunRecord & { trigger: unknown }>; duplicate: boolean; lease: HeldRunLease | null }> {
   const { trigger, now } = delivery;
-  const immediate = trigger.workflow.kind === "none";
-  // An ordered run waits for its key in the queue, and a replay (nobody waits for its answer) takes
-  // its turn there like every replay (CONTRACT §6.1): neither is committed already leased.
-  const lease = immediate || orderingKey || delivery.replayOf ? null : (deps.runLease?.(trigger) ?? null);
   const createdAt = now.toISOString();
   const payload = triggerPayload(delivery, body);
-  const run: RunRecord & { trigger: unknown } = {
+  const responder = respondingDestination(trigger)?.name;
+  // The responding destination's run first: only the first run of a commit can be leased.
+  const ordered = [...route.destinations].sort((a, b) => Number(b.name === responder) - Number(a.name === responder));
+  const runs = ordered.map((destination) => newRun(delivery, payload, createdAt, destination, route.orderingKeys[destination.name] ?? null));
+  const first = runs[0];
+  // An ordered run waits for its key in the queue, and a replay (nobody waits for its answer) takes
+  // its turn there like every replay: neither is committed already leased.
+  const leasable = ordered[0].name === responder && first.status === "queued" && !first.orderingKey && !delivery.replayOf;
+  const lease = leasable ? (deps.runLease?.(trigger) ?? null) : null;
+  if (lease) first.status = "running";
+  const row = activityRow(at(delivery, createdAt), "run", detailOf(delivery, null), first.id);
+  let deduplicated: boolean;
+  try {
+    ({ deduplicated } = await deps.store.commitIngest({
+      dedup: delivery.claim,
+      run: first,
+      fanOut: runs.slice(1),
+      triggerJson: triggerJson(delivery, payload),
+      activity: runs.length > 1 ? { ...row, runIds: runs.map((r) => r.id) } : row,
+      lease,
+    }));
+  } catch (error) {
+    lease?.release();
+    throw error;
+  }
+  if (deduplicated) lease?.release();
+  return { run: first, runs, duplicate: deduplicated, lease: deduplicated ? null : lease };
+}
+
+/** A destination's run of the delivery: queued, or already succeeded for a workflow `none`. */
+function newRun(delivery: Delivery, payload: unknown, createdAt: string, destination: DestinationConfig, orderingKey: string | null): RunRecord & { trigger: unknown } {
+  const immediate = destination.workflow.kind === "none";
+  return {
     id: Bun.randomUUIDv7(),
-    triggerId: trigger.id,
+    triggerId: delivery.trigger.id,
     requestId: delivery.requestId,
-    status: immediate ? "succeeded" : lease ? "running" : "queued",
+    status: immediate ? "succeeded" : "queued",
     trigger: payload,
     result: null,
     attempts: immediate ? 1 : 0,
@@ -87,23 +125,8 @@ export async function recordRun(
     finishedAt: immediate ? createdAt : null,
     replayOf: delivery.replayOf,
     orderingKey: immediate ? null : orderingKey,
+    destination: destination.name,
   };
-  const detail = detailOf(delivery, null);
-  let deduplicated: boolean;
-  try {
-    ({ deduplicated } = await deps.store.commitIngest({
-      dedup: delivery.claim,
-      run,
-      triggerJson: triggerJson(delivery, payload),
-      activity: activityRow(at(delivery, createdAt), "run", detail, run.id),
-      lease,
-    }));
-  } catch (error) {
-    lease?.release();
-    throw error;
-  }
-  if (deduplicated) lease?.release();
-  return { run, duplicate: deduplicated, lease: deduplicated ? null : lease };
 }
 
 /**

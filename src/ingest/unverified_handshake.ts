@@ -13,7 +13,8 @@ import { sourceRefusal } from "./sources.ts";
  */
 export async function refuseUnverifiedHandshake(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array): Promise<Ending | null> {
   if (!waivedAny(arrival.reportOnly)) return null;
-  const checkOnly = recipe.checkOnlyMethods.includes(arrival.method);
+  // A check-only method (GET/HEAD URL checks) or a method only handshakes answer (OPTIONS) reaches nothing else.
+  const checkOnly = recipe.checkOnlyMethods.includes(arrival.method) || recipe.verifiedCheckOnlyMethods.includes(arrival.method);
   return checkOnly || (await isHandshake(recipe, arrival, rawBody)) ? sparedRefusal(arrival, arrival.reportOnly) : null;
 }
 

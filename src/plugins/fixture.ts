@@ -46,6 +46,13 @@ export interface PluginFixture {
    */
   unsigned?: boolean;
   /**
+   * `true` when the provider signs with keys it publishes, which the plugin fetches (Google's
+   * JWKS for Pub/Sub), so no secret of the trigger's takes part: `signingKey` is a test key whose
+   * public half a local stand-in serves, and the suite skips its wrong-secret check. Such a
+   * fixture's module also exports `providerFetch`, the `ProviderFetch` that allows the stand-in.
+   */
+  providerKeys?: boolean;
+  /**
    * Why a delivery with no delivery id (`deliveryId: null`) is not deduplicated by content
    * either (no `contentDedupWindowSeconds`), e.g. "the provider never retries". Without a
    * delivery id, the suite requires one of the two.

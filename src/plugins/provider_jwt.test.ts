@@ -109,3 +109,17 @@ test("a JWKS host that fails throws ProviderUnavailable (the host answers 503), 
     up = true;
   }
 });
+
+test("claims: each must hold exactly the given value; one absent or different refuses the token, naming the claim", async () => {
+  const ctx = contextFor();
+  const options = { ...optionsFor(freshUrl()), claims: { email: "push@project.iam.gserviceaccount.com", email_verified: true } };
+  expect((await ctx.verifyJwt(await token(), options)).ok).toBe(true);
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ email: "other@project.iam.gserviceaccount.com" }, `claim check failed: "email" is "other@project.iam.gserviceaccount.com", not "push@project.iam.gserviceaccount.com"`],
+    [{ email_verified: false }, `claim check failed: "email_verified" is false, not true`],
+    [{ email_verified: "true" }, `claim check failed: "email_verified" is "true", not true`],
+  ];
+  for (const [claims, reason] of cases) expect(await ctx.verifyJwt(await token(claims), options)).toEqual({ ok: false, reason });
+  const withoutEmail = await new SignJWT({ email_verified: true }).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt(seconds(NOW)).setExpirationTime(seconds(NOW) + 60).sign(privateKey);
+  expect(await ctx.verifyJwt(withoutEmail, options)).toEqual({ ok: false, reason: `claim check failed: "email" is missing (expected "push@project.iam.gserviceaccount.com")` });
+});

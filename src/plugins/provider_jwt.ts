@@ -49,11 +49,22 @@ export async function verifyProviderJwt(fetcher: ProviderFetch, token: string, o
     // jose checks `iat` against the clock only with a maximum token age.
     const ahead = (payload.iat ?? 0) - now.getTime() / 1000;
     if (ahead > tolerance) return { ok: false, reason: `"iat" is ${Math.round(ahead)} s in the future (tolerance ${tolerance} s)` };
+    const mismatch = claimMismatch(payload, options.claims);
+    if (mismatch) return { ok: false, reason: `claim check failed: ${mismatch}` };
     return { ok: true, claims: { ...payload } };
   } catch (error) {
     if (error instanceof ProviderUnavailable) throw error;
     return { ok: false, reason: describe(error) };
   }
+}
+
+/** The first claim of `expected` the token does not hold with exactly that value, in words; null when all hold. */
+function claimMismatch(payload: Record<string, unknown>, expected: JwtCheckOptions["claims"]): string | null {
+  for (const [name, value] of Object.entries(expected ?? {})) {
+    if (!Object.hasOwn(payload, name)) return `${JSON.stringify(name)} is missing (expected ${JSON.stringify(value)})`;
+    if (payload[name] !== value) return `${JSON.stringify(name)} is ${JSON.stringify(payload[name])}, not ${JSON.stringify(value)}`;
+  }
+  return null;
 }
 
 /** The owner's reason for a refused token. */

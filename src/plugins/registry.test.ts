@@ -14,6 +14,7 @@ test("a usable plugin has no problems; each broken part is named", () => {
     "verify(req, ctx) must be a function",
     "event must be a function when present",
   ]);
+  expect(pluginProblems({ ...plugin, decodeBody: { data: "base64" } })).toEqual(["decodeBody must be a function when present"]);
 });
 
 test("a timestamp and its tolerance come together: either one alone is refused at load", () => {
@@ -37,6 +38,21 @@ test("a plugin that adopts its secret says so with adoptsSecret: true, and has t
 test("a plugin whose body is JSON under another content type says so with bodyIsJson: true; expandBody is a function", () => {
   expect(pluginProblems({ ...plugin, bodyIsJson: true, expandBody: (body: unknown) => body })).toEqual([]);
   expect(pluginProblems({ ...plugin, bodyIsJson: "yes", expandBody: {} })).toEqual(["expandBody must be a function when present", "bodyIsJson must be true or false when present"]);
+});
+
+test("credentialQuery is a list of names; handshakeMethods are upper-case methods other than POST, GET and HEAD, answered by handshake()", () => {
+  const handshake = () => null;
+  expect(pluginProblems({ ...plugin, credentialQuery: ["code"], handshakeMethods: ["OPTIONS"], handshake })).toEqual([]);
+  expect(pluginProblems({ ...plugin, credentialQuery: "code" })).toEqual(["credentialQuery must be an array of query parameter names"]);
+  expect(pluginProblems({ ...plugin, credentialQuery: [""] })).toEqual(["credentialQuery must be an array of query parameter names"]);
+  expect(pluginProblems({ ...plugin, handshakeMethods: ["options"], handshake })).toEqual(['handshakeMethods must be an array of upper-case method names, e.g. ["OPTIONS"]']);
+  expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS", "GET"], handshake })).toEqual([
+    "handshakeMethods cannot list GET: POST always reaches the plugin, and GET and HEAD reach handshake() unverified",
+  ]);
+  // Declared handshakes answer POSTs only: an OPTIONS would never be answered.
+  const handshakes = [{ when: [{ field: ["type"], equals: "ping" }], reply: { status: 200 } }];
+  expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS"], handshakes })).toEqual(["handshakeMethods needs a handshake(req, ctx) function that answers them"]);
+  expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS"] })).toEqual(["handshakeMethods needs a handshake(req, ctx) function that answers them"]);
 });
 
 test("the same id twice is refused, naming where the first came from", () => {

@@ -31,7 +31,7 @@ export function pluginProblems(candidate: unknown): string[] {
   if (typeof p.name !== "string" || p.name === "") problems.push("name must be a non-empty string");
   if (!p.secret || typeof p.secret.label !== "string" || typeof p.secret.generated !== "boolean") problems.push("secret must be { label: string, generated: boolean }");
   if (typeof p.verify !== "function") problems.push("verify(req, ctx) must be a function");
-  for (const hook of ["timestamp", "deliveryId", "event", "expandBody", "handshake", "sign"] as const) {
+  for (const hook of ["timestamp", "deliveryId", "event", "decodeBody", "expandBody", "handshake", "sign"] as const) {
     if (p[hook] !== undefined && typeof p[hook] !== "function") problems.push(`${hook} must be a function when present`);
   }
   // A timestamp and its tolerance come together (whether the tolerance is a positive number is the loop's below).
@@ -56,6 +56,27 @@ export function pluginProblems(candidate: unknown): string[] {
   if (p.credentialHeaders !== undefined && (!Array.isArray(p.credentialHeaders) || p.credentialHeaders.some((h) => typeof h !== "string"))) {
     problems.push("credentialHeaders must be an array of header names");
   }
+  if (p.credentialQuery !== undefined && (!Array.isArray(p.credentialQuery) || p.credentialQuery.some((q) => typeof q !== "string" || q === ""))) {
+    problems.push("credentialQuery must be an array of query parameter names");
+  }
+  problems.push(...handshakeMethodProblems(p.handshakeMethods, p.handshake));
+  return problems;
+}
+
+/** Methods the host routes to the handshake with their own rules, never through `handshakeMethods`. */
+const OWN_RULES = ["POST", "GET", "HEAD"];
+
+/** `handshakeMethods`: upper-case method names other than POST/GET/HEAD, answered by a `handshake()` function. */
+function handshakeMethodProblems(methods: unknown, handshake: unknown): string[] {
+  if (methods === undefined) return [];
+  if (!Array.isArray(methods) || methods.some((m) => typeof m !== "string" || !/^[A-Z]+$/.test(m))) {
+    return ['handshakeMethods must be an array of upper-case method names, e.g. ["OPTIONS"]'];
+  }
+  const problems: string[] = [];
+  const own = methods.filter((m) => OWN_RULES.includes(m));
+  if (own.length > 0) problems.push(`handshakeMethods cannot list ${own.join(", ")}: POST always reaches the plugin, and GET and HEAD reach handshake() unverified`);
+  // Declared handshakes answer POSTs only, so another method would never be answered.
+  if (methods.length > 0 && typeof handshake !== "function") problems.push("handshakeMethods needs a handshake(req, ctx) function that answers them");
   return problems;
 }
 

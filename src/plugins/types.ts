@@ -123,6 +123,12 @@ export interface JwtCheckOptions {
   algorithms?: string[];
   /** Clock skew allowed for `exp`, `nbf` and `iat` (default 60). */
   clockToleranceSeconds?: number;
+  /**
+   * Other claims that must hold exactly these values (a string, a boolean or a number), e.g.
+   * Pub/Sub's `{ email: "push@project.iam.gserviceaccount.com", email_verified: true }`; one that
+   * is absent or different refuses the token, its reason naming the claim.
+   */
+  claims?: Record<string, string | boolean | number>;
 }
 
 /** `ctx.verifyJwt`'s answer: the verified claims, or why the token is refused (for Activity). */
@@ -253,6 +259,12 @@ export interface Signed {
   rawBody?: Uint8Array;
 }
 
+/** What `decodeBody()` is told about the trigger. */
+export interface DecodeOptions {
+  /** The trigger redacts PII: a raw copy of what was decoded would be stored unredacted. */
+  readonly redacting: boolean;
+}
+
 /**
  * A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact
  * (Asana, Notion) — only while the trigger is armed (`adoptsSecret`). `detail` is what the owner
@@ -293,6 +305,19 @@ export interface InletPlugin {
   /** The event type for `$trigger.app.event`. `body` is the parsed body: read it, do not change it. */
   event?(req: PluginRequest, body: unknown): string | null;
   /**
+   * `$trigger.body` with what the provider encodes inside the parsed body decoded (Pub/Sub's
+   * base64 `message.data`): a new value, `body` itself left unchanged (return it as is when there
+   * is nothing to decode). Schema, filter, redaction and `event()` then see what it returns; a
+   * throw, or a value nested deeper than bodies may be (256 levels), leaves the body as parsed. `options.redacting`: the trigger redacts PII, which sees only
+   * the decoded form, so leave out raw copies of what was decoded.
+   *
+   * @example
+   * ```ts
+   * decodeBody: (body) => (isObject(body) && typeof body.payload === "string" ? { ...body, decoded: JSON.parse(atob(body.payload)) } : body),
+   * ```
+   */
+  decodeBody?(body: unknown, req: PluginRequest, options: DecodeOptions): unknown;
+  /**
    * `true` when the provider sends JSON under another content type (SNS: `text/plain`): the host
    * parses the body as JSON whatever its `Content-Type` (a body that is not JSON is then a 400).
    */
@@ -323,6 +348,23 @@ export interface InletPlugin {
   settings?: AppSettingSpec[];
   /** Lower-case header names removed from `$trigger` (signatures, tokens, timestamps that carry secrets). */
   credentialHeaders?: string[];
+  /**
+   * Query parameter names removed from `$trigger.query`, compared lower-case: a credential the
+   * provider carries in the URL (Azure Event Grid's `?code=`). `req.url` still has them.
+   */
+  credentialQuery?: string[];
+  /**
+   * Methods besides `POST` that reach only `handshake()`, and only once `verify` passes, like a
+   * `POST` handshake (CloudEvents' `OPTIONS` abuse-protection check, Azure Event Grid). Such a
+   * request that is not a handshake gets 405. `GET` and `HEAD` are not listed here: they reach
+   * `handshake()` unverified (providers do not sign those URL checks).
+   *
+   * @example
+   * ```ts
+   * handshakeMethods: ["OPTIONS"],
+   * ```
+   */
+  handshakeMethods?: string[];
   /**
    * Signs a request the way the provider would (tests, `inlet sign --app`). `ctx.secret` is the
    * signing key: the shared secret, or for asymmetric recipes the private key (PEM or hex seed).

@@ -15,6 +15,8 @@ export interface ActivityRecord {
    * outcome, clock minute and reason past the minute's own rows, and its `requestId` is the first's.
    */
   count?: number;
+  /** A `run` row of a request delivered to several destinations: every run, `runId` first. */
+  runIds?: string[];
   /** A `filtered` row keeps its request (the redacted `$trigger`) for replay; nothing else does. */
   request?: unknown;
 }

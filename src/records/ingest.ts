@@ -14,8 +14,13 @@ export interface DedupClaim {
  */
 export interface IngestRecord {
   dedup: DedupClaim | null;
-  /** The run, as given; a run committed `running` is held under `lease`. */
+  /** The run, as given (with several destinations, the first's); a run committed `running` is held under `lease`. */
   run: (RunRecord & { trigger: unknown }) | null;
+  /**
+   * The runs of the request's other destinations (README "Destinations"), committed with `run`,
+   * the dedup key and the Activity row, all or nothing; each queued (never leased), same `$trigger`.
+   */
+  fanOut?: Array<RunRecord & { trigger: unknown }>;
   /** `run.trigger` already serialized, when the pipeline has it: the store keeps it as is. */
   triggerJson?: string;
   activity: ActivityRecord;

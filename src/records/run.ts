@@ -1,4 +1,4 @@
-export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";
 
 /** A workflow run (CONTRACT §3 Run). */
 export interface RunRecord {
@@ -15,6 +15,8 @@ export interface RunRecord {
   finishedAt: string | null;
   /** The run or Activity row this run replays (CONTRACT §6.1), else null. */
   replayOf?: string | null;
+  /** The trigger's destination this run delivers to (README "Destinations"); `default` for the workflow shorthand. */
+  destination?: string;
   /**
    * Hash of the ordering key's value (`workflow.orderingKey`, CONTRACT §6.2): runs of one trigger
    * with the same one execute one at a time, in acceptance order. Null: not ordered.

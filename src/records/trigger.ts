@@ -1,4 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { WorkflowSchema, type WorkflowConfig } from "./workflow.ts";
+import { DestinationSchema, MAX_DESTINATIONS, type DestinationConfig } from "./destination.ts";
 import { AlertRulesSchema, type AlertRule } from "./alert.ts";
 
 /** Letters, digits and hyphens only (the seed's Header Name rule). */
@@ -89,41 +91,7 @@ export const ResponseSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** `workflow.orderingKey` (CONTRACT §6.2): an RFC 9535 query on the redacted body; equal values run one at a time. */
-const OrderingKey = Type.String({ minLength: 1, maxLength: 1000 });
-
-export const WorkflowSchema = Type.Union([
-  Type.Object({ kind: Type.Literal("none") }, { additionalProperties: false }),
-  Type.Object(
-    {
-      kind: Type.Literal("http"),
-      url: Type.String({ pattern: "^https?://[^\\s]+$" }),
-      headers: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }), Type.String())),
-      timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
-      retry: Type.Optional(Type.Object({ maxAttempts: Type.Integer({ minimum: 1, maximum: 20 }) }, { additionalProperties: false })),
-      orderingKey: Type.Optional(OrderingKey),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      kind: Type.Literal("command"),
-      argv: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-      timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 3_600_000 })),
-      orderingKey: Type.Optional(OrderingKey),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      kind: Type.Literal("script"),
-      source: Type.String({ minLength: 1, maxLength: 200_000 }),
-      timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
-      orderingKey: Type.Optional(OrderingKey),
-    },
-    { additionalProperties: false },
-  ),
-]);
+export { WorkflowSchema } from "./workflow.ts";
 
 /** CONTRACT §6.5: a JSON Schema (2020-12) the parsed body must conform to (checked after deduplication, before the filter). */
 export const PayloadSchemaSchema = Type.Object(
@@ -170,7 +138,12 @@ const inputFields = {
   filter: FilterSchema,
   redaction: RedactionSchema,
   response: ResponseSchema,
-  workflow: WorkflowSchema,
+  workflow: Type.Union(WorkflowSchema.anyOf, { description: "what a run does; the shorthand for destinations [{ name: default, workflow }] (send workflow or destinations, not both)" }),
+  destinations: Type.Array(DestinationSchema, {
+    minItems: 1,
+    maxItems: MAX_DESTINATIONS,
+    description: "where each accepted request goes: one run per destination whose filter selects it (replaces workflow, the shorthand for one destination named default)",
+  }),
   schema: PayloadSchemaSchema,
   maxBodyBytes: MaxBodyBytesSchema,
   sources: SourcesSchema,
@@ -191,6 +164,7 @@ export const TriggerInputSchema = Type.Object(
     redaction: Type.Optional(Type.Partial(RedactionSchema)),
     response: Type.Optional(Type.Partial(ResponseSchema)),
     workflow: Type.Optional(inputFields.workflow),
+    destinations: Type.Optional(inputFields.destinations),
     schema: Type.Optional(Type.Partial(PayloadSchemaSchema)),
     maxBodyBytes: Type.Optional(Type.Union([inputFields.maxBodyBytes, Type.Null()])),
     // Partial: a change of mode alone keeps the list.
@@ -211,7 +185,7 @@ export type DedupConfig = Static<typeof DedupSchema>;
 export type FilterConfig = Static<typeof FilterSchema>;
 export type RedactionConfig = Static<typeof RedactionSchema>;
 export type ResponseConfig = Static<typeof ResponseSchema>;
-export type WorkflowConfig = Static<typeof WorkflowSchema>;
+export type { WorkflowConfig } from "./workflow.ts";
 export type PayloadSchemaConfig = Static<typeof PayloadSchemaSchema>;
 export type SourcesConfig = Static<typeof SourcesSchema>;
 export type Method = "GET" | "POST";
@@ -228,7 +202,13 @@ export interface TriggerConfig {
   filter: FilterConfig;
   redaction: RedactionConfig;
   response: ResponseConfig;
+  /**
+   * The workflow of the `default` destination when the trigger has only that one (the shorthand),
+   * else `{ kind: "none" }`: read destinations through `destinationsOf`.
+   */
   workflow: WorkflowConfig;
+  /** Several destinations (or one with settings of its own); absent: the `workflow` shorthand. */
+  destinations?: DestinationConfig[];
   /** Absent on triggers saved before schemas existed: treated as disabled. */
   schema?: PayloadSchemaConfig;
   /** Absent: the server's `--max-body-bytes`. */
@@ -293,7 +273,9 @@ export const TriggerSchema = Type.Object({
   filter: FilterSchema,
   redaction: RedactionSchema,
   response: ResponseSchema,
-  workflow: WorkflowSchema,
+  // Present when the trigger has exactly one destination, named default (the shorthand).
+  workflow: Type.Optional(Type.Union(WorkflowSchema.anyOf, { description: "present only when the trigger has exactly one destination, named default: its workflow" })),
+  destinations: inputFields.destinations,
   schema: PayloadSchemaSchema,
   maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
   sources: SourcesSchema,

@@ -14,8 +14,16 @@ const dir = mkdtempSync(join(tmpdir(), "inlet-queue-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
+// One destination allowed more runs at once than the queue has slots: these tests are about the queue's own bounds.
 const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord =>
-  triggerRecord({ id: "t1", token: "tok", name: "t1", response: { mode, timeoutMs: 10_000 }, workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } });
+  triggerRecord({
+    id: "t1",
+    token: "tok",
+    name: "t1",
+    response: { mode, timeoutMs: 10_000 },
+    workflow: { kind: "http", url: "http://127.0.0.1:9/hook" },
+    destinations: [{ name: "default", workflow: { kind: "http", url: "http://127.0.0.1:9/hook" }, concurrency: 64 }],
+  });
 
 const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
 
@@ -289,4 +297,64 @@ test("a run given back when the server stops mid-retry is resumed by the next st
   expect(seen[1].result).toEqual({ attempts: [{ status: 503 }] });
   await next.stop(1000);
   await store.close();
+});
+
+test("a destination never runs more than its concurrency; while one destination's runs hang, another's run starts at once", async () => {
+  const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
+  const hungTrigger = triggerRecord({ id: "t-hung", token: "tok-hung", workflow: { kind: "http", url: "http://127.0.0.1:9/hang" } });
+  const fine = triggerRecord({
+    id: "t-fine",
+    token: "tok-fine",
+    workflow: { kind: "none" },
+    destinations: [
+      { name: "fast", workflow: { kind: "http", url: "http://127.0.0.1:9/fast" } },
+      { name: "capped", workflow: { kind: "http", url: "http://127.0.0.1:9/capped" }, concurrency: 1 },
+    ],
+  });
+  const byId = new Map([hungTrigger, fine].map((t) => [t.id, t]));
+  const running = new Map<string, number>();
+  const peak = new Map<string, number>();
+  const started: Array<{ key: string; at: number }> = [];
+  let release!: () => void;
+  const hang = new Promise<void>((resolve) => (release = resolve));
+  const execute: ExecuteRun = async (t, run) => {
+    const key = `${t.id}/${run.destination}`;
+    running.set(key, (running.get(key) ?? 0) + 1);
+    peak.set(key, Math.max(peak.get(key) ?? 0, running.get(key)!));
+    started.push({ key, at: performance.now() });
+    if (t.id === "t-hung") await hang;
+    else await Bun.sleep(5);
+    running.set(key, running.get(key)! - 1);
+    return ok(run);
+  };
+  const queue = new RunQueue({ store, triggers: { get: (id) => byId.get(id) }, execute, concurrency: 8, pollMs: 50 });
+  await queue.start();
+  const commit = async (t: TriggerRecord, destination: string) => {
+    const now = new Date();
+    const run = { id: Bun.randomUUIDv7(), triggerId: t.id, requestId: crypto.randomUUID(), status: "queued" as const, trigger: {}, result: null, attempts: 0, error: null, createdAt: now.toISOString(), finishedAt: null, destination };
+    await store.commitIngest({ dedup: null, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
+    queue.onCommitted(t, run, null);
+    return run;
+  };
+  try {
+    // The workflow shorthand's one destination: 2 at once by default, however many pile up.
+    for (let i = 0; i < 30; i++) await commit(hungTrigger, "default");
+    await waitFor("the hung destination holds its two", async () => running.get("t-hung/default") === 2);
+    const committedAt = performance.now();
+    await commit(fine, "fast");
+    await waitFor("the other destination's run ran", async () => started.some((s) => s.key === "t-fine/fast"));
+    expect(started.find((s) => s.key === "t-fine/fast")!.at - committedAt).toBeLessThan(1000);
+    for (let i = 0; i < 6; i++) await commit(fine, "capped");
+    await waitFor("every capped run ran", async () => started.filter((s) => s.key === "t-fine/capped").length === 6);
+    expect(peak.get("t-hung/default")).toBe(2);
+    expect(peak.get("t-fine/capped")).toBe(1);
+    const queued = (await store.listRuns({ triggerId: "t-hung", limit: 500, includeTrigger: false })).filter((r) => r.status === "queued");
+    // Waiting for its turn spends no attempt.
+    expect(queued.length).toBe(28);
+    expect(queued.every((r) => r.attempts === 0)).toBe(true);
+  } finally {
+    release();
+    await queue.stop(1000);
+    await store.close();
+  }
 });

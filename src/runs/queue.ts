@@ -3,6 +3,7 @@ import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
 import type { RunLeases } from "../store/run_leases.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
+import { DEFAULT_CONCURRENCY, destinationOf } from "../records/destination.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 
 /** Executes one run with its trigger's workflow (see `createRunners`). */
@@ -58,7 +59,6 @@ export class RunQueue {
   private readonly claims = new Set<Promise<unknown>>();
   private readonly waiters = new Map<string, Waiter>();
   private active = 0;
-  private backlog = true;
   private stopping = false;
   /** The store is asked for runs every `pollMs`, and at once whenever a slot frees while runs wait (`poll`). */
   private poller: Repeating | null = null;
@@ -74,6 +74,17 @@ export class RunQueue {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
     this.log = options.log ?? (() => {});
   }
+
+  /**
+   * How many of a destination's runs may run at once (README "Destinations"): its `concurrency`,
+   * 2 by default (the workflow shorthand's one destination too), so a destination whose target
+   * hangs never holds every slot. Null (no limit of its own) for a trigger or destination that is gone.
+   */
+  private readonly limitOf = (triggerId: string, destination: string): number | null => {
+    const trigger = this.options.triggers.get(triggerId);
+    const found = trigger ? destinationOf(trigger, destination) : undefined;
+    return found ? (found.concurrency ?? DEFAULT_CONCURRENCY) : null;
+  };
 
   /** Runs executing now. */
   get inFlight(): number {
@@ -123,9 +134,9 @@ export class RunQueue {
     }
     if (run.status !== "queued" || this.stopping) return;
     if (this.active < this.concurrency) this.claimAndExecute(run.id, trigger);
-    // A poll in progress may have looked before this commit: once more after it.
+    // A poll in progress may have looked before this commit: once more after it. Else the next
+    // slot to free asks for it.
     else if (this.poller?.running) this.poll();
-    else this.backlog = true;
   }
 
   /**
@@ -176,24 +187,29 @@ export class RunQueue {
 
   private claimAndExecute(runId: string, trigger: TriggerRecord): void {
     this.active++;
-    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now())).then(
+    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now(), this.limitOf)).then(
       (claimed) => {
         if (claimed) this.execute(claimed, trigger, this.freeSlot);
-        else this.freeSlot();
+        else {
+          // Not queued any more, or its destination is at its limit: freeing the slot polls again.
+          this.freeSlot();
+        }
       },
       (error: unknown) => {
         // Still queued in the store: the next poll picks it up.
         this.log("warn", "could not claim a run", { runId, error: String(error) });
-        this.backlog = true;
         this.freeSlot();
       },
     );
   }
 
-  /** Frees one of the `concurrency` slots (counted in `active`). */
+  /**
+   * Frees one of the `concurrency` slots (counted in `active`), and asks for the next run: a
+   * destination at its limit may have runs waiting that only the end of one of its runs lets start.
+   */
   private readonly freeSlot = (): void => {
     this.active--;
-    if (this.backlog) this.poll();
+    this.poll();
   };
 
   /** Asks the store for runs now (or, while a poll is in progress, once more after it). */
@@ -204,15 +220,11 @@ export class RunQueue {
   private async pollOnce(): Promise<void> {
     if (this.stopping) return;
     const free = this.concurrency - this.active;
-    if (free <= 0) {
-      this.backlog = true;
-      return;
-    }
+    if (free <= 0) return;
     this.active += free;
     try {
-      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now()));
+      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now(), this.limitOf));
       this.active -= free - claimed.length;
-      this.backlog = claimed.length === free;
       for (const run of claimed) this.execute(run, undefined, this.freeSlot);
     } catch (error) {
       this.active -= free;

@@ -1,3 +1,4 @@
+import { destinationOf } from "../records/destination.ts";
 import type { ClaimedRun } from "../records/run.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { commandRunner, type CommandRunnerOptions } from "./command_runner.ts";
@@ -30,7 +31,12 @@ export function createRunners(options: RunnersOptions): Runners {
   return {
     scriptPool,
     execute(trigger, run, context) {
-      const workflow = trigger.workflow;
+      const destination = destinationOf(trigger, run.destination);
+      if (!destination) {
+        const error = `the destination ${JSON.stringify(run.destination)} is no longer one of the trigger's`;
+        return Promise.resolve({ status: "failed", attempts: Math.max(1, run.attempts), error, result: null, answer: null });
+      }
+      const workflow = destination.workflow;
       switch (workflow.kind) {
         case "http":
           return http(workflow, run, context);

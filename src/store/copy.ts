@@ -62,20 +62,20 @@ const TABLES: TableCopy[] = [
     // queued again, as that process would have done at its next start (at-least-once).
     table: "runs",
     select: `SELECT seq, id, trigger_id, request_id, CASE WHEN status = 'running' THEN 'queued' ELSE status END AS status,
-      trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, replay_of, lane, ordering_key FROM runs ORDER BY seq`,
+      trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, replay_of, lane, ordering_key, destination FROM runs ORDER BY seq`,
     columns: {
       seq: "bigint", id: "text", trigger_id: "text", request_id: "text", status: "text", trigger_json: "text", result_json: "text",
       attempts: "integer", error: "text", created_at: "text", finished_at: "text", created_ms: "bigint",
-      replay_of: "text", lane: "integer", ordering_key: "text",
+      replay_of: "text", lane: "integer", ordering_key: "text", destination: "text",
     },
     identity: true,
   },
   {
     table: "activity",
-    select: "SELECT seq, id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, count, counted_minute FROM activity ORDER BY seq",
+    select: "SELECT seq, id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, count, counted_minute, run_ids FROM activity ORDER BY seq",
     columns: {
       seq: "bigint", id: "text", trigger_id: "text", at: "text", at_ms: "bigint", request_id: "text", outcome: "text", run_id: "text", detail: "text",
-      request_json: "text", count: "integer", counted_minute: "bigint",
+      request_json: "text", count: "integer", counted_minute: "bigint", run_ids: "text",
     },
     identity: true,
   },

@@ -31,6 +31,7 @@ export interface RunRow {
   finished_at: string | null;
   replay_of: string | null;
   ordering_key: string | null;
+  destination: string;
 }
 
 export interface ActivityRow {
@@ -43,6 +44,8 @@ export interface ActivityRow {
   detail: string | null;
   /** How many requests the row stands for (a bigint or text from some drivers). */
   count: number | string;
+  /** Every run of the request, as JSON, when it went to several destinations. */
+  run_ids: string | null;
   /** Present only when the query selected it (reading one row for replay). */
   request_json?: string | null;
 }
@@ -67,6 +70,7 @@ export const toRun = (row: RunRow): RunRecord => ({
   finishedAt: row.finished_at,
   replayOf: row.replay_of ?? null,
   orderingKey: row.ordering_key ?? null,
+  destination: row.destination,
 });
 
 export const toActivity = (row: ActivityRow): ActivityRecord => ({
@@ -78,14 +82,15 @@ export const toActivity = (row: ActivityRow): ActivityRecord => ({
   runId: row.run_id,
   detail: row.detail,
   count: Number(row.count),
+  ...(row.run_ids ? { runIds: JSON.parse(row.run_ids) as string[] } : {}),
   ...(row.request_json ? { request: parseJson(row.request_json) } : {}),
 });
 
 /** The columns of an Activity row as listed (reading one row for replay adds `request_json`). */
-export const ACTIVITY_COLUMNS = "id, trigger_id, at, request_id, outcome, run_id, detail, count";
+export const ACTIVITY_COLUMNS = "id, trigger_id, at, request_id, outcome, run_id, detail, count, run_ids";
 
 export const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /** The columns of a run, with or without its `$trigger`. */
 export const runColumns = (includeTrigger: boolean) =>
-  `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of, ordering_key`;
+  `id, trigger_id, request_id, status, ${includeTrigger ? "trigger_json, " : ""}result_json, attempts, error, created_at, finished_at, replay_of, ordering_key, destination`;

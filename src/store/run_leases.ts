@@ -1,15 +1,17 @@
 import type { ClaimedRun, RunFinish } from "../records/run.ts";
+import type { DestinationLimit } from "./fair_claim.ts";
 
 /** How the run queue takes runs, holds them under leases and ends them (docs/store.md "Runs: claims and leases"). */
 export interface RunLeases {
   /**
-   * Claims up to `limit` runs for `owner`, oldest first: queued runs, and running runs whose lease
-   * lapsed (their process is gone). They become `running`, leased until `now + leaseMs`.
-   * (PostgreSQL: `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)`.)
+   * Claims up to `limit` runs for `owner`: queued runs taken in turn from every destination with
+   * runs waiting (fair_claim.ts), each destination's oldest first and never more running than
+   * `limitOf` allows it (across instances on PostgreSQL), and running runs whose lease lapsed
+   * (their process is gone). They become `running`, leased until `now + leaseMs`.
    */
-  claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]>;
-  /** Claims one queued run by id (a run that should start now); null when it is not queued. */
-  claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null>;
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun[]>;
+  /** Claims one queued run by id (a run that should start now); null when it is not queued, or its destination is at its limit. */
+  claimRun(id: string, owner: string, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun | null>;
   /** Extends the lease of the runs `owner` is still executing. */
   renewLeases(owner: string, ids: string[], leaseMs: number, now: Date): Promise<void>;
   /** Records progress of a running run (attempts so far, the result so far); false when `owner` no longer holds it. */

@@ -1,6 +1,7 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { normalizeTrigger, type NormalizeContext } from "./normalize.ts";
 import { ValidationError } from "./validation_error.ts";
+import type { DestinationConfig } from "../records/destination.ts";
 
 // The rules of CONTRACT §3, with stand-in expression rules (the real ones are the sandbox's, tested there).
 const context: NormalizeContext = {
@@ -146,4 +147,118 @@ test("report-only rollout: auth.mode on a generic trigger with a type, and on ap
   const ended = { ...saved, auth: { ...saved.auth, reportUntil: "2020-01-01T00:00:00Z" } };
   expect(refused({ name: "renamed" }, ended)).toEqual([]);
   expect(refused({ auth: { type: "none" } }, saved)).toEqual(["/auth/mode"]);
+});
+
+describe("destinations (README \"Destinations\")", () => {
+  const crm: DestinationConfig = { name: "crm", workflow: { kind: "http", url: "https://example.com/crm" } };
+  const audit: DestinationConfig = { name: "audit", workflow: { kind: "command", argv: ["/usr/local/bin/audit"] } };
+  const paths = (input: unknown, current?: Parameters<typeof normalizeTrigger>[2]) => details(input, current).map((d) => d.path);
+
+  test("a list is stored as given; workflow follows the default destination's when it is the only one, else none", () => {
+    const several = normalizeTrigger({ name: "d", destinations: [{ ...crm, concurrency: 4 }, audit] }, context);
+    expect(several.destinations).toEqual([{ ...crm, concurrency: 4 }, audit]);
+    expect(several.workflow).toEqual({ kind: "none" });
+    const onlyDefault = normalizeTrigger({ name: "d", destinations: [{ name: "default", workflow: crm.workflow, rateLimit: { perSecond: 5 } }] }, context);
+    expect(onlyDefault.destinations).toEqual([{ name: "default", workflow: crm.workflow, rateLimit: { perSecond: 5 } }]);
+    expect(onlyDefault.workflow).toEqual(crm.workflow);
+    expect(normalizeTrigger({ name: "d", destinations: [crm] }, context).workflow).toEqual({ kind: "none" });
+    // The shorthand stores no list.
+    expect("destinations" in normalizeTrigger({ name: "w", workflow: crm.workflow }, context)).toBe(false);
+  });
+
+  test("a change: destinations replace the list whole, workflow goes back to the shorthand, neither keeps the current", () => {
+    const several = normalizeTrigger({ name: "d", destinations: [crm, audit] }, context);
+    expect(normalizeTrigger({ destinations: [audit] }, context, several).destinations).toEqual([audit]);
+    expect(normalizeTrigger({ name: "renamed" }, context, several)).toMatchObject({ destinations: [crm, audit], workflow: { kind: "none" } });
+    const shorthand = normalizeTrigger({ workflow: crm.workflow }, context, several);
+    expect(shorthand.workflow).toEqual(crm.workflow);
+    expect(shorthand.destinations).toBeUndefined();
+    const listed = normalizeTrigger({ destinations: [audit] }, context, shorthand);
+    expect(listed).toMatchObject({ destinations: [audit], workflow: { kind: "none" } });
+  });
+
+  test("workflow and destinations together are refused at /destinations, on create and on change", () => {
+    const message = "send workflow or destinations, not both: workflow is the shorthand for one destination named default";
+    expect(details({ name: "b", workflow: { kind: "none" }, destinations: [crm] })).toEqual([{ path: "/destinations", message }]);
+    expect(details({ workflow: { orderingKey: "$.id" }, destinations: [crm] }, normalizeTrigger({ name: "b" }, context))).toEqual([{ path: "/destinations", message }]);
+  });
+
+  test("a workflow without kind changes the one workflow; a trigger with a list has none to change", () => {
+    const several = normalizeTrigger({ name: "d", destinations: [crm, audit] }, context);
+    expect(details({ workflow: { orderingKey: "$.id" } }, several)).toEqual([{ path: "/workflow/kind", message: expect.stringContaining("change destinations") }]);
+    // A list of only the default destination has its workflow to change (and becomes the shorthand).
+    const onlyDefault = normalizeTrigger({ name: "d", destinations: [{ name: "default", workflow: crm.workflow }] }, context);
+    const keyed = normalizeTrigger({ workflow: { orderingKey: "$.id" } }, context, onlyDefault);
+    expect(keyed.workflow).toEqual({ kind: "http", url: "https://example.com/crm", orderingKey: "$.id" });
+    expect(keyed.destinations).toBeUndefined();
+  });
+
+  test("names are unique in a trigger", () => {
+    expect(details({ name: "d", destinations: [crm, audit, { ...audit, workflow: { kind: "none" } }] })).toEqual([
+      { path: "/destinations/2/name", message: 'another destination is named "audit": names are unique in a trigger' },
+    ]);
+    expect(paths({ name: "d", destinations: [{ ...crm, name: "CRM" }] })).toEqual(["/destinations/0/name"]);
+  });
+
+  test("each destination's workflow is checked as the trigger's is, at its own path", () => {
+    const http = (extra: Record<string, unknown>) => ({ name: "crm", workflow: { ...crm.workflow, ...extra } });
+    expect(details({ name: "d", destinations: [audit, http({ headers: { "X-Evil": "a\r\nSet-Cookie: x=1" } })] })).toEqual([
+      { path: "/destinations/1/workflow/headers/X-Evil", message: expect.stringContaining("carriage return") },
+    ]);
+    expect(details({ name: "d", destinations: [http({ orderingKey: "customer.id" })] })).toEqual([{ path: "/destinations/0/workflow/orderingKey", message: "a query starts with $" }]);
+    expect(paths({ name: "d", destinations: [{ name: "crm", workflow: { kind: "http" } }] })).toEqual(["/destinations/0/workflow/url"]);
+    expect(details({ name: "d", destinations: [{ name: "crm", workflow: { kind: "email" } }] })).toEqual([
+      { path: "/destinations/0/workflow/kind", message: 'must be one of "none", "http", "command", "script"' },
+    ]);
+    // The trigger's own workflow keeps its paths.
+    expect(paths({ name: "w", workflow: { ...crm.workflow, orderingKey: "id" } })).toEqual(["/workflow/orderingKey"]);
+  });
+
+  test("a destination's filter is checked with the filter rules", () => {
+    expect(details({ name: "d", destinations: [{ ...crm, filter: { mode: "exclude", expression: "$.type = 1" } }] })).toEqual([
+      { path: "/destinations/0/filter/expression", message: "use == for equality" },
+    ]);
+    expect(normalizeTrigger({ name: "d", destinations: [{ ...crm, filter: { expression: "$.type == 1" } }] }, context).destinations![0].filter).toEqual({ expression: "$.type == 1" });
+  });
+
+  test("limits: transform source and timeout, rate, concurrency, breaker", () => {
+    const one = (extra: Record<string, unknown>) => paths({ name: "d", destinations: [{ ...crm, ...extra }] });
+    expect(one({ transform: { source: "" } })).toEqual(["/destinations/0/transform/source"]);
+    expect(one({ transform: { source: "x".repeat(65_537) } })).toEqual(["/destinations/0/transform/source"]);
+    expect(one({ transform: { source: "export default (t) => t", timeoutMs: 0 } })).toEqual(["/destinations/0/transform/timeoutMs"]);
+    expect(one({ transform: { source: "export default (t) => t", timeoutMs: 1001 } })).toEqual(["/destinations/0/transform/timeoutMs"]);
+    expect(one({ rateLimit: { perSecond: 0.001 } })).toEqual(["/destinations/0/rateLimit/perSecond"]);
+    expect(one({ rateLimit: { perSecond: 10_001 } })).toEqual(["/destinations/0/rateLimit/perSecond"]);
+    expect(one({ concurrency: 0 })).toEqual(["/destinations/0/concurrency"]);
+    expect(one({ concurrency: 65 })).toEqual(["/destinations/0/concurrency"]);
+    expect(one({ transform: { source: "x".repeat(65_536), timeoutMs: 1000 }, rateLimit: { perSecond: 0.01 }, concurrency: 64, breaker: { failures: 0 } })).toEqual([]);
+    expect(paths({ name: "d", destinations: [] })).toEqual(["/destinations"]);
+    expect(paths({ name: "d", destinations: Array.from({ length: 17 }, (_, i) => ({ name: `d${i}`, workflow: { kind: "none" } })) })).toEqual(["/destinations"]);
+  });
+
+  test("a breaker only on http destinations", () => {
+    expect(details({ name: "d", destinations: [crm, { ...audit, breaker: { failures: 3 } }] })).toEqual([
+      { path: "/destinations/1/breaker", message: expect.stringContaining("the breaker watches http targets only") },
+    ]);
+  });
+
+  test("respond on at most one destination; the workflow response mode needs the one that answers, with a workflow that answers", () => {
+    const workflowMode = { response: { mode: "workflow" } };
+    expect(details({ name: "d", destinations: [{ ...crm, respond: true }, { ...audit, respond: true }] })).toEqual([
+      { path: "/destinations/1/respond", message: expect.stringContaining('"crm" already does') },
+    ]);
+    expect(details({ name: "d", ...workflowMode, destinations: [crm, audit] })).toEqual([{ path: "/response/mode", message: expect.stringContaining("respond: true") }]);
+    expect(paths({ name: "d", ...workflowMode, destinations: [crm, { ...audit, respond: true }] })).toEqual([]);
+    expect(details({ name: "d", ...workflowMode, destinations: [crm, { name: "log", workflow: { kind: "none" }, respond: true }] })).toEqual([
+      { path: "/response/mode", message: expect.stringContaining('destination "log", which answers the caller, has kind "none"') },
+    ]);
+    // One destination answers whether or not it says respond.
+    expect(paths({ name: "d", ...workflowMode, destinations: [crm] })).toEqual([]);
+    expect(paths({ name: "d", ...workflowMode, destinations: [{ name: "log", workflow: { kind: "none" } }] })).toEqual(["/response/mode"]);
+    // The shorthand's message is unchanged.
+    expect(details({ name: "w", ...workflowMode })).toEqual([{ path: "/response/mode", message: 'the workflow response mode needs a workflow that answers (kind "http", "command" or "script")' }]);
+    // A change of mode is checked against the current list.
+    const several = normalizeTrigger({ name: "d", destinations: [crm, audit] }, context);
+    expect(paths(workflowMode, several)).toEqual(["/response/mode"]);
+  });
 });

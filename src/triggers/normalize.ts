@@ -2,7 +2,6 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { jwtRuleErrors } from "../auth/jwt_rules.ts";
 import { parseCidr } from "../net/cidr.ts";
-import { headerNameProblem, headerValueProblem } from "../net/header_field.ts";
 import { AlertRuleSchema } from "../records/alert.ts";
 import {
   TriggerInputSchema,
@@ -21,11 +20,16 @@ import {
   type TriggerPatch,
   type WorkflowConfig,
 } from "../records/trigger.ts";
+import type { DestinationConfig } from "../records/destination.ts";
 import type { Rollout } from "../records/rollout.ts";
 import { rolloutErrors } from "./rollout_rules.ts";
 import { schemaErrors, ValidationError, type ValidationDetail } from "./validation_error.ts";
 import { PROVIDER_FETCH } from "../plugins/provider_fetch.ts";
 import { appSettingsRules, type FetchRules, type SettingsOwner } from "./app_settings_rules.ts";
+import { chosenDeliveries, deliveryShapeErrors } from "./deliveries.ts";
+import { destinationErrors } from "./destination_rules.ts";
+import { responseModeErrors } from "./response_rules.ts";
+import { workflowErrors } from "./workflow_rules.ts";
 
 const inputCheck = TypeCompiler.Compile(TriggerInputSchema);
 const patchCheck = TypeCompiler.Compile(TriggerPatchSchema);
@@ -84,8 +88,11 @@ function schemaCheck(value: unknown, patch: boolean): void {
   const check = patch ? patchCheck : inputCheck;
   if (check.Check(value)) return;
   let details = methodsAsOne(schemaErrors(check as never, value));
-  const { workflow, alerts } = (value ?? {}) as { workflow?: unknown; alerts?: unknown };
+  const { workflow, destinations, alerts } = (value ?? {}) as { workflow?: unknown; destinations?: unknown; alerts?: unknown };
   details = byVariant(details, "/workflow", workflow, workflowVariants);
+  if (Array.isArray(destinations)) {
+    destinations.forEach((d, i) => (details = byVariant(details, `/destinations/${i}/workflow`, (d as { workflow?: unknown } | null)?.workflow, workflowVariants)));
+  }
   if (Array.isArray(alerts)) alerts.forEach((rule, i) => (details = byVariant(details, `/alerts/${i}`, rule, alertVariants)));
   throw new ValidationError(details);
 }
@@ -176,6 +183,8 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new ValidationError([{ path: "", message: "the body must be a JSON object" }]);
   }
+  const shape = deliveryShapeErrors(input as Record<string, unknown>, current);
+  if (shape.length) throw new ValidationError(shape);
   const patched = current ? withWorkflowChanges(input as Record<string, unknown>, current.workflow) : input;
   schemaCheck(patched, current !== undefined);
   const body = patched as TriggerInput & TriggerPatch;
@@ -189,7 +198,7 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
     filter: { enabled: false, mode: "include", ...(current?.filter ?? {}), ...(body.filter ?? {}) } as FilterConfig,
     redaction: { enabled: false, patterns: [], ...(current?.redaction ?? {}), ...(body.redaction ?? {}) } as RedactionConfig,
     response: { mode: "immediate", timeoutMs: DEFAULT_RESPONSE_TIMEOUT_MS, ...(current?.response ?? {}), ...(body.response ?? {}) } as ResponseConfig,
-    workflow: (body.workflow ?? current?.workflow ?? { kind: "none" }) as WorkflowConfig,
+    ...chosenDeliveries(body as { workflow?: WorkflowConfig; destinations?: DestinationConfig[] }, current),
     schema: { enabled: false, ...(current?.schema ?? {}), ...(body.schema ?? {}) } as PayloadSchemaConfig,
   };
   // null clears a per-trigger limit (back to the server's); absent keeps the current one.
@@ -225,24 +234,8 @@ function reportOnlyErrors(s: TriggerSettings, body: TriggerPatch, now: Date): Va
   return out;
 }
 
-/**
- * Headers an http workflow sends on every run: one that fetch would refuse (a control character,
- * a character past Latin-1, a name that is not a token) would fail every run, so it is refused
- * here, where the API, the CLI and configuration files all save.
- */
-function workflowHeaderErrors(headers: Record<string, string>): ValidationDetail[] {
-  const out: ValidationDetail[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    const path = `/workflow/headers/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    const nameProblem = headerNameProblem(name);
-    if (nameProblem) out.push({ path, message: `the header name ${nameProblem}` });
-    const valueProblem = headerValueProblem(value);
-    if (valueProblem) out.push({ path, message: `the value ${valueProblem}` });
-  }
-  return out;
-}
-
-function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext, now: Date): ValidationDetail[] {
+/** Every rule of a save beyond the schema, each problem at its field's path. */
+export function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext, now: Date): ValidationDetail[] {
   const out: ValidationDetail[] = [];
   if (s.name.trim() === "") out.push({ path: "/name", message: "must not be blank: a name people can tell the trigger by" });
   const hmac = s.auth.type === "hmac-sha256" || s.auth.type === "hmac-sha512";
@@ -269,12 +262,9 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
       if (problem) out.push({ path: "/dedup/expression", message: problem });
     }
   }
-  if (s.workflow.kind === "http") out.push(...workflowHeaderErrors(s.workflow.headers ?? {}));
-  const orderingKey = "orderingKey" in s.workflow ? s.workflow.orderingKey : undefined;
-  if (orderingKey !== undefined) {
-    const problem = rules.checkQuery(orderingKey);
-    if (problem) out.push({ path: "/workflow/orderingKey", message: problem });
-  }
+  // The shorthand's workflow is checked at /workflow; a list's, at each destination's path.
+  if (s.destinations) out.push(...destinationErrors(s.destinations, rules));
+  else out.push(...workflowErrors(s.workflow, "/workflow", rules.checkQuery));
   if (s.filter.enabled || s.filter.expression) {
     if (!s.filter.expression) out.push({ path: "/filter/expression", message: 'is required when the filter is enabled (for example $.type == "order.paid")' });
     else {
@@ -293,8 +283,6 @@ function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: 
   const patterns = s.redaction.patterns ?? [];
   if (s.redaction.enabled && patterns.length === 0) out.push({ path: "/redaction/patterns", message: "add at least one pattern when redaction is enabled" });
   for (const { index, message } of rules.checkPatterns(patterns)) out.push({ path: `/redaction/patterns/${index}`, message });
-  if (s.response.mode === "workflow" && s.workflow.kind === "none") {
-    out.push({ path: "/response/mode", message: 'the workflow response mode needs a workflow that answers (kind "http", "command" or "script")' });
-  }
+  out.push(...responseModeErrors(s));
   return out;
 }

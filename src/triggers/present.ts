@@ -1,6 +1,8 @@
 import { curlCommand } from "./curl.ts";
 import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
 import { isArmed } from "../records/arm_window.ts";
+import { destinationsOf } from "../records/destination.ts";
+import { shorthandWorkflow } from "./deliveries.ts";
 
 /** The public Trigger shape (CONTRACT §3): stored settings, derived fields, no secret. */
 export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
@@ -32,7 +34,9 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     filter: trigger.filter,
     redaction: trigger.redaction,
     response: trigger.response,
-    workflow: trigger.workflow,
+    // Both forms while there is one destination named default; otherwise only the list.
+    ...withWorkflow(trigger),
+    destinations: destinationsOf(trigger),
     schema: trigger.schema ?? { enabled: false },
     maxBodyBytes: trigger.maxBodyBytes ?? null,
     sources: trigger.sources ?? { allow: [] },
@@ -43,4 +47,10 @@ export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
     updatedAt: trigger.updatedAt,
   };
 }
+
+function withWorkflow(trigger: TriggerRecord) {
+  const workflow = shorthandWorkflow(trigger);
+  return workflow ? { workflow } : {};
+}
+
 export type PublicTrigger = ReturnType<typeof presentTrigger>;

@@ -171,6 +171,8 @@ export class TriggerService {
       ...settings,
       // Optional settings the patch cleared are absent from `settings`: not kept from `current`.
       maxBodyBytes: settings.maxBodyBytes,
+      // A workflow given goes back to the shorthand: the list goes.
+      destinations: settings.destinations,
       sources: settings.sources,
       alerts: settings.alerts,
       appSettings: settings.appSettings,

@@ -169,6 +169,7 @@ export function failureModeSuite(cases: Case[]): void {
         plugin.deliveryId?.(req, ctx);
         if (handshake) await handshake(req, ctx);
         plugin.event?.(req, shared ?? parsedAsHost(c, req));
+        for (const redacting of [false, true]) plugin.decodeBody?.(shared, req, { redacting });
         // expandBody gives $trigger.body a new value: the parsed one stays as it arrived.
         plugin.expandBody?.(shared ?? parsedAsHost(c, req));
         expect(parseJson(req.rawBody)).toBe(shared);
@@ -216,8 +217,9 @@ export function failureModeSuite(cases: Case[]): void {
         }
       });
 
-      // A plugin without a secret of its own says why (SNS: the certificate the message names is the key).
-      test.if(!unsigned && fixture.noSecretReason === undefined)("a wrong or empty secret fails", async () => {
+      // A provider that signs with keys it publishes (fetched by the plugin) uses no secret of the
+      // trigger's; nor does a plugin that says why it has none (SNS: the certificate the message names is the key).
+      test.if(!unsigned && fixture.providerKeys !== true && fixture.noSecretReason === undefined)("a wrong or empty secret fails", async () => {
         const { req } = await deliver(c, NOW);
         for (const secret of [mutate(fixture.appSecret), ""]) {
           expect(await authenticate(c, req, NOW, secret)).toMatchObject({ ok: false });
@@ -290,6 +292,9 @@ export function failureModeSuite(cases: Case[]): void {
                   plugin.deliveryId?.(garbage, ctx);
                   plugin.event?.(garbage, typeof body === "string" ? body : null);
                   plugin.event?.(garbage, { unexpected: [body.length] });
+                  for (const parsed of [typeof body === "string" ? body : null, { unexpected: [body.length] }, { message: { data: body.length } }, { message: { data: "%%%" } }]) {
+                    plugin.decodeBody?.(parsed, garbage, { redacting: false });
+                  }
                   plugin.expandBody?.(typeof body === "string" ? body : { unexpected: [body.length] });
                   await handshake?.(garbage, ctx);
                 } catch (error) {

@@ -24,6 +24,38 @@ export function ingestLogContract(open: OpenStore): void {
     await store.close();
   });
 
+  test("fan-out: one run per destination, the key and the Activity row listing every run commit together; a duplicate writes none", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-fan"));
+    const now = new Date();
+    const [crm, slack, audit] = ["crm", "slack", "audit"].map((destination) => ({ ...run("t-fan", now), status: "queued" as const, attempts: 0, finishedAt: null, destination }));
+    const requestId = crm.requestId;
+    for (const r of [slack, audit]) r.requestId = requestId;
+    const row = { ...activity("t-fan", now, "run", crm.id), requestId, runIds: [crm.id, slack.id, audit.id] };
+    const committed = await store.commitIngest({ dedup: { keyHash: "fan", windowSeconds: 60 }, run: crm, fanOut: [slack, audit], triggerJson: '{"body":{"n":1}}', activity: row });
+    expect(committed.deduplicated).toBe(false);
+    const listed = await store.listRuns({ triggerId: "t-fan", limit: 10, includeTrigger: true });
+    expect(listed.map((r) => [r.destination, r.status, r.requestId]).sort()).toEqual([
+      ["audit", "queued", requestId],
+      ["crm", "queued", requestId],
+      ["slack", "queued", requestId],
+    ]);
+    expect(listed.every((r) => JSON.stringify(r.trigger) === '{"body":{"n":1}}')).toBe(true);
+    const [stored] = await store.listActivity("t-fan", { limit: 10 });
+    expect([stored.runId, stored.runIds]).toEqual([crm.id, [crm.id, slack.id, audit.id]]);
+    // The same key again: a deduplicated row, no run of any destination.
+    const again = ["crm", "slack"].map((destination) => ({ ...run("t-fan", now), destination }));
+    const dup = await store.commitIngest({ dedup: { keyHash: "fan", windowSeconds: 60 }, run: again[0], fanOut: [again[1]], activity: { ...activity("t-fan", now, "run", again[0].id), runIds: again.map((r) => r.id) } });
+    expect(dup.deduplicated).toBe(true);
+    expect(await store.listRuns({ triggerId: "t-fan", limit: 10, includeTrigger: false })).toHaveLength(3);
+    expect((await store.listActivity("t-fan", { limit: 10 }))[0]).toMatchObject({ outcome: "deduplicated", runId: null });
+    // A run made before destinations belongs to default.
+    const plain = run("t-fan", now);
+    await store.commitIngest({ dedup: null, run: plain, activity: activity("t-fan", now, "run", plain.id) });
+    expect((await store.getRun(plain.id))?.destination).toBe("default");
+    await store.close();
+  });
+
   test("a key past its window is claimed afresh: the next identical request is a new run", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t9"));

@@ -17,6 +17,36 @@ export function runLeasesContract(open: OpenStore): void {
     await store.close();
   });
 
+  test("destinations: a claim takes runs in turn from each destination with runs waiting, never past a destination's limit", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-dest"));
+    const now = new Date();
+    const queued = async (destination: string) => {
+      const r = { ...run("t-dest", now), status: "queued" as const, attempts: 0, finishedAt: null, destination };
+      await store.commitIngest({ dedup: null, run: r, activity: activity("t-dest", now, "run", r.id) });
+      return r;
+    };
+    const backlog = [];
+    for (let i = 0; i < 6; i++) backlog.push(await queued("slow"));
+    const fast = [await queued("fast"), await queued("fast")];
+    const capped = await queued("capped");
+    const limits = (_t: string, d: string) => (d === "slow" ? 2 : d === "capped" ? 0 : null);
+    const first = await store.claimRuns("a", 8, 10_000, now, limits);
+    // Two of slow's six (its limit), both of fast's; capped is at its limit (0) and keeps its run.
+    expect(first.map((r) => r.destination).sort()).toEqual(["fast", "fast", "slow", "slow"]);
+    expect(first.filter((r) => r.destination === "slow").map((r) => r.id)).toEqual(backlog.slice(0, 2).map((r) => r.id));
+    // slow is full: another claim takes none of its runs, and the one-run claim refuses too.
+    expect(await store.claimRuns("b", 8, 10_000, now, limits)).toEqual([]);
+    expect(await store.claimRun(backlog[2].id, "b", 10_000, now, limits)).toBeNull();
+    expect(await store.claimRun(capped.id, "b", 10_000, now, limits)).toBeNull();
+    // One of slow's runs ends: one more of its runs may start.
+    expect(await store.finishRun(first.find((r) => r.destination === "slow")!.id, "a", { status: "succeeded", result: null, error: null, attempts: 1, finishedAt: now.toISOString() })).toBe(true);
+    expect((await store.claimRuns("b", 8, 10_000, now, limits)).map((r) => r.id)).toEqual([backlog[2].id]);
+    expect(fast.every((r) => first.some((c) => c.id === r.id))).toBe(true);
+    expect((await store.getRun(capped.id))?.status).toBe("queued");
+    await store.close();
+  });
+
   test("runs: queued runs are claimed oldest first and once; finishing needs the lease", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t6"));

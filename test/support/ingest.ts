@@ -60,7 +60,7 @@ export class MemoryIngestStore implements IngestStore {
       }
       this.keys.set(`${record.activity.triggerId}\u0000${record.dedup.keyHash}`, now.getTime() + record.dedup.windowSeconds * 1000);
     }
-    if (record.run) this.runs.push(record.run);
+    if (record.run) this.runs.push(record.run, ...(record.fanOut ?? []));
     this.activity.push(record.activity);
     return { deduplicated: false };
   }

@@ -1,3 +1,4 @@
+import { DEFAULT_DESTINATION } from "../../records/destination.ts";
 import type { IngestRecord } from "../../records/ingest.ts";
 import { jsonOrNull } from "../rows.ts";
 import { laneOf } from "../run_order.ts";
@@ -28,6 +29,9 @@ export interface BatchItem {
   replay_of: string | null;
   lane: number | null;
   ordering_key: string | null;
+  destination: string | null;
+  /** The other destinations' runs (JSON of FanOutRun[]), inserted with the first when the item won. */
+  fan_out: string | null;
   act_id: string;
   at: string;
   at_ms: number;
@@ -36,6 +40,18 @@ export interface BatchItem {
   act_run_id: string | null;
   detail: string | null;
   request_json: string | null;
+  run_ids: string | null;
+}
+
+/** Another destination's run of the same request: what differs from the item's first run. */
+interface FanOutRun {
+  id: string;
+  status: string;
+  attempts: number;
+  result_json: string | null;
+  finished_at: string | null;
+  ordering_key: string | null;
+  destination: string;
 }
 
 /**
@@ -52,8 +68,8 @@ WITH input AS (
     i int, trigger_id text, key_hash text, claim boolean, seen_ms bigint, expires_ms bigint,
     run_id text, run_request_id text, run_status text, trigger_json text, result_json text, attempts int,
     run_error text, run_created_at text, run_finished_at text, run_created_ms bigint, lease_owner text, lease_until_ms bigint,
-    replay_of text, lane int, ordering_key text,
-    act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text, request_json text)
+    replay_of text, lane int, ordering_key text, destination text, fan_out text,
+    act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text, request_json text, run_ids text)
 ),
 claimed AS (
   INSERT INTO dedup_keys AS d (trigger_id, key_hash, seen_ms, expires_ms)
@@ -69,18 +85,24 @@ won AS (
 ),
 new_runs AS (
   INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, lease_owner, lease_until_ms,
-    replay_of, lane, ordering_key)
+    replay_of, lane, ordering_key, destination)
   SELECT run_id, trigger_id, run_request_id, run_status, trigger_json, result_json, attempts, run_error, run_created_at, run_finished_at, run_created_ms,
-    lease_owner, lease_until_ms, replay_of, lane, ordering_key
-  FROM input WHERE run_id IS NOT NULL AND i IN (SELECT i FROM won) ORDER BY i
+    lease_owner, lease_until_ms, replay_of, lane, ordering_key, coalesce(destination, 'default')
+  FROM input WHERE run_id IS NOT NULL AND i IN (SELECT i FROM won)
+  UNION ALL
+  SELECT f.id, input.trigger_id, run_request_id, f.status, trigger_json, f.result_json, f.attempts, NULL, run_created_at, f.finished_at, run_created_ms,
+    NULL, NULL, replay_of, lane, f.ordering_key, f.destination
+  FROM input, json_to_recordset(input.fan_out::json) AS f(id text, status text, attempts int, result_json text, finished_at text, ordering_key text, destination text)
+  WHERE input.fan_out IS NOT NULL AND input.i IN (SELECT i FROM won)
 ),
 new_activity AS (
-  INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json)
+  INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, run_ids)
   SELECT act_id, trigger_id, at, at_ms, request_id,
     CASE WHEN w.i IS NULL THEN 'deduplicated' ELSE outcome END,
     CASE WHEN w.i IS NULL THEN NULL ELSE act_run_id END,
     detail,
-    CASE WHEN w.i IS NULL THEN NULL ELSE request_json END
+    CASE WHEN w.i IS NULL THEN NULL ELSE request_json END,
+    CASE WHEN w.i IS NULL THEN NULL ELSE run_ids END
   FROM input LEFT JOIN won w USING (i) ORDER BY input.i
 )
 SELECT i FROM won`;
@@ -88,7 +110,7 @@ SELECT i FROM won`;
 /** The batch's rows, one per accepted request; only the first of identical keys in the batch claims it. */
 export function batchItems(records: IngestRecord[]): BatchItem[] {
   const seen = new Set<string>();
-  return records.map(({ dedup, run, activity, lease, triggerJson }, i) => {
+  return records.map(({ dedup, run, fanOut, activity, lease, triggerJson }, i) => {
       const atMs = Date.parse(activity.at);
       // Only the first of identical keys in one batch claims it; the others are its duplicates.
       const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
@@ -116,6 +138,8 @@ export function batchItems(records: IngestRecord[]): BatchItem[] {
         replay_of: run?.replayOf ?? null,
         lane: run ? laneOf(run) : null,
         ordering_key: run?.orderingKey ?? null,
+        destination: run?.destination ?? null,
+        fan_out: run && fanOut && fanOut.length > 0 ? JSON.stringify(fanOut.map(fanOutRun)) : null,
         act_id: activity.id,
         at: activity.at,
         at_ms: atMs,
@@ -124,6 +148,19 @@ export function batchItems(records: IngestRecord[]): BatchItem[] {
         act_run_id: activity.runId,
         detail: activity.detail,
         request_json: activity.outcome === "filtered" && activity.request !== undefined ? JSON.stringify(activity.request) : null,
+        run_ids: activity.runIds && activity.runIds.length > 1 ? JSON.stringify(activity.runIds) : null,
       };
     });
+}
+
+function fanOutRun(run: NonNullable<IngestRecord["fanOut"]>[number]): FanOutRun {
+  return {
+    id: run.id,
+    status: run.status,
+    attempts: run.attempts,
+    result_json: jsonOrNull(run.result),
+    finished_at: run.finishedAt,
+    ordering_key: run.orderingKey ?? null,
+    destination: run.destination ?? DEFAULT_DESTINATION,
+  };
 }

@@ -134,4 +134,15 @@ export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }
       ALTER TABLE triggers ADD COLUMN armed_until text;
     `,
   },
+  {
+    version: 11,
+    name: "destinations: each run delivers to one of its trigger's destinations; an Activity row lists every run of its request",
+    // Runs made before destinations belong to the one destination the workflow shorthand stands for.
+    // The queue is claimed per destination, in order (README "Destinations").
+    sql: `
+      ALTER TABLE runs ADD COLUMN destination text NOT NULL DEFAULT 'default';
+      ALTER TABLE activity ADD COLUMN run_ids text;
+      CREATE INDEX runs_destination_queue ON runs (status, trigger_id, destination, lane, seq);
+    `,
+  },
 ];

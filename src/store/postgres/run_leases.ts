@@ -1,6 +1,8 @@
 import type { ClaimedRun, RunFinish } from "../../records/run.ts";
 import { jsonOrNull, runColumns, toRun, type RunRow } from "../rows.ts";
 import { ORDERED_RUN_MAY_START } from "../run_order.ts";
+import type { SQL } from "bun";
+import { roomOf, takeInTurn, type DestinationLimit, type DestinationQueue } from "../fair_claim.ts";
 import type { RunLeases } from "../run_leases.ts";
 import type { PostgresConnection } from "./connection.ts";
 
@@ -8,40 +10,92 @@ const bySeq = (a: RunRow & { seq?: string }, b: RunRow & { seq?: string }) => (B
 
 const RUN_COLUMNS = `seq, ${runColumns(true)}`;
 
+/** The advisory lock claims take (a constant: "inlet:claim" as a 64-bit number). */
+const CLAIM_LOCK = 0x696e6c6574636c61n;
+
+/** Each destination's queue with the runs it may start now: at most its room, and at most `limit`. */
+async function startableQueues(tx: SQL, limit: number, limitOf: DestinationLimit | undefined): Promise<Array<DestinationQueue<{ seq: string; lane: number }>>> {
+  const running = new Map<string, number>(
+    (await tx`SELECT trigger_id, destination, count(*) AS n FROM runs WHERE status = 'running' GROUP BY trigger_id, destination`).map(
+      (r: { trigger_id: string; destination: string; n: string }) => [`${r.trigger_id}\u0000${r.destination}`, Number(r.n)],
+    ),
+  );
+  // Every (trigger, destination) with queued runs, by a skip over runs_destination_queue: one index seek each.
+  const destinations: Array<{ trigger_id: string; destination: string }> = await tx`
+    WITH RECURSIVE q AS (
+      (SELECT trigger_id, destination FROM runs WHERE status = 'queued' ORDER BY trigger_id, destination LIMIT 1)
+      UNION ALL
+      SELECT n.trigger_id, n.destination FROM q, LATERAL (
+        SELECT r.trigger_id, r.destination FROM runs r WHERE r.status = 'queued' AND (r.trigger_id, r.destination) > (q.trigger_id, q.destination)
+        ORDER BY r.trigger_id, r.destination LIMIT 1) n
+    )
+    SELECT trigger_id, destination FROM q`;
+  const queues: Array<DestinationQueue<{ seq: string; lane: number }>> = [];
+  for (const { trigger_id, destination } of destinations) {
+    const room = Math.min(limit, roomOf(limitOf, trigger_id, destination, running.get(`${trigger_id}\u0000${destination}`) ?? 0));
+    if (room <= 0) continue;
+    const runs = await tx.unsafe(
+      `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = $1 AND r.destination = $2 AND ${ORDERED_RUN_MAY_START}
+       ORDER BY r.lane, r.seq LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [trigger_id, destination, room],
+    );
+    queues.push({ triggerId: trigger_id, destination, runs: runs as Array<{ seq: string; lane: number }> });
+  }
+  return queues;
+}
+
 /** Run claims and leases on PostgreSQL, shared by instances: claims skip rows another instance holds (SKIP LOCKED). */
 export class PostgresRunLeases implements RunLeases {
+  /** Which destination a claim starts its turns from (see takeInTurn). */
+  private turn = 0;
+
   constructor(private readonly connection: PostgresConnection) {}
 
-  claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]> {
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun[]> {
     if (limit <= 0) return Promise.resolve([]);
     const until = now.getTime() + leaseMs;
-    return this.connection.guard(async (sql) => {
-      // Queued runs, and running runs whose lease lapsed (their instance is gone); rows another
-      // instance is claiming right now are skipped, not waited for.
-      const rows: RunRow[] = await sql.unsafe(
-        `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
-         WHERE seq IN (
-           SELECT r.seq FROM runs r
-           WHERE (r.status = 'queued' AND ${ORDERED_RUN_MAY_START}) OR (r.status = 'running' AND r.lease_until_ms < $3)
-           ORDER BY r.lane, r.seq LIMIT $4
-           FOR UPDATE SKIP LOCKED)
-         RETURNING ${RUN_COLUMNS}`,
-        [owner, until, now.getTime(), limit],
-      );
-      return [...rows].sort(bySeq).map((row) => toRun(row) as ClaimedRun);
-    });
+    return this.connection.guard((sql) =>
+      sql.begin(async (tx) => {
+        // One claim at a time across instances: what a destination has running is counted and
+        // added to in the same transaction, so its limit holds whichever instance claims.
+        await tx`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`;
+        const seqs = takeInTurn(await startableQueues(tx, limit, limitOf), limit, this.turn++).map((r) => r.seq);
+        const rows: RunRow[] = seqs.length
+          ? await tx.unsafe(`UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2 WHERE seq = ANY($3) RETURNING ${RUN_COLUMNS}`, [owner, until, tx.array(seqs, "INT8")])
+          : [];
+        if (rows.length < limit) {
+          // Running runs whose lease lapsed (their instance is gone); rows another instance holds are skipped.
+          rows.push(
+            ...(await tx.unsafe(
+              `UPDATE runs SET lease_owner = $1, lease_until_ms = $2
+               WHERE seq IN (SELECT seq FROM runs WHERE status = 'running' AND lease_until_ms < $3 ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED)
+               RETURNING ${RUN_COLUMNS}`,
+              [owner, until, now.getTime(), limit - rows.length],
+            )),
+          );
+        }
+        return [...rows].sort(bySeq).map((row) => toRun(row) as ClaimedRun);
+      }),
+    );
   }
 
-  claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null> {
-    return this.connection.guard(async (sql) => {
-      const [row] = await sql.unsafe(
-        `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
-         WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = $3 AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START} FOR UPDATE SKIP LOCKED)
-         RETURNING ${RUN_COLUMNS}`,
-        [owner, now.getTime() + leaseMs, id],
-      );
-      return row ? (toRun(row) as ClaimedRun) : null;
-    });
+  claimRun(id: string, owner: string, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun | null> {
+    return this.connection.guard((sql) =>
+      sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`;
+        const [at] = await tx`SELECT r.trigger_id, r.destination,
+            (SELECT count(*) FROM runs x WHERE x.status = 'running' AND x.trigger_id = r.trigger_id AND x.destination = r.destination) AS running
+          FROM runs r WHERE r.id = ${id}`;
+        if (!at || roomOf(limitOf, at.trigger_id, at.destination, Number(at.running)) <= 0) return null;
+        const [row] = await tx.unsafe(
+          `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
+           WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = $3 AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START} FOR UPDATE SKIP LOCKED)
+           RETURNING ${RUN_COLUMNS}`,
+          [owner, now.getTime() + leaseMs, id],
+        );
+        return row ? (toRun(row) as ClaimedRun) : null;
+      }),
+    );
   }
 
   renewLeases(owner: string, ids: string[], leaseMs: number, now: Date): Promise<void> {

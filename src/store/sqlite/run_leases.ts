@@ -2,6 +2,7 @@ import type { Statement } from "bun:sqlite";
 import type { ClaimedRun, RunFinish } from "../../records/run.ts";
 import { jsonOrNull, runColumns, toRun, type RunRow } from "../rows.ts";
 import { ORDERED_RUN_MAY_START } from "../run_order.ts";
+import { roomOf, takeInTurn, type DestinationLimit, type DestinationQueue } from "../fair_claim.ts";
 import type { RunLeases } from "../run_leases.ts";
 import type { SqliteConnection } from "./connection.ts";
 
@@ -9,8 +10,14 @@ const RUN_COLUMNS = runColumns(true);
 
 /** Run claims and leases on SQLite: each rides the next grouped transaction. */
 export class SqliteRunLeases implements RunLeases {
-  private readonly claimQueued: Statement;
+  private readonly queuedDestinations: Statement;
+  private readonly runningByDestination: Statement;
+  private readonly startable: Statement;
+  private readonly take: Statement;
+  private readonly destinationOfRun: Statement;
   private readonly claimLapsed: Statement;
+  /** Which destination a claim starts its turns from (see takeInTurn). */
+  private turn = 0;
   private readonly claimOne: Statement;
   private readonly renew: Statement;
   private readonly attempt: Statement;
@@ -19,8 +26,24 @@ export class SqliteRunLeases implements RunLeases {
   private readonly requeueRunning: Statement;
 
   constructor(private readonly connection: SqliteConnection) {
-    this.claimQueued = connection.prepare(
-      `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT r.seq FROM runs r WHERE r.status = 'queued' AND ${ORDERED_RUN_MAY_START} ORDER BY r.lane, r.seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
+    // Every (trigger, destination) with queued runs, by a skip over runs_destination_queue: one index seek each.
+    this.queuedDestinations = connection.prepare(
+      `WITH RECURSIVE q(t, d) AS (
+         SELECT * FROM (SELECT trigger_id, destination FROM runs WHERE status = 'queued' ORDER BY trigger_id, destination LIMIT 1)
+         UNION ALL
+         SELECT (SELECT r.trigger_id FROM runs r WHERE r.status = 'queued' AND (r.trigger_id, r.destination) > (q.t, q.d) ORDER BY r.trigger_id, r.destination LIMIT 1),
+                (SELECT r.destination FROM runs r WHERE r.status = 'queued' AND (r.trigger_id, r.destination) > (q.t, q.d) ORDER BY r.trigger_id, r.destination LIMIT 1)
+         FROM q WHERE q.t IS NOT NULL
+       )
+       SELECT t AS trigger_id, d AS destination FROM q WHERE t IS NOT NULL`,
+    );
+    this.runningByDestination = connection.prepare("SELECT trigger_id, destination, count(*) AS n FROM runs WHERE status = 'running' GROUP BY trigger_id, destination");
+    this.startable = connection.prepare(
+      `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = ? AND r.destination = ? AND ${ORDERED_RUN_MAY_START} ORDER BY r.lane, r.seq LIMIT ?`,
+    );
+    this.take = connection.prepare(`UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT value FROM json_each(?)) RETURNING seq, ${RUN_COLUMNS}`);
+    this.destinationOfRun = connection.prepare(
+      "SELECT r.trigger_id, r.destination, (SELECT count(*) FROM runs x WHERE x.status = 'running' AND x.trigger_id = r.trigger_id AND x.destination = r.destination) AS running FROM runs r WHERE r.id = ?",
     );
     this.claimLapsed = connection.prepare(
       `UPDATE runs SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM runs WHERE status = 'running' AND lease_until_ms < ? ORDER BY seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
@@ -39,18 +62,33 @@ export class SqliteRunLeases implements RunLeases {
     this.requeueRunning = connection.prepare("UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE status = 'running'");
   }
 
-  claimRuns(owner: string, limit: number, leaseMs: number, now: Date): Promise<ClaimedRun[]> {
+  claimRuns(owner: string, limit: number, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun[]> {
     if (limit <= 0) return Promise.resolve([]);
     const until = now.getTime() + leaseMs;
     return this.connection.write(() => {
-      const rows = this.claimQueued.all(owner, until, limit) as Array<RunRow & { seq: number }>;
+      const seqs = takeInTurn(this.startableQueues(limit, limitOf), limit, this.turn++).map((r) => r.seq);
+      const rows = seqs.length > 0 ? (this.take.all(owner, until, JSON.stringify(seqs)) as Array<RunRow & { seq: number }>) : [];
       if (rows.length < limit) rows.push(...(this.claimLapsed.all(owner, until, now.getTime(), limit - rows.length) as Array<RunRow & { seq: number }>));
       return rows.sort((a, b) => a.seq - b.seq).map((row) => toRun(row) as ClaimedRun);
     });
   }
 
-  claimRun(id: string, owner: string, leaseMs: number, now: Date): Promise<ClaimedRun | null> {
+  /** Each destination's queue with the runs it may start now: at most its room, and at most `limit`. */
+  private startableQueues(limit: number, limitOf: DestinationLimit | undefined): Array<DestinationQueue<{ seq: number; lane: number }>> {
+    const running = new Map((this.runningByDestination.all() as Array<{ trigger_id: string; destination: string; n: number }>).map((r) => [`${r.trigger_id}\u0000${r.destination}`, r.n]));
+    const queues: Array<DestinationQueue<{ seq: number; lane: number }>> = [];
+    for (const { trigger_id, destination } of this.queuedDestinations.all() as Array<{ trigger_id: string; destination: string }>) {
+      const room = Math.min(limit, roomOf(limitOf, trigger_id, destination, running.get(`${trigger_id}\u0000${destination}`) ?? 0));
+      if (room <= 0) continue;
+      queues.push({ triggerId: trigger_id, destination, runs: this.startable.all(trigger_id, destination, room) as Array<{ seq: number; lane: number }> });
+    }
+    return queues;
+  }
+
+  claimRun(id: string, owner: string, leaseMs: number, now: Date, limitOf?: DestinationLimit): Promise<ClaimedRun | null> {
     return this.connection.write(() => {
+      const at = this.destinationOfRun.get(id) as { trigger_id: string; destination: string; running: number } | null;
+      if (!at || roomOf(limitOf, at.trigger_id, at.destination, at.running) <= 0) return null;
       const row = this.claimOne.get(owner, now.getTime() + leaseMs, id) as RunRow | null;
       return row ? (toRun(row) as ClaimedRun) : null;
     });

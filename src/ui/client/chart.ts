@@ -47,7 +47,7 @@ const emptyBucket = (): Bucket => ({ run: 0, deduplicated: 0, filtered: 0, auth_
 const total = (b: Bucket) => OUTCOMES.reduce((n, [o]) => n + b[o], 0);
 
 /** Requests per outcome for each of the last 60 minutes, oldest first (a counted row adds its count). */
-export function bucketsPerMinute(rows: ActivityRow[], now: number): Bucket[] {
+export function bucketsPerMinute(rows: readonly ActivityRow[], now: number): Bucket[] {
   const end = Math.floor(now / 60_000) * 60_000 + 60_000;
   const start = end - MINUTES * 60_000;
   const buckets = Array.from({ length: MINUTES }, emptyBucket);
@@ -67,7 +67,7 @@ function describe(buckets: Bucket[]): string {
 }
 
 /** Outcomes per minute over the last hour, stacked bars in inline SVG, with a text summary and a legend. */
-export function outcomeChart(rows: ActivityRow[], now = Date.now(), partial = false, width = 960): HTMLElement {
+export function outcomeChart(rows: readonly ActivityRow[], now = Date.now(), partial = false, width = 960): HTMLElement {
   // Drawn at the width it is shown at, so its text stays legible on a phone.
   const W = Math.max(300, Math.round(width));
   const buckets = bucketsPerMinute(rows, now);

@@ -8,7 +8,7 @@ import { poll } from "./poll.ts";
 import type { Run, Trigger } from "./types.ts";
 import type { View } from "./view.ts";
 
-const STATUS_LABELS: Record<Run["status"], string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed" };
+const STATUS_LABELS: Record<Run["status"], string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed", skipped: "Skipped" };
 
 function detail(run: Run, onReplay: (run: Run) => void): HTMLElement {
   const rows: Array<[string, Node | string]> = [

@@ -1,7 +1,8 @@
-import { check } from "../api.ts";
-import { conditional, debounce, h, options, uid } from "../dom.ts";
-import { field, queryStartProblem } from "../field.ts";
+import { conditional, h, options } from "../dom.ts";
+import { field, type Field } from "../field.ts";
 import type { DedupStrategy, Trigger } from "../types.ts";
+import { dedupExpression } from "./dedup_expression.ts";
+import { DEFAULT_WINDOW, windowField, windowProblem } from "./dedup_window.ts";
 import { headerNameProblem } from "./header_name.ts";
 import type { SampleSource, Section } from "./section.ts";
 
@@ -21,23 +22,6 @@ const STRATEGY_HINTS: Record<DedupStrategy, string> = {
   expression: "The value a JSONPath query selects from the body.",
 };
 
-export const DEFAULT_WINDOW = 3600;
-export const MAX_WINDOW = 86400;
-const PRESETS = [
-  [60, "1 minute"],
-  [3600, "1 hour"],
-  [86400, "24 hours"],
-] as const;
-
-export function windowProblem(raw: string): string | null {
-  if (raw.trim() === "") return `Enter the window in seconds, from 1 to ${MAX_WINDOW}.`;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) return "Use a whole number of seconds.";
-  if (n < 1) return "The window must be at least 1 second.";
-  if (n > MAX_WINDOW) return `The window can be at most ${MAX_WINDOW} seconds (24 hours).`;
-  return null;
-}
-
 /** The Deduplication region of a generic Webhook trigger. */
 export function dedupSection(trigger: Trigger | null, sample: SampleSource): Section {
   const saved = trigger?.dedup;
@@ -47,35 +31,13 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
     h("input", { type: "text", name: "dedupHeaderName", value: saved?.headerName ?? "", placeholder: "Idempotency-Key", autocomplete: "off", spellcheck: "false", maxlength: 128 }),
     "The request header that holds the idempotency key.",
   );
-  const expressionPreview = h("p", { class: "preview", role: "status" });
-  const expression = field(
-    "Expression",
-    h("input", { type: "text", name: "dedupExpression", value: saved?.expression ?? "", placeholder: "$.data.id", autocomplete: "off", spellcheck: "false", class: "mono" }),
-    "An RFC 9535 JSONPath query, for example $.data.id.",
-  );
-  expression.wrap.append(expressionPreview);
-  const listId = uid("windows");
-  const windowInput = h("input", { type: "number", name: "windowSeconds", min: 1, max: MAX_WINDOW, step: 1, inputmode: "numeric", list: listId, value: saved?.windowSeconds ?? "" });
-  const presets = h(
-    "span",
-    { class: "presets" },
-    PRESETS.map(([seconds, label]) =>
-      // The name starts with the visible text (WCAG 2.5.3, label in name), then says it in words.
-      h("button", { type: "button", class: "chip", onClick: () => setWindow(String(seconds)) }, `${seconds} s`, h("span", { class: "sr-only" }, ` (${seconds} seconds, ${label})`)),
-    ),
-  );
-  const windowField = field("Window (seconds)", windowInput, "A repeat of a key seen within this many seconds is a duplicate: no run, 200 to the caller. At most 86400 (24 hours).", presets);
-  windowField.wrap.append(h("datalist", { id: listId }, PRESETS.map(([seconds, label]) => h("option", { value: seconds, label }))));
-
-  function setWindow(value: string) {
-    windowInput.value = value;
-    windowField.setError(windowProblem(value));
-    windowInput.focus();
-  }
+  const current = () => strategy.control.value as DedupStrategy;
+  const expression = dedupExpression(saved?.expression, sample, () => current() === "expression");
+  const windowSeconds = windowField(saved?.windowSeconds);
 
   const headerSlot = conditional(headerName.wrap);
-  const expressionSlot = conditional(expression.wrap);
-  const windowSlot = conditional(windowField.wrap);
+  const expressionSlot = conditional(expression.field.wrap);
+  const windowSlot = conditional(windowSeconds.wrap);
   const el = h(
     "fieldset",
     { class: "region" },
@@ -87,33 +49,6 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
     windowSlot.anchor,
   );
 
-  const current = () => strategy.control.value as DedupStrategy;
-  let seq = 0;
-  const checkExpression = debounce(async () => {
-    const mine = ++seq;
-    const source = expression.control.value.trim();
-    if (current() !== "expression" || source === "") {
-      expressionPreview.textContent = "";
-      return;
-    }
-    // The first rule is checked here, in the words the Ordering key field uses, before asking the server.
-    const start = queryStartProblem(source, "$.data.id");
-    if (start) {
-      expression.setError(start);
-      expressionPreview.textContent = "";
-      return;
-    }
-    try {
-      const s = sample.get();
-      const result = await check("jsonpath", source, s.state === "ok" ? s.value : undefined);
-      if (mine !== seq) return;
-      expression.setError(result.ok ? null : result.error);
-      expressionPreview.textContent = result.ok && s.state === "ok" ? `On the sample it selects: ${JSON.stringify(result.result)}` : "";
-    } catch {
-      // The server re-checks on Save; a failed check call is not the user's problem here.
-    }
-  }, 300);
-
   function update() {
     const on = current() !== "disabled";
     strategy.hint.textContent = STRATEGY_HINTS[current()];
@@ -122,14 +57,11 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
     expressionSlot.set(current() === "expression");
     windowSlot.set(on);
     // The seed: 3600 by default when deduplication is first enabled.
-    if (on && windowInput.value === "") windowInput.value = String(DEFAULT_WINDOW);
-    checkExpression();
+    if (on && windowSeconds.control.value === "") windowSeconds.control.value = String(DEFAULT_WINDOW);
+    expression.check();
   }
   strategy.control.addEventListener("change", update);
-  windowInput.addEventListener("input", () => windowField.setError(windowProblem(windowInput.value)));
   headerName.control.addEventListener("input", () => headerName.setError(headerNameProblem(headerName.control.value.trim())));
-  expression.control.addEventListener("input", checkExpression);
-  sample.subscribe(checkExpression);
   update();
 
   return {
@@ -137,17 +69,18 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
     value() {
       const dedup: Record<string, unknown> = { strategy: current() };
       if (current() === "header-value") dedup.headerName = headerName.control.value.trim();
-      if (current() === "expression") dedup.expression = expression.control.value.trim();
-      if (current() !== "disabled") dedup.windowSeconds = Number(windowInput.value);
+      if (current() === "expression") dedup.expression = expression.field.control.value.trim();
+      if (current() !== "disabled") dedup.windowSeconds = Number(windowSeconds.control.value);
       return { dedup };
     },
     validate() {
       let first: HTMLElement | null = null;
       const s = current();
-      const problems: Array<[typeof headerName, string | null]> = [
+      const query = expression.field;
+      const problems: Array<[Field, string | null]> = [
         [headerName, s === "header-value" ? headerNameProblem(headerName.control.value.trim(), "the header that holds the key") : null],
-        [expression, s === "expression" && expression.control.value.trim() === "" ? "Enter a JSONPath query, for example $.data.id." : s === "expression" ? expression.error() : null],
-        [windowField, s !== "disabled" ? windowProblem(windowInput.value) : null],
+        [query, s === "expression" && query.control.value.trim() === "" ? "Enter a JSONPath query, for example $.data.id." : s === "expression" ? query.error() : null],
+        [windowSeconds, s !== "disabled" ? windowProblem(windowSeconds.control.value) : null],
       ];
       for (const [f, problem] of problems) {
         f.setError(problem);
@@ -155,11 +88,11 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
       }
       return first;
     },
-    fields: [strategy, headerName, expression, windowField],
+    fields: [strategy, headerName, expression.field, windowSeconds],
     fieldFor(path) {
       if (path.startsWith("/dedup/headerName")) return headerName;
-      if (path.startsWith("/dedup/expression")) return expression;
-      if (path.startsWith("/dedup/windowSeconds")) return windowField;
+      if (path.startsWith("/dedup/expression")) return expression.field;
+      if (path.startsWith("/dedup/windowSeconds")) return windowSeconds;
       if (path.startsWith("/dedup")) return strategy;
       return null;
     },

@@ -1,0 +1,4 @@
+import { jsonResponse } from "../../ingest/respond.ts";
+
+/** 404 `{"error":"<what> not found"}`: an id the API does not know. */
+export const notFound = (what: string) => jsonResponse(404, { error: `${what} not found` });
