@@ -3,7 +3,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { authenticateAppRequest, pluginContext, resolveAppSettings, type InletPlugin, type PluginRequest } from "../../src/plugins/index.ts";
+import { authenticateAppRequest, parseJson, pluginContext, resolveAppSettings, type InletPlugin, type PluginRequest } from "../../src/plugins/index.ts";
 import { providerFetchServing } from "../../test/plugins/provider_documents.ts";
 import { requestOf, signedFixture, tampered } from "../_shared/test_support.ts";
 import fixture, { CERTIFICATE_URL } from "./fixture.ts";
@@ -192,19 +192,21 @@ describe("aws-sns plugin", () => {
     expect(plugin.timestamp!(withMessage(req, { Timestamp: "yesterday" }), contextWith())).toBeNull();
   });
 
-  test("$trigger.body: the message, its Message parsed when it holds a JSON object or array; other messages stay text", async () => {
-    const parsed = JSON.parse(fixture.body);
-    const expanded = plugin.expandBody!(parsed) as { Message: unknown };
-    expect(expanded).toEqual({ ...parsed, Message: JSON.parse(parsed.Message) });
-    expect(parsed.Message).toBeString(); // the parsed body the hooks share is left alone
+  test("$trigger.body (decodeBody): the message from the text/plain body, its Message parsed when it holds a JSON object or array; other messages stay text", async () => {
+    const decode = (req: PluginRequest, body: unknown = new TextDecoder().decode(req.rawBody)) => plugin.decodeBody!(body, req, { redacting: false });
+    const req = await signedMessage();
+    const shared = parseJson(req.rawBody) as Record<string, unknown>;
+    expect(decode(req)).toEqual({ ...shared, Message: JSON.parse(shared.Message as string) });
+    expect(shared.Message).toBeString(); // the parse the hooks share is left alone
     for (const message of ["Hello world!", "42", '"quoted"', "{not json", "true", ""]) {
-      const body = { ...parsed, Message: message };
-      expect(plugin.expandBody!(body)).toBe(body);
+      const plain = withMessage(req, { Message: message });
+      // Nothing to parse inside: the message itself, the parse the hooks share.
+      expect(decode(plain)).toBe(parseJson(plain.rawBody));
     }
-    expect(plugin.expandBody!({ ...parsed, Message: " [1, 2]" })).toEqual({ ...parsed, Message: [1, 2] });
-    expect(plugin.expandBody!("text")).toBe("text");
-    expect(plugin.event!(requestOf(), parsed)).toBe("Notification");
-    expect(plugin.bodyIsJson).toBe(true);
+    expect(decode(withMessage(req, { Message: " [1, 2]" }))).toMatchObject({ Message: [1, 2] });
+    // A body that is not an SNS message (verify refuses it first) is left as parsed.
+    expect(decode(requestOf({ body: "text" }), "text")).toBe("text");
+    expect(plugin.event!(req, "the body as text")).toBe("Notification");
   });
 
   test("a SubscriptionConfirmation without auto-confirm: answered 200, and its detail names the SubscribeURL; nothing fetched but the certificate", async () => {

@@ -152,12 +152,16 @@ export default definePlugin({
   toleranceSeconds: 6 * 3600,
   deliveryId: (req) => stringAt(parseJson(req.rawBody), "MessageId"),
   dedupWindowSeconds: 86400,
-  event: (_req, body) => (isSnsMessage(body) ? body.Type : null),
-  bodyIsJson: true,
-  expandBody(body) {
-    if (!isSnsMessage(body)) return body;
-    const message = expandedMessage(body.Message);
-    return message === undefined ? body : { ...body, Message: message };
+  // From the raw message, as deliveryId: SNS sends it as text/plain, whatever the body was parsed as.
+  event: (req) => snsMessageOf(req.rawBody)?.Type ?? null,
+  // SNS sends its JSON as text/plain, so the host's parse is the text: the message is the shared
+  // parse of the raw bytes (numbers exact), with Message parsed when it holds JSON. Nothing of the
+  // text is kept beside it, so redaction sees all there is.
+  decodeBody(body, req) {
+    const message = snsMessageOf(req.rawBody);
+    if (message === null) return body;
+    const parsed = expandedMessage(message.Message);
+    return parsed === undefined ? message : { ...message, Message: parsed };
   },
   // Asked only once the message verified; a Notification is none.
   async handshake(req, ctx) {

@@ -57,7 +57,6 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
     verifiedCheckOnlyMethods,
     credentialHeaders: new Set(plugin.credentialHeaders ?? []),
     credentialQuery: new Set((plugin.credentialQuery ?? []).map((name) => name.toLowerCase())),
-    bodyReading: { asJson: plugin.bodyIsJson === true, expand: plugin.expandBody?.bind(plugin) },
     // The current secret, then the previous one while a rotation's overlap lasts (a provider such as
     // Stripe signs with both during its own roll).
     authenticate: async (arrival, rawBody) => {

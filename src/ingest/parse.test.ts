@@ -99,32 +99,3 @@ test("a hook's parse keeps numbers exactly too, and the host takes it as is", as
   expect(body.value()).toBe(byHook);
   expect(body.valueForSchema()).toEqual([{ eventId: 9007199254740992 }]);
 });
-
-test("a plugin's bodyIsJson: a text/plain body is parsed as JSON (a hook's parse taken as is), and must be JSON", async () => {
-  const sns = await verified({ headers: { "Content-Type": "text/plain; charset=UTF-8" } }, '{"Type":"Notification","n":9007199254740993}');
-  expect(new ParsedBody(sns).value()).toBe('{"Type":"Notification","n":9007199254740993}');
-  const byHook = parseJson(sns.rawBody);
-  const asJson = new ParsedBody(sns, undefined, { asJson: true });
-  expect(asJson.value()).toBe(byHook);
-  expect(asJson.jsonText()).toBe('{"Type":"Notification","n":9007199254740993}');
-  const notJson = await verified({ headers: { "Content-Type": "text/plain" } }, "hello");
-  expect((parse(new ParsedBody(notJson, undefined, { asJson: true }), notJson.arrival.requestId) as Ending).response.status).toBe(400);
-});
-
-test("a plugin's expandBody gives $trigger.body; its text as received is dropped; a throw or a too deep result leaves the body as parsed", async () => {
-  const v = await verified({ headers: { "Content-Type": "application/json" } }, '{"Message":"{\\"id\\":9007199254740993}"}');
-  const expand = (value: unknown) => ({ ...(value as object), Message: parseJson(new TextEncoder().encode((value as { Message: string }).Message)) });
-  const body = new ParsedBody(v, undefined, { expand });
-  expect(body.value()).toEqual({ Message: { id: new ExactNumber("9007199254740993") } });
-  expect(body.jsonText()).toBeNull();
-  // The ExactNumber came from the expansion, which the parse's count never saw.
-  expect(body.valueForSchema()).toEqual({ Message: { id: 9007199254740992 } });
-  expect(parseJson(v.rawBody)).toEqual({ Message: '{"id":9007199254740993}' });
-
-  const throwing = new ParsedBody(v, undefined, { expand: () => { throw new Error("odd body"); } });
-  expect(throwing.value()).toEqual({ Message: '{"id":9007199254740993}' });
-  expect(throwing.jsonText()).toBe('{"Message":"{\\"id\\":9007199254740993}"}');
-  let deep: unknown = 1;
-  for (let i = 0; i < 300; i++) deep = [deep];
-  expect(new ParsedBody(v, undefined, { expand: () => deep }).value()).toEqual({ Message: '{"id":9007199254740993}' });
-});

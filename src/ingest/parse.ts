@@ -8,18 +8,6 @@ import { InvalidXml, isXmlType } from "./parse_xml.ts";
 import { InvalidMultipart, TooManyParts, type MultipartFile } from "./parse_multipart.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
 import { ERRORS, failure } from "./respond.ts";
-import { exceedsDepth, MAX_NESTING_DEPTH } from "../sandbox/depth.ts";
-
-/**
- * How an app trigger's plugin has its body read (docs/plugins.md, `bodyIsJson` and `expandBody`):
- * as JSON whatever its content type, and what it nests as text expanded.
- */
-export interface BodyReading {
-  /** Parse the body as JSON whatever its `Content-Type` (SNS sends JSON as `text/plain`). */
-  asJson?: boolean;
-  /** The body as `$trigger.body`, from the parsed one; a throw leaves the body as parsed. */
-  expand?(value: unknown): unknown;
-}
 
 /**
  * A verified request's body, parsed at most once and only when something needs it: event-id and
@@ -32,13 +20,7 @@ export class ParsedBody {
   constructor(
     private readonly verified: Verified,
     private readonly xml: Pick<XmlParserThread, "parse"> = xmlParserThread,
-    private readonly reading: BodyReading = {},
   ) {}
-
-  /** The content type the body is parsed by: JSON for a plugin that says its bodies are. */
-  private contentType(): string | null {
-    return this.reading.asJson ? "application/json" : this.verified.arrival.headers.get("content-type");
-  }
 
   /**
    * Parses an XML body of XML_THREAD_BYTES or more on the XML parser thread, so that the request
@@ -54,7 +36,7 @@ export class ParsedBody {
 
   private async readyOnce(): Promise<void> {
     const { arrival, rawBody } = this.verified;
-    if (this.parsed || queryIsBody(arrival.method) || rawBody.length < XML_THREAD_BYTES || !isXmlType(this.contentType())) return;
+    if (this.parsed || queryIsBody(arrival.method) || rawBody.length < XML_THREAD_BYTES || !isXmlType(arrival.headers.get("content-type"))) return;
     try {
       const value = await this.xml.parse(rawBody);
       this.parsed ??= { value };
@@ -114,9 +96,7 @@ export class ParsedBody {
    */
   valueForSchema(): unknown {
     const value = this.value();
-    const { exactNumbers, expanded } = this.parsed as Parsed;
-    // An expanded body may hold ExactNumbers its count does not know of (SNS's Message, parsed).
-    return exactNumbers || expanded ? asDoubles(value) : value;
+    return (this.parsed as Parsed).exactNumbers ? asDoubles(value) : value;
   }
 
   /**
@@ -143,29 +123,12 @@ export class ParsedBody {
     const { arrival, rawBody } = this.verified;
     if (queryIsBody(arrival.method)) return { value: fieldsOf(new URLSearchParams(arrival.query)) };
     // An app trigger's hook may have parsed these bytes already (a delivery id in the body).
-    const parsed: Parsed = parseBodyAndText(rawBody, this.contentType(), parsedByHooks(rawBody));
-    return this.reading.expand ? expanded(parsed, this.reading.expand) : parsed;
+    return parseBodyAndText(rawBody, arrival.headers.get("content-type"), parsedByHooks(rawBody));
   }
 }
 
 /** A parsed body: its value; for JSON, its text as received and how many ExactNumbers it holds. */
-type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number; files?: MultipartFile[]; expanded?: boolean };
-
-/**
- * The parsed body as its plugin expands it. The text as received no longer says the value, so it
- * is dropped; a hook that throws, or a result nested past the body limit (which the sandbox would
- * refuse), leaves the body as parsed.
- */
-function expanded(parsed: Parsed, expand: (value: unknown) => unknown): Parsed {
-  let value: unknown;
-  try {
-    value = expand(parsed.value);
-  } catch {
-    return parsed;
-  }
-  if (value === parsed.value || exceedsDepth(value, MAX_NESTING_DEPTH)) return parsed;
-  return { value, files: parsed.files, expanded: true };
-}
+type Parsed = { value: unknown; jsonText?: string; exactNumbers?: number; textMembers?: number; files?: MultipartFile[] };
 
 /** Object members in a parsed JSON value, at every depth (an ExactNumber is a number, not an object). */
 function membersOf(value: unknown): number {

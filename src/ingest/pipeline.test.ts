@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { MemoryIngestStore, triggerRecord } from "../../test/support/ingest.ts";
 import { definePlugin } from "../plugins/define.ts";
+import { parseJson } from "../plugins/json_body.ts";
 import type { InletPlugin } from "../plugins/types.ts";
 import { StoreUnavailable } from "../store/errors.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
@@ -270,27 +271,36 @@ test("a handshake may say what its Activity row reads (SNS names the URL that co
   expect(store.runs).toHaveLength(0);
 });
 
-test("a plugin's bodyIsJson and expandBody: a text/plain JSON body runs as the expanded object; filters and redaction see that", async () => {
-  const nesting = definePlugin({
-    id: "nest",
-    name: "Nest",
+test("decodeBody() of JSON sent as text/plain (SNS) is given the text, and parses req.rawBody: filter, schema (exact numbers as doubles) and redaction see the object", async () => {
+  const given: unknown[] = [];
+  const textJson = definePlugin({
+    id: "textjson",
+    name: "Text JSON",
     secret: { label: "Signing secret", generated: false },
     verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
-    bodyIsJson: true,
-    expandBody: (body) => ({ ...(body as object), Message: JSON.parse((body as { Message: string }).Message) }),
+    decodeBody: (body, req) => {
+      given.push(body);
+      const message = parseJson(req.rawBody) as { Message: string };
+      return { ...message, Message: parseJson(new TextEncoder().encode(message.Message)) };
+    },
   });
   const trigger = triggerRecord({
-    app: "nest",
+    app: "textjson",
     appSecret: "sig",
     filter: { enabled: true, mode: "include", expression: '$.Message.kind == "paid"' },
     redaction: { enabled: true, patterns: ["^card$"] },
+    schema: { enabled: true, document: { type: "object", properties: { Message: { type: "object", properties: { id: { type: "integer", maximum: 9007199254740992 } } } } } },
   });
-  const { post, store } = pipelineWith([trigger], { plugins: [nesting] });
-  const send = (message: object) => post(trigger.token, JSON.stringify({ Type: "Notification", Message: JSON.stringify(message) }), { "Content-Type": "text/plain; charset=UTF-8", "x-sig": "sig" });
-  expect((await send({ kind: "paid", card: "4242" })).outcome).toBe("run");
-  expect((await send({ kind: "refunded" })).outcome).toBe("filtered");
-  expect((store.runs[0].trigger as { body: unknown }).body).toEqual({ Type: "Notification", Message: { kind: "paid", card: "[REDACTED]" } });
-  expect(store.commits[0].triggerJson).not.toContain("4242");
+  const { post, store } = pipelineWith([trigger], { plugins: [textJson] });
+  const sent = (message: string) => JSON.stringify({ Type: "Notification", Message: message });
+  const send = (message: string) => post(trigger.token, sent(message), { "Content-Type": "text/plain; charset=UTF-8", "x-sig": "sig" });
+  expect((await send('{"kind":"paid","card":"4242","id":9007199254740993}')).outcome).toBe("run");
+  expect(given).toEqual([sent('{"kind":"paid","card":"4242","id":9007199254740993}')]);
+  expect((await send('{"kind":"refunded"}')).outcome).toBe("filtered");
+  const stored = JSON.parse(store.commits[0].triggerJson!) as { body: unknown };
+  expect(stored.body).toEqual({ Type: "Notification", Message: { kind: "paid", card: "[REDACTED]", id: 9007199254740992 } });
+  // Every digit kept in the run's body: the schema saw the double, the run the exact number.
+  expect(store.commits[0].triggerJson).toContain('"id":9007199254740993');
 });
 
 test("deliver() enters after deduplication: the current filter decides unless skipped, the current redaction applies", async () => {

@@ -139,7 +139,7 @@ export class IngestPipeline {
     // A method only a handshake may use (CloudEvents' OPTIONS), verified, but not one: 405.
     if (recipe.verifiedCheckOnlyMethods.includes(arrival.method)) return notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
 
-    const body = new ParsedBody(verified, undefined, recipe.bodyReading);
+    const body = new ParsedBody(verified);
     // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
     // waits for it); otherwise only once it is known not to be a duplicate (never parsed then).
     const deduplicated = await deduplicate(recipe, verified, body, this.deps.store);

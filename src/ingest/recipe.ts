@@ -1,7 +1,7 @@
 import type { AuthResult } from "../auth/auth_result.ts";
 import type { DedupClaim } from "../records/ingest.ts";
 import type { Arrival } from "./arrival.ts";
-import type { BodyReading, ParsedBody } from "./parse.ts";
+import type { ParsedBody } from "./parse.ts";
 import type { Verified } from "./authenticate.ts";
 
 /** `$trigger.app`: which provider sent the request, its event type and delivery id. */
@@ -51,8 +51,6 @@ export interface TriggerRecipe {
    * the parsed body awaits `body.ready()` first; one that does not leaves a duplicate unparsed.
    */
   dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
-  /** How the body is read: an app's plugin may have it parsed as JSON whatever its type, and expanded. */
-  readonly bodyReading?: BodyReading;
   /**
    * An app's `$trigger.body`: the parsed body with what its provider encodes inside decoded
    * (Pub/Sub's `message.data`); absent where nothing is. `redacting`: the trigger redacts PII.

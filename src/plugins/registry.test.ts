@@ -35,11 +35,6 @@ test("a plugin that adopts its secret says so with adoptsSecret: true, and has t
   expect(pluginProblems({ ...plugin, adoptsSecret: "yes", handshake })).toEqual(["adoptsSecret must be true or false when present"]);
 });
 
-test("a plugin whose body is JSON under another content type says so with bodyIsJson: true; expandBody is a function", () => {
-  expect(pluginProblems({ ...plugin, bodyIsJson: true, expandBody: (body: unknown) => body })).toEqual([]);
-  expect(pluginProblems({ ...plugin, bodyIsJson: "yes", expandBody: {} })).toEqual(["expandBody must be a function when present", "bodyIsJson must be true or false when present"]);
-});
-
 test("credentialQuery is a list of names; handshakeMethods are upper-case methods other than POST, GET and HEAD, answered by handshake()", () => {
   const handshake = () => null;
   expect(pluginProblems({ ...plugin, credentialQuery: ["code"], handshakeMethods: ["OPTIONS"], handshake })).toEqual([]);

@@ -31,7 +31,7 @@ export function pluginProblems(candidate: unknown): string[] {
   if (typeof p.name !== "string" || p.name === "") problems.push("name must be a non-empty string");
   if (!p.secret || typeof p.secret.label !== "string" || typeof p.secret.generated !== "boolean") problems.push("secret must be { label: string, generated: boolean }");
   if (typeof p.verify !== "function") problems.push("verify(req, ctx) must be a function");
-  for (const hook of ["timestamp", "deliveryId", "event", "decodeBody", "expandBody", "handshake", "sign"] as const) {
+  for (const hook of ["timestamp", "deliveryId", "event", "decodeBody", "handshake", "sign"] as const) {
     if (p[hook] !== undefined && typeof p[hook] !== "function") problems.push(`${hook} must be a function when present`);
   }
   // A timestamp and its tolerance come together (whether the tolerance is a positive number is the loop's below).
@@ -48,7 +48,6 @@ export function pluginProblems(candidate: unknown): string[] {
     if (p.handshake !== undefined) problems.push("declare handshakes or write handshake(), not both");
   }
   if (p.adoptsSecret !== undefined && typeof p.adoptsSecret !== "boolean") problems.push("adoptsSecret must be true or false when present");
-  if (p.bodyIsJson !== undefined && typeof p.bodyIsJson !== "boolean") problems.push("bodyIsJson must be true or false when present");
   if (p.adoptsSecret === true && typeof p.handshake !== "function") {
     problems.push("adoptsSecret: true needs a handshake(req, ctx) that hands the secret over ({ response, adoptSecret })");
   }

@@ -309,7 +309,9 @@ export interface InletPlugin {
    * base64 `message.data`): a new value, `body` itself left unchanged (return it as is when there
    * is nothing to decode). Schema, filter, redaction and `event()` then see what it returns; a
    * throw, or a value nested deeper than bodies may be (256 levels), leaves the body as parsed. `options.redacting`: the trigger redacts PII, which sees only
-   * the decoded form, so leave out raw copies of what was decoded.
+   * the decoded form, so leave out raw copies of what was decoded. `body` is parsed by the
+   * request's `Content-Type`: JSON a provider sends as text (SNS's `text/plain`) arrives as that
+   * text, and `parseJson(req.rawBody)` gives it parsed (numbers exact, the parse the hooks share).
    *
    * @example
    * ```ts
@@ -317,23 +319,6 @@ export interface InletPlugin {
    * ```
    */
   decodeBody?(body: unknown, req: PluginRequest, options: DecodeOptions): unknown;
-  /**
-   * `true` when the provider sends JSON under another content type (SNS: `text/plain`): the host
-   * parses the body as JSON whatever its `Content-Type` (a body that is not JSON is then a 400).
-   */
-  bodyIsJson?: boolean;
-  /**
-   * The body `$trigger.body` carries, from the parsed one: what the provider nests as text made
-   * readable (SNS's `Message` holding JSON). Return a new value and never change `body` (hooks
-   * share it). Filters, schema and redaction see the result; a throw, or a result nested deeper
-   * than the body limit, leaves the body as parsed.
-   *
-   * @example
-   * ```ts
-   * expandBody: (body) => (typeof body?.Message === "string" ? { ...body, Message: JSON.parse(body.Message) } : body),
-   * ```
-   */
-  expandBody?(body: unknown): unknown;
   /** Answer a URL-verification call; `null` when this request is not one. */
   handshake?(req: PluginRequest, ctx: PluginContext): Awaitable<HandshakeResult>;
   /**
