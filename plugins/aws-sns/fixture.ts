@@ -1,9 +1,16 @@
 import type { PluginFixture } from "../../src/plugins/index.ts";
+import { providerFetchServing } from "../../test/plugins/provider_documents.ts";
 import { TEST_CERTIFICATE, TEST_PRIVATE_KEY } from "./test_key.ts";
 
 const TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
 /** Where the fixture's certificate is "published": an SNS host, under the name AWS gives certificates. */
 export const CERTIFICATE_URL = "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem";
+
+/**
+ * The fetcher the failure-mode suite gives this plugin's hooks: SNS's certificate host, standing
+ * in from memory (the real URL, under the plugin's own fetch rule; nothing reaches AWS).
+ */
+export const providerFetch = providerFetchServing({ [CERTIFICATE_URL]: TEST_CERTIFICATE });
 
 // An S3 event delivered through a topic, as SNS posts it (text/plain; the message a JSON string).
 // sign() stamps the Timestamp and replaces the Signature with one made by the test key.
@@ -42,8 +49,8 @@ export default {
     "user-agent": "Amazon Simple Notification Service Agent",
   },
   appSettings: { topicArns: [TOPIC] },
-  providerDocuments: { [CERTIFICATE_URL]: TEST_CERTIFICATE },
-  noSecretReason: "SNS shares no secret: AWS signs with the key of the certificate at the message's SigningCertURL",
+  // SNS shares no secret: AWS signs with the key of the certificate at the message's SigningCertURL.
+  providerKeys: true,
   deliveryId: "22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324",
   event: "Notification",
 } satisfies PluginFixture;

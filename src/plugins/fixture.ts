@@ -17,17 +17,6 @@ export interface PluginFixture {
   query?: string;
   /** The trigger's `appSettings` for this delivery (e.g. the topic it accepts); defaults fill the rest. */
   appSettings?: Record<string, string | string[] | boolean>;
-  /**
-   * What the provider publishes at these URLs (SNS's signing certificate at its `SigningCertURL`):
-   * the failure-mode suite serves them to the plugin's `ctx.fetchText` from memory, so no test
-   * reaches the provider.
-   */
-  providerDocuments?: Record<string, string>;
-  /**
-   * Why the plugin has no secret of its own (SNS: the certificate the message names is the key),
-   * so that a wrong `appSecret` cannot fail a delivery; the suite then skips its wrong-secret check.
-   */
-  noSecretReason?: string;
   /** What `deliveryId()` must return for this delivery (`null`: the provider sends none). */
   deliveryId: string | null;
   /** What `event()` must return for this delivery. */
@@ -47,9 +36,11 @@ export interface PluginFixture {
   unsigned?: boolean;
   /**
    * `true` when the provider signs with keys it publishes, which the plugin fetches (Google's
-   * JWKS for Pub/Sub), so no secret of the trigger's takes part: `signingKey` is a test key whose
-   * public half a local stand-in serves, and the suite skips its wrong-secret check. Such a
-   * fixture's module also exports `providerFetch`, the `ProviderFetch` that allows the stand-in.
+   * JWKS for Pub/Sub, the certificate at an SNS message's `SigningCertURL`), so no secret of the
+   * trigger's takes part: `signingKey` is a test key whose public half a stand-in serves (a local
+   * host, or from memory at the provider's own URL), and the suite skips its wrong-secret check.
+   * Such a fixture's module also exports `providerFetch`, the `ProviderFetch` that reaches the
+   * stand-in.
    */
   providerKeys?: boolean;
   /**

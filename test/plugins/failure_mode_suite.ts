@@ -13,7 +13,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseBodyAndText } from "../../src/ingest/body_parsers.ts";
 import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, settingsWithDefaults, type InletPlugin, type PluginFixture, type PluginRequest, type ProviderFetch } from "../../src/plugins/index.ts";
-import { providerFetchServing } from "./provider_documents.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";
 const NOW = new Date(1_750_000_000_000);
@@ -29,16 +28,9 @@ export interface FailureModeCase {
 }
 type Case = FailureModeCase;
 
-/** Per case: its own fetcher, else one serving what its fixture says the provider publishes. */
-const fetchers = new WeakMap<Case, ProviderFetch | undefined>();
-function fetcherOf(c: Case): ProviderFetch | undefined {
-  if (!fetchers.has(c)) fetchers.set(c, c.providerFetch ?? providerFetchServing(c.fixture.providerDocuments));
-  return fetchers.get(c);
-}
-
 /** The context the host gives the case's hooks: the secret, the clock, the fixture's settings and fetcher. */
 const contextOf = (c: Case, secret: string, now: Date) =>
-  pluginContext(secret, now, false, { settings: settingsWithDefaults(c.plugin.settings, c.fixture.appSettings), providerFetch: fetcherOf(c) });
+  pluginContext(secret, now, false, { settings: settingsWithDefaults(c.plugin.settings, c.fixture.appSettings), providerFetch: c.providerFetch });
 
 /** A signed request and the names of the headers `sign()` added. */
 interface Delivery {
@@ -213,9 +205,8 @@ export function failureModeSuite(cases: Case[]): void {
         }
       });
 
-      // A provider that signs with keys it publishes (fetched by the plugin) uses no secret of the
-      // trigger's; nor does a plugin that says why it has none (SNS: the certificate the message names is the key).
-      test.if(!unsigned && fixture.providerKeys !== true && fixture.noSecretReason === undefined)("a wrong or empty secret fails", async () => {
+      // A provider that signs with keys it publishes (fetched by the plugin) uses no secret of the trigger's.
+      test.if(!unsigned && fixture.providerKeys !== true)("a wrong or empty secret fails", async () => {
         const { req } = await deliver(c, NOW);
         for (const secret of [mutate(fixture.appSecret), ""]) {
           expect(await authenticate(c, req, NOW, secret)).toMatchObject({ ok: false });

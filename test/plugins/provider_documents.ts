@@ -1,7 +1,8 @@
 /**
- * A provider double for the failure-mode suite: what a fixture says its provider publishes
- * (`providerDocuments`, e.g. SNS's signing certificate), served to the plugin's fetches from
- * memory, under the plugin's own fetch rule, so no test reaches the provider.
+ * A stand-in for a provider's key host, from memory: what a provider publishes (SNS's signing
+ * certificate) served at its real URL to the plugin's fetches, under the plugin's own fetch rule,
+ * so no test reaches the provider. A fixture with `providerKeys: true` exports one as its
+ * `providerFetch` (plugins/aws-sns/fixture.ts).
  */
 import { KeyFetchFailed, KeyFetchGate, type BodyCheck } from "../../src/auth/key_fetch_gate.ts";
 import { ProviderFetch } from "../../src/plugins/index.ts";
@@ -25,9 +26,14 @@ class PublishedDocuments extends KeyFetchGate {
 }
 
 /**
- * A fetcher that serves `documents` (and refuses what the plugin's rule refuses), or undefined
- * without any; each URL it is asked for (past the rule and the cache) is pushed to `fetched`.
+ * A fetcher that serves `documents` (and refuses what the plugin's rule refuses); each URL it is
+ * asked for (past the rule and the cache) is pushed to `fetched`.
+ *
+ * @example
+ * ```ts
+ * export const providerFetch = providerFetchServing({ [CERTIFICATE_URL]: TEST_CERTIFICATE });
+ * ```
  */
-export function providerFetchServing(documents: Readonly<Record<string, string>> | undefined, fetched: string[] = []): ProviderFetch | undefined {
-  return documents ? new ProviderFetch([], { gate: new PublishedDocuments(documents, fetched) }) : undefined;
+export function providerFetchServing(documents: Readonly<Record<string, string>>, fetched: string[] = []): ProviderFetch {
+  return new ProviderFetch([], { gate: new PublishedDocuments(documents, fetched) });
 }
