@@ -35,6 +35,7 @@ import notion from "./notion/index.ts";
 import asana from "./asana/index.ts";
 import dropbox from "./dropbox/index.ts";
 import azureEventGrid from "./azure-eventgrid/index.ts";
+import awsSns from "./aws-sns/index.ts";
 
 /** Every built-in app-trigger plugin (CONTRACT §4), bundled into the binary. */
 export const BUILTIN_PLUGINS: InletPlugin[] = [
@@ -74,4 +75,5 @@ export const BUILTIN_PLUGINS: InletPlugin[] = [
   asana,
   dropbox,
   azureEventGrid,
+  awsSns,
 ];

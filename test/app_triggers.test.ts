@@ -46,7 +46,7 @@ const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId
 test("every built-in plugin and the --plugins-dir one are listed", async () => {
   const { body } = await server.api("GET", "/api/plugins");
   const ids = body.map((p: any) => p.id);
-  for (const id of "github gitlab bitbucket stripe paddle square shopify slack discord twilio sendgrid mailgun mailchimp mandrill postmark standard-webhooks svix clerk resend openai linear jira pagerduty sentry zoom hubspot intercom typeform calendly twitch vercel notion asana dropbox gcp-pubsub acme".split(" ")) {
+  for (const id of "github gitlab bitbucket stripe paddle square shopify slack discord twilio sendgrid mailgun mailchimp mandrill postmark standard-webhooks svix clerk resend openai linear jira pagerduty sentry zoom hubspot intercom typeform calendly twitch vercel notion asana dropbox gcp-pubsub aws-sns acme".split(" ")) {
     expect(ids).toContain(id);
   }
   expect(body.find((p: any) => p.id === "github").secret).toEqual({ label: expect.any(String), generated: true });

@@ -80,11 +80,12 @@ export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: 
           if (answer === null || answer === undefined) return null;
           const response = answer instanceof Response ? answer : answer.response;
           const adoptSecret = answer instanceof Response ? undefined : answer.adoptSecret;
+          const detail = answer instanceof Response ? undefined : answer.detail;
           if (adoptSecret && plugin.adoptsSecret !== true) {
             // Its triggers are never armed, so nothing it hands over could be adopted: say why.
             throw new Error("it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
           }
-          return { response, adoptSecret, detail: `${plugin.name} URL-verification handshake answered; no run` };
+          return { response, adoptSecret, detail: typeof detail === "string" && detail !== "" ? detail : `${plugin.name} URL-verification handshake answered; no run` };
         }
       : undefined,
     // The delivery id, else the raw bytes' hash: never the parsed body.

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { MemoryIngestStore, triggerRecord } from "../../test/support/ingest.ts";
 import { definePlugin } from "../plugins/define.ts";
+import { parseJson } from "../plugins/json_body.ts";
 import type { InletPlugin } from "../plugins/types.ts";
 import { StoreUnavailable } from "../store/errors.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
@@ -252,6 +253,54 @@ test("a plugin that hands over a secret without declaring adoptsSecret is refuse
   expect((await post(trigger.token, "hello", { "x-sig": "sig" })).response.status).toBe(401);
   expect(adopted).toEqual([]);
   expect(store.activity[0].detail).toBe("chal handshake threw: it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
+});
+
+test("a handshake may say what its Activity row reads (SNS names the URL that confirms its subscription)", async () => {
+  const confirming = definePlugin({
+    id: "conf",
+    name: "Conf",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    handshake: (req) => (new TextDecoder().decode(req.rawBody) === "confirm" ? { response: new Response("ok"), detail: "open https://provider.test/confirm?token=t1 to confirm; no run" } : null),
+  });
+  const trigger = triggerRecord({ app: "conf", appSecret: "sig" });
+  const { post, store } = pipelineWith([trigger], { plugins: [confirming] });
+  const result = await post(trigger.token, "confirm", { "x-sig": "sig" });
+  expect(await result.response.text()).toBe("ok");
+  expect(store.activity).toEqual([expect.objectContaining({ outcome: "filtered", detail: "open https://provider.test/confirm?token=t1 to confirm; no run" })]);
+  expect(store.runs).toHaveLength(0);
+});
+
+test("decodeBody() of JSON sent as text/plain (SNS) is given the text, and parses req.rawBody: filter, schema (exact numbers as doubles) and redaction see the object", async () => {
+  const given: unknown[] = [];
+  const textJson = definePlugin({
+    id: "textjson",
+    name: "Text JSON",
+    secret: { label: "Signing secret", generated: false },
+    verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
+    decodeBody: (body, req) => {
+      given.push(body);
+      const message = parseJson(req.rawBody) as { Message: string };
+      return { ...message, Message: parseJson(new TextEncoder().encode(message.Message)) };
+    },
+  });
+  const trigger = triggerRecord({
+    app: "textjson",
+    appSecret: "sig",
+    filter: { enabled: true, mode: "include", expression: '$.Message.kind == "paid"' },
+    redaction: { enabled: true, patterns: ["^card$"] },
+    schema: { enabled: true, document: { type: "object", properties: { Message: { type: "object", properties: { id: { type: "integer", maximum: 9007199254740992 } } } } } },
+  });
+  const { post, store } = pipelineWith([trigger], { plugins: [textJson] });
+  const sent = (message: string) => JSON.stringify({ Type: "Notification", Message: message });
+  const send = (message: string) => post(trigger.token, sent(message), { "Content-Type": "text/plain; charset=UTF-8", "x-sig": "sig" });
+  expect((await send('{"kind":"paid","card":"4242","id":9007199254740993}')).outcome).toBe("run");
+  expect(given).toEqual([sent('{"kind":"paid","card":"4242","id":9007199254740993}')]);
+  expect((await send('{"kind":"refunded"}')).outcome).toBe("filtered");
+  const stored = JSON.parse(store.commits[0].triggerJson!) as { body: unknown };
+  expect(stored.body).toEqual({ Type: "Notification", Message: { kind: "paid", card: "[REDACTED]", id: 9007199254740992 } });
+  // Every digit kept in the run's body: the schema saw the double, the run the exact number.
+  expect(store.commits[0].triggerJson).toContain('"id":9007199254740993');
 });
 
 test("deliver() enters after deduplication: the current filter decides unless skipped, the current redaction applies", async () => {

@@ -74,3 +74,8 @@ test("what the context refused (a URL outside the fetch rule, a JWT) is added to
   };
   expect(await reasonOf(jwt)).toStartWith("acme signature missing or invalid (JWT refused: refused:");
 });
+
+test("ctx.refuse(reason) is false, and its reason is added to the reason of the request it refused", async () => {
+  const listing: InletPlugin = { ...base, verify: (_req, ctx) => ctx.refuse("topic arn:aws:sns:us-east-1:123456789012:other is not one of the trigger's Topic ARNs") };
+  expect(await check(listing)).toEqual({ ok: false, reason: "acme signature missing or invalid (topic arn:aws:sns:us-east-1:123456789012:other is not one of the trigger's Topic ARNs)" });
+});

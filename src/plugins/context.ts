@@ -96,6 +96,10 @@ export function pluginContext(secret: string, now: Date, armed = false, host: Pl
       return result;
     },
     verifyRsa,
+    refuse: (reason) => {
+      refusals.set(ctx, String(reason));
+      return false;
+    },
   };
   return ctx;
 }
@@ -103,7 +107,8 @@ export function pluginContext(secret: string, now: Date, armed = false, host: Pl
 const refusals = new WeakMap<PluginContext, string>();
 
 /**
- * What the context refused during a hook (a URL outside the fetch rule, a JWT), or null: the host
+ * What the context refused during a hook (a URL outside the fetch rule, a JWT, a plugin's own
+ * `ctx.refuse(reason)`), or null: the host
  * adds it to the Activity row of a request that did not verify, which otherwise would only say
  * "signature missing or invalid".
  */

@@ -36,9 +36,11 @@ export interface PluginFixture {
   unsigned?: boolean;
   /**
    * `true` when the provider signs with keys it publishes, which the plugin fetches (Google's
-   * JWKS for Pub/Sub), so no secret of the trigger's takes part: `signingKey` is a test key whose
-   * public half a local stand-in serves, and the suite skips its wrong-secret check. Such a
-   * fixture's module also exports `providerFetch`, the `ProviderFetch` that allows the stand-in.
+   * JWKS for Pub/Sub, the certificate at an SNS message's `SigningCertURL`), so no secret of the
+   * trigger's takes part: `signingKey` is a test key whose public half a stand-in serves (a local
+   * host, or from memory at the provider's own URL), and the suite skips its wrong-secret check.
+   * Such a fixture's module also exports `providerFetch`, the `ProviderFetch` that reaches the
+   * stand-in.
    */
   providerKeys?: boolean;
   /**

@@ -226,6 +226,17 @@ export interface PluginContext {
    * ```
    */
   verifyRsa(algorithm: "RSA-SHA1" | "RSA-SHA256", certificatePem: string, data: string | Uint8Array, signature: Uint8Array): boolean;
+  /**
+   * `false`, noting why for the owner: when `verify` refuses a request for a reason other than its
+   * signature (a setting it breaks), the Activity row says so instead of only "signature missing
+   * or invalid". The caller still gets the uniform 401, which says nothing.
+   *
+   * @example
+   * ```ts
+   * if (!topics.includes(message.TopicArn)) return ctx.refuse(`topic ${message.TopicArn} is not one of the trigger's Topic ARNs`);
+   * ```
+   */
+  refuse(reason: string): false;
 }
 
 /** What `sign()` receives: the request to be signed, before its signature headers exist. */
@@ -254,8 +265,13 @@ export interface DecodeOptions {
   readonly redacting: boolean;
 }
 
-/** A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact (Asana, Notion) — only while the trigger is armed (`adoptsSecret`). */
-export type HandshakeResult = Response | { response: Response; adoptSecret?: string } | null;
+/**
+ * A handshake answer. `adoptSecret` stores a secret the provider hands over on first contact
+ * (Asana, Notion) — only while the trigger is armed (`adoptsSecret`). `detail` is what the owner
+ * reads on the request's Activity row instead of "URL-verification handshake answered" (SNS names
+ * the `SubscribeURL` that confirms its subscription).
+ */
+export type HandshakeResult = Response | { response: Response; adoptSecret?: string; detail?: string } | null;
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -293,7 +309,9 @@ export interface InletPlugin {
    * base64 `message.data`): a new value, `body` itself left unchanged (return it as is when there
    * is nothing to decode). Schema, filter, redaction and `event()` then see what it returns; a
    * throw, or a value nested deeper than bodies may be (256 levels), leaves the body as parsed. `options.redacting`: the trigger redacts PII, which sees only
-   * the decoded form, so leave out raw copies of what was decoded.
+   * the decoded form, so leave out raw copies of what was decoded. `body` is parsed by the
+   * request's `Content-Type`: JSON a provider sends as text (SNS's `text/plain`) arrives as that
+   * text, and `parseJson(req.rawBody)` gives it parsed (numbers exact, the parse the hooks share).
    *
    * @example
    * ```ts
