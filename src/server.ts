@@ -242,6 +242,7 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
     onRunCommitted: (trigger, run, lease) => queue.onCommitted(trigger, run, lease),
     runLease: (trigger) => queue.leaseFor(trigger),
+    destinationPaused: (triggerId, destination) => queue.isPaused(triggerId, destination),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
     log: logEvent,
   });
@@ -257,6 +258,8 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
       onTriggerDeleted: (id) => metrics.forget(id),
       maxBodyBytes: Math.max(config.maxBodyBytes, MAX_TRIGGER_BODY_BYTES),
       alerts: () => alerts.list(),
+      destinations: store,
+      onDestinationsChanged: () => void queue.readStates().catch(() => {}),
       transformTest: (source, trigger, timeoutMs) => runTransform(work.scriptPool, { source, trigger, timeoutMs, ctx: { runId: "test", destination: "test", attempt: 1 } }),
       failedAuth,
     },

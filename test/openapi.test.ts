@@ -114,6 +114,13 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a == 1", sample: { a: 1 } });
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a = 1" });
   await call("POST", "/api/check", "/api/check", { kind: "other" });
+  const routed = (await server.api("POST", "/api/triggers", { name: "openapi-destinations", destinations: [{ name: "crm", workflow: { kind: "none" } }, { name: "audit", workflow: { kind: "none" } }] })).body;
+  const listed = await call("GET", `/api/triggers/${routed.id}/destinations`, "/api/triggers/{id}/destinations");
+  expect(listed.body.map((d: { name: string; state: string }) => [d.name, d.state])).toEqual([["crm", "ok"], ["audit", "ok"]]);
+  expect((await call("POST", `/api/triggers/${routed.id}/destinations/crm/pause`, "/api/triggers/{id}/destinations/{name}/pause")).body).toMatchObject({ name: "crm", state: "paused" });
+  expect((await call("POST", `/api/triggers/${routed.id}/destinations/crm/resume`, "/api/triggers/{id}/destinations/{name}/resume")).body).toMatchObject({ name: "crm", state: "ok" });
+  expect((await call("POST", `/api/triggers/${routed.id}/destinations/nope/pause`, "/api/triggers/{id}/destinations/{name}/pause")).status).toBe(404);
+  expect((await call("GET", "/api/triggers/nope/destinations", "/api/triggers/{id}/destinations")).status).toBe(404);
   const $trigger = { body: { id: "evt_1" }, headers: {}, query: {} };
   const shaped = await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default (t) => ({ body: { id: t.body.id }, headers: { 'X-A': 'b' } })", trigger: $trigger });
   expect(shaped.body).toEqual({ result: { body: { id: "evt_1" }, headers: { "X-A": "b" } } });

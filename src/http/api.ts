@@ -6,6 +6,7 @@ import { activityRoutes } from "./api/activity.ts";
 import { alertRoutes } from "./api/alerts.ts";
 import { checkRoutes } from "./api/check.ts";
 import { transformRoutes } from "./api/transform.ts";
+import { destinationRoutes } from "./api/destinations.ts";
 import type { ApiDeps } from "./api/deps.ts";
 import { pluginRoutes } from "./api/plugins.ts";
 import { replayRoutes } from "./api/replay.ts";
@@ -55,5 +56,6 @@ export function apiRoutes(deps: ApiDeps) {
       .use(pluginRoutes(deps))
       .use(checkRoutes(deps))
       .use(transformRoutes(deps))
+      .use(destinationRoutes(deps))
   );
 }

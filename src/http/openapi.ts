@@ -4,6 +4,7 @@ import { BulkReplayResultSchema, BulkReplaySchema, ReplayRequestSchema } from ".
 import { RotateResultSchema, RotateSchema } from "../triggers/rotate_input.ts";
 import { VERSION } from "../version.ts";
 import { TransformTestResultSchema, TransformTestSchema } from "./api/transform.ts";
+import { DestinationStatusSchema } from "./api/destinations.ts";
 import { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "./api_schemas.ts";
 
 /**
@@ -40,6 +41,7 @@ const SCHEMAS: Record<string, TSchema> = {
   CheckInput: CheckInputSchema,
   CheckResult: CheckResultSchema,
   TransformTest: TransformTestSchema,
+  DestinationStatus: DestinationStatusSchema,
   TransformTestResult: TransformTestResultSchema,
   Secret: SecretSchema,
   Armed: ArmedSchema,
@@ -57,7 +59,7 @@ export interface ApiRoute {
   /** OpenAPI path, `{id}` style. */
   path: string;
   operationId: string;
-  tag: "Triggers" | "Runs" | "Replay" | "Alerts" | "Plugins" | "Checks" | "Meta";
+  tag: "Triggers" | "Destinations" | "Runs" | "Replay" | "Alerts" | "Plugins" | "Checks" | "Meta";
   summary: string;
   request?: SchemaName;
   /** Whether the request body may be left out (every field has a default). */
@@ -189,6 +191,30 @@ export const ROUTES: ApiRoute[] = [
     responses: { "200": { description: "the verdict", schema: "CheckResult" }, "400": invalid },
   },
   {
+    method: "get",
+    path: "/api/triggers/{id}/destinations",
+    operationId: "listDestinations",
+    tag: "Destinations",
+    summary: "Each destination's state (ok, open, half-open, paused), its queued and running runs, and until when its breaker is open",
+    responses: { "200": { description: "destinations", arrayOf: "DestinationStatus" }, "404": unknown("trigger") },
+  },
+  {
+    method: "post",
+    path: "/api/triggers/{id}/destinations/{name}/pause",
+    operationId: "pauseDestination",
+    tag: "Destinations",
+    summary: "Pause a destination: requests are still accepted and its runs made, but they stay queued until it is resumed (on every instance, across restarts)",
+    responses: { "200": { description: "the destination's state", schema: "DestinationStatus" }, "404": unknown("trigger or destination") },
+  },
+  {
+    method: "post",
+    path: "/api/triggers/{id}/destinations/{name}/resume",
+    operationId: "resumeDestination",
+    tag: "Destinations",
+    summary: "Resume a destination: its queued runs start again, in order, under its limits",
+    responses: { "200": { description: "the destination's state", schema: "DestinationStatus" }, "404": unknown("trigger or destination") },
+  },
+  {
     method: "post",
     path: "/api/transform/test",
     operationId: "testTransform",
@@ -208,7 +234,7 @@ function answer(a: Answer) {
 }
 
 function pathParameters(path: string) {
-  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, description: `the ${name === "id" ? "resource" : name} id`, schema: { type: "string" } }));
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, description: name === "name" ? "the destination's name" : `the ${name === "id" ? "resource" : name} id`, schema: { type: "string" } }));
 }
 
 /** The document, for a server at `serverUrl`. */
@@ -238,7 +264,7 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8080") {
       contact: { name: "the operator of this inlet", url: `${serverUrl}/` },
     },
     servers: [{ url: serverUrl, description: "this inlet" }],
-    tags: ["Triggers", "Runs", "Replay", "Alerts", "Plugins", "Checks", "Meta"].map((name) => ({ name, description: `${name} of the management API` })),
+    tags: ["Triggers", "Destinations", "Runs", "Replay", "Alerts", "Plugins", "Checks", "Meta"].map((name) => ({ name, description: `${name} of the management API` })),
     components: { securitySchemes: { admin: { type: "http", scheme: "bearer" } }, schemas: SCHEMAS },
     security: [{ admin: [] }],
     paths,

@@ -58,6 +58,8 @@ export interface IngestDeps {
   workflowResponse?(trigger: TriggerRecord, run: RunRecord & { trigger: unknown }, requestId: string): Promise<Response>;
   /** Called once a run is durably committed (the run queue picks it up), with the lease it was committed held by, if any. */
   onRunCommitted?(trigger: TriggerRecord, run: RunRecord, lease: HeldRunLease | null): void;
+  /** Whether a destination is paused: a paused responding destination's caller gets the plain acknowledgement. */
+  destinationPaused?(triggerId: string, destination: string): boolean;
   /** A lease to commit a run already held by this instance (workflow response mode), or null; see {@link HeldRunLease}. */
   runLease?(trigger: TriggerRecord): HeldRunLease | null;
   /** Where an unexpected failure's stack goes (the caller gets an opaque 500, the owner an `error` row). */
@@ -164,7 +166,8 @@ export class IngestPipeline {
     const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, body.value(), bodyJson, deduplicated.claim), ...filesOf(body) });
     const { trigger } = arrival;
     // The responding destination's run authors the answer; when its filter did not choose it, the plain acknowledgement.
-    const responds = ending.run?.destination === respondingDestination(trigger)?.name;
+    const responder = respondingDestination(trigger)?.name;
+    const responds = ending.run?.destination === responder && !(responder && this.deps.destinationPaused?.(trigger.id, responder));
     if (ending.run && responds && trigger.response.mode === "workflow" && this.deps.workflowResponse) {
       return ending.answeredBy(await this.deps.workflowResponse(trigger, ending.run as RunRecord & { trigger: unknown }, arrival.requestId));
     }

@@ -60,6 +60,8 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
         if (timeout.aborted) throw timeout.reason;
         attempt.status = response.status;
         attempt.durationMs = Math.round(performance.now() - started);
+        // The breaker counts what says the target is not well (408, 429, 5xx), not a refusal of this request.
+        context.attemptEnded?.(!isRetryableStatus(response.status));
         const contentType = response.headers.get("content-type");
         const stored = boundBytes(answer.raw, OUTPUT_LIMIT_BYTES, answer.bytes);
         const final = (): RunOutcome => ({
@@ -73,6 +75,7 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
         retryIn = retryAfterMs(response.headers.get("retry-after"), Date.now(), backoff.maxRetryAfterMs) ?? jitteredDelay(n, backoff, random);
       } catch (error) {
         if (context.signal.aborted) throw new RunAborted();
+        context.attemptEnded?.(false);
         attempt.durationMs = Math.round(performance.now() - started);
         attempt.error = timeout.aborted ? `timed out after ${timeoutMs} ms` : `network error: ${(error as Error)?.message ?? String(error)}`;
         if (n >= maxAttempts) {

@@ -1,9 +1,11 @@
 import { hostname } from "node:os";
 import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
 import type { RunLeases } from "../store/run_leases.ts";
+import type { DestinationStates } from "../store/destination_states.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
-import { DEFAULT_CONCURRENCY, destinationOf } from "../records/destination.ts";
+import { DEFAULT_BREAKER, DEFAULT_CONCURRENCY, destinationOf, respondingDestination } from "../records/destination.ts";
+import { stateKey } from "../store/destination_flow.ts";
 import type { DestinationRules } from "../store/destination_flow.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 
@@ -11,7 +13,7 @@ import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 export type ExecuteRun = (trigger: TriggerRecord, run: ClaimedRun, context: RunContext) => Promise<RunOutcome>;
 
 export interface RunQueueOptions {
-  store: RunLeases;
+  store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates">;
   triggers: { get(id: string): TriggerRecord | undefined };
   execute: ExecuteRun;
   /** Runs executing at once (workflow response mode runs start at once and are not counted). */
@@ -45,7 +47,7 @@ interface Waiter {
  */
 export class RunQueue {
   readonly owner: string;
-  private readonly store: RunLeases;
+  private readonly store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates">;
   private readonly concurrency: number;
   private readonly directLimit: number;
   /** Workflow response mode runs executing now or leased for their commit (`leaseFor`), not counted in `active`. */
@@ -64,6 +66,9 @@ export class RunQueue {
   /** The store is asked for runs every `pollMs`, and at once whenever a slot frees while runs wait (`poll`). */
   private poller: Repeating | null = null;
   private heartbeat: Repeating | null = null;
+  /** Destinations paused now (as of the last read of the store, every second, and this instance's own pauses). */
+  private paused = new Set<string>();
+  private stateReader: Repeating | null = null;
 
   constructor(private readonly options: RunQueueOptions) {
     this.store = options.store;
@@ -88,6 +93,37 @@ export class RunQueue {
     return { concurrency: found.concurrency ?? DEFAULT_CONCURRENCY, ...(found.rateLimit ? { perSecond: found.rateLimit.perSecond } : {}) };
   };
 
+  /**
+   * What tells an http destination's breaker how each attempt of `run` went (README "Limits, the
+   * breaker and pause"); undefined where there is no breaker (another kind, `failures: 0`).
+   */
+  private breakerOf(trigger: TriggerRecord | undefined, run: RunRecord): ((ok: boolean) => void) | undefined {
+    const destination = trigger ? destinationOf(trigger, run.destination) : undefined;
+    if (!destination || destination.workflow.kind !== "http") return undefined;
+    const rule = { failures: destination.breaker?.failures ?? DEFAULT_BREAKER.failures, openSeconds: destination.breaker?.openSeconds ?? DEFAULT_BREAKER.openSeconds };
+    if (rule.failures <= 0) return undefined;
+    return (ok) => {
+      this.store.recordDelivery(run.triggerId, destination.name, rule, ok, this.now()).catch((error) => this.log("warn", "could not record a delivery for the breaker", { runId: run.id, error: String(error) }));
+    };
+  }
+
+  /**
+   * Whether a destination is paused (README "Limits, the breaker and pause"): its runs are still
+   * made but wait; a workflow response mode caller whose responding destination is paused gets
+   * the plain acknowledgement instead of waiting for a run that will not start.
+   */
+  isPaused(triggerId: string, destination: string): boolean {
+    return this.paused.has(stateKey(triggerId, destination));
+  }
+
+  /** Reads the destinations' states again (every second; at once after a pause or resume through this instance). */
+  async readStates(): Promise<void> {
+    const states = await this.store.allDestinationStates();
+    this.paused = new Set(states.filter((s) => s.paused).map((s) => stateKey(s.triggerId, s.destination)));
+    // A resumed destination's runs may start now.
+    this.poll();
+  }
+
   /** Runs executing now. */
   get inFlight(): number {
     return this.running.size;
@@ -99,6 +135,7 @@ export class RunQueue {
     if (requeued > 0) this.log("info", "requeued runs left running by a previous process", { runs: requeued });
     this.poller = every(this.pollMs, () => this.pollOnce());
     this.heartbeat = every(Math.max(1000, this.leaseMs / 3), () => this.renewLeases());
+    this.stateReader = every(1000, () => this.readStates(), { immediately: true, onError: (error) => this.log("warn", "could not read destination states", { error: String(error) }) });
     this.poll();
   }
 
@@ -108,6 +145,8 @@ export class RunQueue {
    */
   leaseFor(trigger: TriggerRecord): HeldRunLease | null {
     if (trigger.response.mode !== "workflow" || this.stopping || this.direct >= this.directLimit) return null;
+    const responder = respondingDestination(trigger);
+    if (responder && this.isPaused(trigger.id, responder.name)) return null;
     // Its slot is taken now, not when the run starts after its commit: a burst of callers
     // arriving in one commit's time cannot all get past the limit.
     this.direct++;
@@ -165,7 +204,7 @@ export class RunQueue {
    */
   async stop(drainMs: number): Promise<void> {
     this.stopping = true;
-    await Promise.all([this.poller?.stop(), this.heartbeat?.stop()]);
+    await Promise.all([this.poller?.stop(), this.heartbeat?.stop(), this.stateReader?.stop()]);
     await Promise.allSettled([...this.claims]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([Promise.allSettled([...this.tasks]), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
@@ -264,6 +303,7 @@ export class RunQueue {
       recordAttempt: (attempts, result) => {
         this.store.recordAttempt(run.id, this.owner, attempts, result).catch((error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }));
       },
+      attemptEnded: this.breakerOf(known ?? this.options.triggers.get(run.triggerId), run),
     };
     let freed = false;
     // The slot frees when the runner returns, not when its end is on disk: the next run need not

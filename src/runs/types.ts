@@ -29,6 +29,11 @@ export interface RunContext {
   signal: AbortSignal;
   /** Stores progress (attempts so far and the result so far) before a retry. */
   recordAttempt(attempts: number, result: unknown): void;
+  /**
+   * One delivery attempt to an http target ended: `ok` unless it failed as a broken target does
+   * (connection error, timeout, 408, 429, 5xx). The destination's breaker counts it.
+   */
+  attemptEnded?(ok: boolean): void;
 }
 
 export type WorkflowOf<K extends WorkflowConfig["kind"]> = Extract<WorkflowConfig, { kind: K }>;

@@ -4,12 +4,17 @@ import type { AlertRecord } from "../../records/alert.ts";
 import type { Replay } from "../../replay/replay.ts";
 import type { TransformOutcome } from "../../runs/transform.ts";
 import type { History } from "../../store/history.ts";
+import type { DestinationStates } from "../../store/destination_states.ts";
 import type { TriggerService } from "../../triggers/service.ts";
 
 /** What the management API's routes need from the composition root. */
 export interface ApiDeps {
   triggers: TriggerService;
   store: History;
+  /** Destinations' pause and breaker state (README "Limits, the breaker and pause"). */
+  destinations: Pick<DestinationStates, "destinationStates" | "destinationLoads" | "setPaused">;
+  /** A destination was paused or resumed here: the run queue reads the states again at once. */
+  onDestinationsChanged?(): void;
   plugins: PluginRegistry;
   adminTokenHash(): string;
   baseUrl(): string;
