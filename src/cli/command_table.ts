@@ -9,6 +9,7 @@ import { serve } from "./serve_command.ts";
 import { sign } from "./sign_command.ts";
 import { applyFile, diffFile } from "./apply_command.ts";
 import { exportFile } from "./export_command.ts";
+import { listDestinations, pauseDestination } from "./destinations_command.ts";
 import { armTrigger, createTrigger, deleteTrigger, listTriggers, replayTrigger, rotateTrigger, showTrigger } from "./triggers_command.ts";
 import { version } from "./version_command.ts";
 
@@ -103,6 +104,33 @@ export const COMMANDS: readonly CliCommand[] = [
     takes: 1,
     takesSiblingFlags: true,
     run: replayTrigger,
+  },
+  {
+    name: "destinations list",
+    usage: ["TRIGGER_ID [--json] [flags]"],
+    description: ["each destination of a trigger: its state (ok, open, half-open,", "paused), its queued and running runs; --json: the API's objects"],
+    reads: "flags",
+    flags: [{ name: "json", help: "the API's objects instead of a table" }],
+    takes: 1,
+    run: listDestinations,
+  },
+  {
+    name: "destinations pause",
+    usage: ["TRIGGER_ID NAME [flags]"],
+    description: ["requests are still accepted and its runs made, but they wait", "until it is resumed (on every instance, across restarts)"],
+    reads: "flags",
+    flags: [],
+    takes: 2,
+    run: pauseDestination(true),
+  },
+  {
+    name: "destinations resume",
+    usage: ["TRIGGER_ID NAME [flags]"],
+    description: ["its waiting runs start again, in order, under its limits"],
+    reads: "flags",
+    flags: [],
+    takes: 2,
+    run: pauseDestination(false),
   },
   {
     name: "runs list",
