@@ -180,7 +180,7 @@ export class IngestPipeline {
    * current filter. A filtered request keeps its redacted `$trigger` on its Activity row (for
    * replay). Resolves once the outcome is durable; the run, if any, is on the queue.
    */
-  async deliver(delivery: Delivery, options: { filter?: "apply" | "skip" } = {}): Promise<Ending> {
+  async deliver(delivery: Delivery, options: { filter?: "apply" | "skip"; destinations?: readonly string[] } = {}): Promise<Ending> {
     const prepared = this.prepare(delivery.trigger);
     if (!prepared) return pluginMissing(delivery.trigger, delivery.requestId);
     const { checks } = prepared;
@@ -194,7 +194,9 @@ export class IngestPipeline {
     }
 
     // Each destination's own filter chooses whether it gets a run (README "Destinations").
-    const chosen = await destinationsFor(checks, trigger, body);
+    // A replay of a run goes to that run's destination only (and a bulk replay to those it names).
+    const only = options.destinations;
+    const chosen = (await destinationsFor(checks, trigger, body)).filter((d) => !only || only.includes(d.name));
     if (chosen.length === 0) {
       const duplicate = await recordFiltered(this.deps, screened, NO_DESTINATION, body);
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));

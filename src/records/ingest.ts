@@ -33,6 +33,8 @@ export interface ReplayQuery {
   source: "runs" | "filtered";
   /** Runs only; empty or absent: any status. */
   statuses?: RunStatus[];
+  /** Runs of these destinations only; absent: any. */
+  destinations?: string[];
   sinceMs?: number;
   untilMs?: number;
 }
@@ -43,4 +45,6 @@ export interface ReplayCandidate {
   id: string;
   requestId: string;
   trigger: unknown;
+  /** A run's destination (a run replays to its own destination only); absent for a filtered request. */
+  destination?: string;
 }

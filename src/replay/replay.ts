@@ -1,3 +1,4 @@
+import { DEFAULT_DESTINATION, destinationsOf } from "../records/destination.ts";
 import type { Delivery } from "../ingest/delivery.ts";
 import type { Ending } from "../ingest/ending.ts";
 import type { ReplayQuery } from "../records/ingest.ts";
@@ -10,7 +11,7 @@ import type { BulkReplay } from "./replay_input.ts";
 export interface ReplayDeps {
   store: History;
   triggers: { get(id: string): TriggerRecord | undefined };
-  deliver(delivery: Delivery, options: { filter: "apply" | "skip" }): Promise<Ending>;
+  deliver(delivery: Delivery, options: { filter: "apply" | "skip"; destinations?: readonly string[] }): Promise<Ending>;
   now?(): Date;
 }
 
@@ -51,7 +52,10 @@ export class Replay {
     if (!original) return refused(404, "run not found");
     const trigger = this.deps.triggers.get(original.triggerId);
     if (!trigger) return refused(404, "the run's trigger no longer exists");
-    return this.replay(trigger, original.trigger as StoredPayload, original, "skip");
+    // A run is replayed to its own destination only (README "Destinations").
+    const destination = original.destination ?? DEFAULT_DESTINATION;
+    if (!destinationsOf(trigger).some((d) => d.name === destination)) return refused(409, `the run's destination ${JSON.stringify(destination)} is no longer one of the trigger's`);
+    return this.replay(trigger, original.trigger as StoredPayload, original, "skip", 0, [destination]);
   }
 
   /** A filtered request again: the current filter decides (unless skipped), then a run. */
@@ -80,6 +84,7 @@ export class Replay {
       triggerId,
       source: input.source,
       statuses: input.status,
+      ...(input.source === "runs" && input.destinations ? { destinations: input.destinations } : {}),
       ...(input.sinceMs === undefined ? {} : { sinceMs: input.sinceMs }),
       untilMs: Math.min(input.untilMs ?? startMs, startMs),
     };
@@ -94,7 +99,8 @@ export class Replay {
       due -= page.length;
       // One page at a time, committed together by the store's grouped commit; between pages the
       // event loop serves live requests, so a large replay never holds the request thread.
-      const results = await Promise.all(page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c, filter, startMs)));
+      // A run goes back to its own destination; a filtered request to those named (else every one its filters choose).
+      const results = await Promise.all(page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c, filter, startMs, c.destination ? [c.destination] : input.destinations)));
       for (const result of results) if (result.kind === "run") runIds.push(result.run.id);
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -105,7 +111,14 @@ export class Replay {
    * `original` is the run or Activity row replayed. The replay takes its row's request id (not the
    * payload's, which a hand-edited or old row may lack): the store relates a request's rows by it.
    */
-  private async replay(trigger: TriggerRecord, payload: StoredPayload, original: { id: string; requestId: string }, filter: "apply" | "skip", notBefore = 0): Promise<ReplayResult> {
+  private async replay(
+    trigger: TriggerRecord,
+    payload: StoredPayload,
+    original: { id: string; requestId: string },
+    filter: "apply" | "skip",
+    notBefore = 0,
+    destinations?: readonly string[],
+  ): Promise<ReplayResult> {
     const now = new Date(Math.max(this.now().getTime(), notBefore + 1));
     const ending = await this.deps.deliver(
       {
@@ -125,7 +138,7 @@ export class Replay {
         // The replayed `$trigger` still says what the checks found when the request arrived.
         ...(payload.auth || payload.sources ? { reportOnly: { ...(payload.auth ? { auth: payload.auth } : {}), ...(payload.sources ? { sources: payload.sources } : {}) } } : {}),
       },
-      { filter },
+      { filter, ...(destinations ? { destinations } : {}) },
     );
     if (ending.run) return { kind: "run", run: ending.run };
     if (ending.outcome === "filtered") return { kind: "filtered" };

@@ -27,6 +27,9 @@ export const BulkReplaySchema = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BULK_REPLAY })),
     dryRun: Type.Optional(Type.Boolean()),
     filter: Type.Optional(FilterChoice),
+    destinations: Type.Optional(
+      Type.Array(Type.String({ pattern: "^[a-z0-9-]{1,40}$" }), { minItems: 1, maxItems: 16, description: "only these destinations: runs of them (source runs), or runs made for them (source filtered)" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -41,6 +44,7 @@ export const BulkReplayResultSchema = Type.Object({
 export type BulkReplayInput = Static<typeof BulkReplaySchema>;
 export type BulkReplay = Required<Pick<BulkReplayInput, "source" | "limit" | "dryRun" | "filter">> & {
   status: NonNullable<BulkReplayInput["status"]>;
+  destinations?: string[];
   sinceMs?: number;
   untilMs?: number;
 };
@@ -91,6 +95,7 @@ export function bulkReplayOf(input: unknown): BulkReplay {
     limit: value.limit ?? DEFAULT_BULK_LIMIT,
     dryRun: value.dryRun ?? false,
     filter: value.filter ?? "apply",
+    ...(value.destinations ? { destinations: value.destinations } : {}),
     ...(sinceMs === undefined ? {} : { sinceMs }),
     ...(untilMs === undefined ? {} : { untilMs }),
   };

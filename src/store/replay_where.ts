@@ -40,6 +40,7 @@ function replayWhere(query: ReplayQuery, afterSeq: number, placeholder: (n: numb
   if (query.source === "filtered") parts.push("outcome = 'filtered'", "request_json IS NOT NULL", LATEST_FILTERED_ROW, NEVER_RUN);
   else {
     if (query.statuses?.length) parts.push(`status IN (${query.statuses.map(next).join(", ")})`);
+    if (query.destinations?.length) parts.push(`destination IN (${query.destinations.map(next).join(", ")})`);
     parts.push(LATEST_RUN);
   }
   if (query.sinceMs !== undefined) parts.push(`${time} >= ${next(query.sinceMs)}`);
@@ -53,9 +54,9 @@ export function replayCountSql(query: ReplayQuery, placeholder: (n: number) => s
   return { sql: `SELECT count(*) AS n FROM ${table} WHERE ${where}`, params };
 }
 
-/** The next `limit` matches after `afterSeq`, oldest first: `seq`, `id`, `request_id` and the stored request as `json`. */
+/** The next `limit` matches after `afterSeq`, oldest first: `seq`, `id`, `request_id`, the stored request as `json` and a run's `destination`. */
 export function replayPageSql(query: ReplayQuery, afterSeq: number, limit: number, placeholder: (n: number) => string): { sql: string; params: Array<string | number> } {
   const { table, where, params, next } = replayWhere(query, afterSeq, placeholder);
-  const json = query.source === "runs" ? "trigger_json" : "request_json";
-  return { sql: `SELECT seq, id, request_id, ${json} AS json FROM ${table} WHERE ${where} ORDER BY seq LIMIT ${next(limit)}`, params };
+  const json = query.source === "runs" ? "trigger_json AS json, destination" : "request_json AS json, NULL AS destination";
+  return { sql: `SELECT seq, id, request_id, ${json} FROM ${table} WHERE ${where} ORDER BY seq LIMIT ${next(limit)}`, params };
 }

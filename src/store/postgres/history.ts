@@ -54,8 +54,8 @@ export class PostgresHistory implements History {
   listReplayable(query: ReplayQuery, afterSeq: number, limit: number): Promise<ReplayCandidate[]> {
     return this.connection.guard(async (sql) => {
       const page = replayPageSql(query, afterSeq, limit, (n) => `$${n}`);
-      const rows: Array<{ seq: string; id: string; request_id: string; json: string }> = await sql.unsafe(page.sql, page.params);
-      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, requestId: row.request_id, trigger: parseJson(row.json) }));
+      const rows: Array<{ seq: string; id: string; request_id: string; json: string; destination: string | null }> = await sql.unsafe(page.sql, page.params);
+      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, requestId: row.request_id, trigger: parseJson(row.json), ...(row.destination ? { destination: row.destination } : {}) }));
     });
   }
 

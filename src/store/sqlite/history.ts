@@ -61,9 +61,9 @@ export class SqliteHistory implements History {
     return this.connection.guard(() => {
       const { sql, params } = replayPageSql(query, afterSeq, limit, () => "?");
       return this.db
-        .query<{ seq: number; id: string; request_id: string; json: string }, Array<string | number>>(sql)
+        .query<{ seq: number; id: string; request_id: string; json: string; destination: string | null }, Array<string | number>>(sql)
         .all(...params)
-        .map((row) => ({ seq: row.seq, id: row.id, requestId: row.request_id, trigger: parseJson(row.json) }));
+        .map((row) => ({ seq: row.seq, id: row.id, requestId: row.request_id, trigger: parseJson(row.json), ...(row.destination ? { destination: row.destination } : {}) }));
     });
   }
 
