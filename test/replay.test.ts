@@ -147,7 +147,11 @@ describe("replaying a filtered request", () => {
 describe("bulk replay", () => {
   test("dry run counts; a replay takes the oldest first up to the limit, by status and time", async () => {
     status = 500;
-    const t = await server.createTrigger({ name: "replay-bulk", workflow: { kind: "http", url: targetUrl("/bulk"), retry: { maxAttempts: 1 } } });
+    // Five failures in a row would open the default breaker (and hold the replays): it is off here.
+    const t = await server.createTrigger({
+      name: "replay-bulk",
+      destinations: [{ name: "default", workflow: { kind: "http", url: targetUrl("/bulk"), retry: { maxAttempts: 1 } }, breaker: { failures: 0 } }],
+    });
     // A few ms apart: the time window below is drawn between their creation times (ms resolution).
     for (let i = 0; i < 5; i++) {
       await post(t.url, { i });
