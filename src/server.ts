@@ -13,6 +13,7 @@ import { configFileContext, openCore, type Core } from "./core.ts";
 import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
 import { httpApp } from "./http/app.ts";
 import { checkPoolGauges } from "./http/check_pool_metrics.ts";
+import { destinationGauges } from "./http/destination_metrics.ts";
 import { frontDoor } from "./http/front_door.ts";
 import { edgeRefusalHandler, ingestHandler } from "./http/ingest_route.ts";
 import { instanceCounter, Metrics, triggerInfo } from "./http/metrics.ts";
@@ -271,6 +272,7 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
         ...checkPoolGauges(checkPool.snapshot()),
         triggerInfo(triggers.list()),
         { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
+        ...destinationGauges(triggers.list(), queue.destinationsNow().states, queue.destinationsNow().loads),
         ...(configReloads ? [instanceCounter("inlet_config_reload_errors_total", "Changes of the --config file that were refused (invalid, half-written, or not applicable); the last good configuration stayed in force.", configReloads.errors)] : []),
       ],
       // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.

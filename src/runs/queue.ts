@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
 import type { RunLeases } from "../store/run_leases.ts";
-import type { DestinationStates } from "../store/destination_states.ts";
+import type { DestinationLoad, DestinationStates } from "../store/destination_states.ts";
+import type { DestinationState } from "../records/destination_state.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
 import { DEFAULT_BREAKER, DEFAULT_CONCURRENCY, destinationOf, respondingDestination } from "../records/destination.ts";
@@ -13,7 +14,7 @@ import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 export type ExecuteRun = (trigger: TriggerRecord, run: ClaimedRun, context: RunContext) => Promise<RunOutcome>;
 
 export interface RunQueueOptions {
-  store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates">;
+  store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates" | "destinationLoads">;
   triggers: { get(id: string): TriggerRecord | undefined };
   execute: ExecuteRun;
   /** Runs executing at once (workflow response mode runs start at once and are not counted). */
@@ -47,7 +48,7 @@ interface Waiter {
  */
 export class RunQueue {
   readonly owner: string;
-  private readonly store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates">;
+  private readonly store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates" | "destinationLoads">;
   private readonly concurrency: number;
   private readonly directLimit: number;
   /** Workflow response mode runs executing now or leased for their commit (`leaseFor`), not counted in `active`. */
@@ -68,6 +69,9 @@ export class RunQueue {
   private heartbeat: Repeating | null = null;
   /** Destinations paused now (as of the last read of the store, every second, and this instance's own pauses). */
   private paused = new Set<string>();
+  /** The destinations' states and loads as last read (every second), for `/metrics`. */
+  private states: DestinationState[] = [];
+  private loads: DestinationLoad[] = [];
   private stateReader: Repeating | null = null;
 
   constructor(private readonly options: RunQueueOptions) {
@@ -118,10 +122,17 @@ export class RunQueue {
 
   /** Reads the destinations' states again (every second; at once after a pause or resume through this instance). */
   async readStates(): Promise<void> {
-    const states = await this.store.allDestinationStates();
+    const [states, loads] = await Promise.all([this.store.allDestinationStates(), this.store.destinationLoads()]);
+    this.states = states;
+    this.loads = loads;
     this.paused = new Set(states.filter((s) => s.paused).map((s) => stateKey(s.triggerId, s.destination)));
     // A resumed destination's runs may start now.
     this.poll();
+  }
+
+  /** The destinations' states and loads as last read (at most a second old). */
+  destinationsNow(): { states: DestinationState[]; loads: DestinationLoad[] } {
+    return { states: this.states, loads: this.loads };
   }
 
   /** Runs executing now. */

@@ -3,6 +3,7 @@ import type { BreakerRule } from "./destination_flow.ts";
 
 /** How many of a destination's runs wait and run. */
 export interface DestinationLoad {
+  triggerId: string;
   destination: string;
   queued: number;
   running: number;
@@ -18,6 +19,6 @@ export interface DestinationStates {
   setPaused(triggerId: string, destination: string, paused: boolean): Promise<DestinationState>;
   /** One attempt of a run of an http destination ended (`ok`: it reached its target): the breaker moves. */
   recordDelivery(triggerId: string, destination: string, rule: BreakerRule, ok: boolean, now: Date): Promise<DestinationState>;
-  /** Runs queued and running per destination of a trigger. */
-  destinationLoads(triggerId: string): Promise<DestinationLoad[]>;
+  /** Runs queued and running per destination of a trigger (every trigger's without one). */
+  destinationLoads(triggerId?: string): Promise<DestinationLoad[]>;
 }

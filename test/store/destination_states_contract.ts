@@ -26,7 +26,7 @@ export function destinationStatesContract(open: OpenStore): void {
     expect(await store.claimRun(held.id, "a", 10_000, now)).toBeNull();
     expect(await store.getRun(held.id)).toMatchObject({ status: "queued", attempts: 0 });
     expect((await store.destinationStates("t-pause")).map((s) => [s.destination, s.paused])).toEqual([["crm", true]]);
-    expect(await store.destinationLoads("t-pause")).toEqual(expect.arrayContaining([{ destination: "crm", queued: 1, running: 0 }, { destination: "audit", queued: 0, running: 1 }]));
+    expect(await store.destinationLoads("t-pause")).toEqual(expect.arrayContaining([{ triggerId: "t-pause", destination: "crm", queued: 1, running: 0 }, { triggerId: "t-pause", destination: "audit", queued: 0, running: 1 }]));
     await store.setPaused("t-pause", "crm", false);
     expect((await store.claimRuns("a", 8, 10_000, now)).map((r) => r.id)).toEqual([held.id]);
     await store.close();

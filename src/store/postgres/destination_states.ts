@@ -25,11 +25,14 @@ export class PostgresDestinationStates implements DestinationStates {
     return this.change(triggerId, destination, (state) => afterAttempt(state, rule, ok, now.getTime()));
   }
 
-  destinationLoads(triggerId: string): Promise<DestinationLoad[]> {
+  destinationLoads(triggerId?: string): Promise<DestinationLoad[]> {
     return this.connection.guard(async (sql) => {
-      const rows = await sql`SELECT destination, count(*) FILTER (WHERE status = 'queued') AS queued, count(*) FILTER (WHERE status = 'running') AS running
-        FROM runs WHERE trigger_id = ${triggerId} AND status IN ('queued', 'running') GROUP BY destination`;
-      return rows.map((r: { destination: string; queued: string; running: string }) => ({ destination: r.destination, queued: Number(r.queued), running: Number(r.running) }));
+      const rows = await sql.unsafe(
+        `SELECT trigger_id, destination, count(*) FILTER (WHERE status = 'queued') AS queued, count(*) FILTER (WHERE status = 'running') AS running
+         FROM runs WHERE status IN ('queued', 'running') ${triggerId === undefined ? "" : "AND trigger_id = $1"} GROUP BY trigger_id, destination`,
+        triggerId === undefined ? [] : [triggerId],
+      );
+      return rows.map((r: { trigger_id: string; destination: string; queued: string; running: string }) => ({ triggerId: r.trigger_id, destination: r.destination, queued: Number(r.queued), running: Number(r.running) }));
     });
   }
 

@@ -12,6 +12,7 @@ export class SqliteDestinationStates implements DestinationStates {
   private readonly one: Statement;
   private readonly put: Statement;
   private readonly loads: Statement;
+  private readonly allLoads: Statement;
 
   constructor(private readonly connection: SqliteConnection) {
     this.ofTrigger = connection.prepare(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = ?`);
@@ -21,7 +22,10 @@ export class SqliteDestinationStates implements DestinationStates {
       `INSERT OR REPLACE INTO destination_state (${DESTINATION_STATE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.loads = connection.prepare(
-      "SELECT destination, sum(status = 'queued') AS queued, sum(status = 'running') AS running FROM runs WHERE trigger_id = ? AND status IN ('queued', 'running') GROUP BY destination",
+      "SELECT trigger_id, destination, sum(status = 'queued') AS queued, sum(status = 'running') AS running FROM runs WHERE trigger_id = ? AND status IN ('queued', 'running') GROUP BY destination",
+    );
+    this.allLoads = connection.prepare(
+      "SELECT trigger_id, destination, sum(status = 'queued') AS queued, sum(status = 'running') AS running FROM runs WHERE status IN ('queued', 'running') GROUP BY trigger_id, destination",
     );
   }
 
@@ -41,9 +45,14 @@ export class SqliteDestinationStates implements DestinationStates {
     return this.connection.write(() => this.save(afterAttempt(this.current(triggerId, destination), rule, ok, now.getTime())));
   }
 
-  destinationLoads(triggerId: string): Promise<DestinationLoad[]> {
+  destinationLoads(triggerId?: string): Promise<DestinationLoad[]> {
     return this.connection.guard(() =>
-      (this.loads.all(triggerId) as Array<{ destination: string; queued: number; running: number }>).map((r) => ({ destination: r.destination, queued: Number(r.queued), running: Number(r.running) })),
+      ((triggerId === undefined ? this.allLoads.all() : this.loads.all(triggerId)) as Array<{ trigger_id: string; destination: string; queued: number; running: number }>).map((r) => ({
+        triggerId: r.trigger_id,
+        destination: r.destination,
+        queued: Number(r.queued),
+        running: Number(r.running),
+      })),
     );
   }
 
