@@ -30,6 +30,7 @@ export function alertText(triggerName: string, rule: AlertRule, state: AlertStat
     auth_failures: `${value} authentication failures in the last ${"seconds" in rule ? rule.seconds : 0} s (alert at ${thresholdOf(rule)})`,
     run_failures: `${value} failed runs in the last ${"seconds" in rule ? rule.seconds : 0} s (alert at ${thresholdOf(rule)})`,
     backlog: `${value} runs queued or running (alert at ${thresholdOf(rule)})`,
+    destination_open: `a destination's breaker open for ${value} s (alert at ${thresholdOf(rule)} s)`,
   }[rule.kind];
   return slackEscaped(state === "firing" ? `🔴 inlet: trigger ${name} — ${what}` : `✅ inlet: trigger ${name} recovered — ${what}`);
 }

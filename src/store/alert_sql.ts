@@ -32,6 +32,9 @@ export function measureQuery(rule: AlertRule, triggerId: string, nowMs: number, 
       };
     case "backlog":
       return { sql: `SELECT count(*) AS v FROM runs WHERE trigger_id = ${p(1)} AND status IN ('queued', 'running')`, params: [triggerId] };
+    case "destination_open":
+      // Since when its longest-broken destination has been open (or half-open): null while none is.
+      return { sql: `SELECT min(opened_at_ms) AS v FROM destination_state WHERE trigger_id = ${p(1)} AND breaker <> 'closed'`, params: [triggerId] };
   }
 }
 
@@ -41,8 +44,12 @@ export function measureQuery(rule: AlertRule, triggerId: string, nowMs: number, 
  */
 export const dueNotification = (now: string) => `delivered_at IS NULL AND next_ms <= ${now} AND (lease_until_ms IS NULL OR lease_until_ms < ${now})`;
 
-/** The measure from the query's `v`: silence is the seconds since the last accepted request (or since the trigger was created). */
+/**
+ * The measure from the query's `v`: silence is the seconds since the last accepted request (or
+ * since the trigger was created); destination_open the seconds its longest-broken destination has been open.
+ */
 export function measureOf(rule: AlertRule, v: unknown, nowMs: number, createdAt: string): number {
+  if (rule.kind === "destination_open") return v === null || v === undefined ? 0 : Math.max(0, Math.floor((nowMs - Number(v)) / 1000));
   if (rule.kind !== "silence") return Number(v ?? 0);
   const last = v === null || v === undefined ? Date.parse(createdAt) : Number(v);
   return Math.max(0, Math.floor((nowMs - last) / 1000));

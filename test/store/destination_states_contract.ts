@@ -61,6 +61,20 @@ export function destinationStatesContract(open: OpenStore): void {
     await store.close();
   });
 
+  test("destination_open measures how long the trigger's longest-broken destination has been open; 0 once it closes", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-alert"));
+    const t0 = new Date("2026-06-01T10:00:00.000Z");
+    const rule = { kind: "destination_open" as const, seconds: 60 };
+    const created = t0.toISOString();
+    expect(await store.measureAlert("t-alert", rule, t0, created)).toBe(0);
+    await store.recordDelivery("t-alert", "crm", { failures: 1, openSeconds: 30 }, false, t0);
+    expect(await store.measureAlert("t-alert", rule, new Date(t0.getTime() + 90_000), created)).toBe(90);
+    await store.recordDelivery("t-alert", "crm", { failures: 1, openSeconds: 30 }, true, new Date(t0.getTime() + 95_000));
+    expect(await store.measureAlert("t-alert", rule, new Date(t0.getTime() + 96_000), created)).toBe(0);
+    await store.close();
+  });
+
   test("a rate limit holds starts to max(1, perSecond) in any second, one per 1/perSecond seconds below 1", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t-rate"));

@@ -9,8 +9,9 @@ const KINDS: ReadonlyArray<readonly [Kind, string]> = [
   ["auth_failures", "auth_failures: authentication failures in a window"],
   ["run_failures", "run_failures: failed runs in a window"],
   ["backlog", "backlog: runs queued or running"],
+  ["destination_open", "destination_open: a destination's breaker open for a while"],
 ];
-const usesCount = (k: Kind) => k !== "silence";
+const usesCount = (k: Kind) => k !== "silence" && k !== "destination_open";
 const usesSeconds = (k: Kind) => k !== "backlog";
 
 interface RuleRow {
@@ -76,7 +77,7 @@ export function alertsSection(trigger: Trigger | null): Section {
           const kind = r.kind.control.value as Kind;
           const count = Number(r.count.control.value.trim());
           const seconds = Number(r.seconds.control.value.trim());
-          if (kind === "silence") return { kind, seconds };
+          if (kind === "silence" || kind === "destination_open") return { kind, seconds };
           if (kind === "backlog") return { kind, count };
           return { kind, count, seconds };
         }),
