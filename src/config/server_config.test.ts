@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
 import { isGiven, loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
 
-test("defaults of CONTRACT §1", () => {
+test("defaults of README \"Commands and flags\"", () => {
   const c = loadServerConfig([], {});
   expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./inlet-data", maxBodyBytes: 1048576, rateLimit: 0, retentionDays: 30, alertInterval: 5 });
   expect(c.baseUrl).toBeUndefined();

@@ -9,7 +9,7 @@ import { UsageError } from "./usage_error.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 
-/** Every server setting, with its flag and environment twin (CONTRACT §1). */
+/** Every server setting, with its flag and environment twin (README "Commands and flags"). */
 export const ServerConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),

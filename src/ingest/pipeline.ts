@@ -83,7 +83,7 @@ interface PreparedTrigger {
 }
 
 /**
- * The life of one request to `/webhooks/<token>`, in the processing order of SPEC.md:
+ * The life of one request to `/webhooks/<token>`, in the processing order of docs/processing-order.md:
  * sources → method and rate → body size → authentication → deduplication → parse → schema → filter →
  * redaction → run. Each step is a stage of its own file that either hands its output on or ends the request;
  * the request's one Activity row is written when it ends.
@@ -249,10 +249,10 @@ export class IngestPipeline {
   }
 
   /**
-   * A request to `token` that the HTTP edge refused before any route ran (414, 431; CONTRACT
-   * §6.6) with `refused`: when the token is a trigger's, it ends like any other request, with its
-   * one `rejected` Activity row under the answer's request id. Returns the trigger's id, or null
-   * for an unknown token.
+   * A request to `token` that the HTTP edge refused before any route ran (414, 431;
+   * docs/api.md#edge-refusals) with `refused`: when the token is a trigger's, it ends like any
+   * other request, with its one `rejected` Activity row under the answer's request id. Returns the
+   * trigger's id, or null for an unknown token.
    */
   recordEdgeRefusal(token: string, refused: Response, reason: string): string | null {
     const trigger = this.deps.triggers.findByToken(token);

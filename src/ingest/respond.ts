@@ -1,4 +1,4 @@
-/** The fixed response shapes of CONTRACT §2. */
+/** The fixed response shapes of docs/api.md#answers. */
 
 const JSON_TYPE = "application/json";
 

@@ -3,12 +3,12 @@ import { WorkflowSchema, type WorkflowConfig } from "./workflow.ts";
 import { DestinationSchema, MAX_DESTINATIONS, type DestinationConfig } from "./destination.ts";
 import { AlertRulesSchema, type AlertRule } from "./alert.ts";
 
-/** Letters, digits and hyphens only (the seed's Header Name rule). */
+/** Letters, digits and hyphens only (docs/api.md#triggerinput-and-trigger, `auth.headerName`). */
 export const HEADER_NAME_PATTERN = "^[A-Za-z0-9-]+$";
 
 export const AUTH_TYPES = ["none", "bearer", "header", "hmac-sha256", "hmac-sha512", "basic", "jwt"] as const;
 
-/** JWT algorithms inlet verifies (CONTRACT §6.4): HS256 with a generated key, or a public key's. */
+/** JWT algorithms inlet verifies (docs/api.md#basic-and-jwt): HS256 with a generated key, or a public key's. */
 export const JWT_ALGORITHMS = ["HS256", "RS256", "ES256", "EdDSA"] as const;
 
 /** `auth.jwt`: which algorithms, whose key, and the claims to check. */
@@ -93,7 +93,7 @@ export const ResponseSchema = Type.Object(
 
 export { WorkflowSchema } from "./workflow.ts";
 
-/** CONTRACT §6.5: a JSON Schema (2020-12) the parsed body must conform to (checked after deduplication, before the filter). */
+/** A JSON Schema (2020-12) the parsed body must conform to, checked after deduplication, before the filter (docs/api.md#json-schema). */
 export const PayloadSchemaSchema = Type.Object(
   {
     enabled: Type.Boolean(),
@@ -102,13 +102,13 @@ export const PayloadSchemaSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** CONTRACT §6.4: the addresses and CIDR ranges allowed to call (absent or empty: any). */
+/** The addresses and CIDR ranges allowed to call, absent or empty: any (docs/api.md#allowed-sources). */
 export const SourcesSchema = Type.Object(
   { allow: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }), ...rolloutFields("the allowed sources") },
   { additionalProperties: false },
 );
 
-/** CONTRACT §6.5: the largest body this trigger accepts (default: the server's --max-body-bytes). */
+/** The largest body this trigger accepts, by default the server's --max-body-bytes (docs/api.md#body-limits). */
 export const MAX_TRIGGER_BODY_BYTES = 104_857_600;
 export const MaxBodyBytesSchema = Type.Integer({ minimum: 1, maximum: MAX_TRIGGER_BODY_BYTES });
 
@@ -215,11 +215,11 @@ export interface TriggerConfig {
   maxBodyBytes?: number;
   /** Absent: any address may call. */
   sources?: SourcesConfig;
-  /** Alert rules (CONTRACT §6.3); absent: none. */
+  /** Alert rules (docs/api.md#alerts); absent: none. */
   alerts?: AlertRule[];
   /** An app trigger's settings, every one its plugin declares (defaults filled); absent when it declares none. */
   appSettings?: Record<string, string | string[] | boolean>;
-  /** The previous secret(s), sealed, still verifying until `expiresAt` (CONTRACT §6.4 rotation with overlap). */
+  /** The previous secret(s), sealed, still verifying until `expiresAt` (docs/api.md#rotation-with-overlap). */
   rotation?: { previousSecretSealed?: string; previousAppSecretSealed?: string; expiresAt: string };
   /**
    * "config": made or taken over by a config file (README "Triggers as code"), changed only by
@@ -263,7 +263,7 @@ export function candidateSecrets(current: string | null, previous: string | null
   return out;
 }
 
-/** The public shape returned by the API (CONTRACT §3 Trigger). */
+/** The public shape returned by the API (docs/api.md#triggerinput-and-trigger). */
 export const TriggerSchema = Type.Object({
   id: Type.String(),
   token: Type.String(),
@@ -297,5 +297,5 @@ export const TriggerSchema = Type.Object({
   updatedAt: Type.String({ format: "date-time" }),
 });
 
-/** A trigger's public URL (CONTRACT §3): `{base_url}/webhooks/<token>`. */
+/** A trigger's public URL (docs/api.md#triggerinput-and-trigger): `{base_url}/webhooks/<token>`. */
 export const triggerUrl = (baseUrl: string, token: string) => `${baseUrl}/webhooks/${token}`;

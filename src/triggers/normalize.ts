@@ -154,7 +154,7 @@ function mergeSources(current: SourcesConfig | undefined, given: Partial<Sources
 
 function mergeDedup(prev: DedupConfig | undefined, patch: Partial<DedupConfig> | undefined): DedupConfig {
   const merged = { strategy: "disabled", ...(prev ?? {}), ...(patch ?? {}) } as DedupConfig;
-  // The seed: the window defaults to 3600 when deduplication is first enabled.
+  // The window defaults to 3600 when deduplication is first enabled (docs/api.md#triggerinput-and-trigger).
   if (merged.strategy !== "disabled" && merged.windowSeconds === undefined) merged.windowSeconds = DEFAULT_WINDOW_SECONDS;
   return merged;
 }
@@ -177,8 +177,8 @@ function withWorkflowChanges(patch: Record<string, unknown>, current: WorkflowCo
 
 /**
  * Applies defaults to a create body (or a patch on top of the current settings) and checks every
- * rule of CONTRACT §3. Throws {@link ValidationError} listing each problem with its path. `now`:
- * when it is saved (a report-only window must end in the future).
+ * rule of docs/api.md#rules-checked-on-save. Throws {@link ValidationError} listing each problem
+ * with its path. `now`: when it is saved (a report-only window must end in the future).
  */
 export function normalizeTrigger(input: unknown, context: NormalizeContext, current?: TriggerSettings, now = new Date()): TriggerSettings {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
