@@ -13,7 +13,7 @@ import { firstPassing } from "./first_passing.ts";
 import { notArmedReason } from "./not_armed.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Verified } from "./authenticate.ts";
-import type { TriggerRecipe } from "./recipe.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
 
 const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
 
@@ -23,7 +23,7 @@ const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
  * `baseUrl` is the public base URL: plugins sign URLs built from it, never from `Host`;
  * `providerFetch` is where the plugin's fetches go (`--provider-fetch-allow`).
  */
-export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string, providerFetch?: ProviderFetch): TriggerRecipe {
+export function appProtocol(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string, providerFetch?: ProviderFetch): SenderProtocol {
   // The trigger's settings, defaults filled once per trigger version.
   const host: PluginHost = { settings: settingsWithDefaults(plugin.settings, trigger.appSettings), providerFetch };
   const requestOf = (arrival: Arrival, rawBody: Uint8Array): PluginRequest => ({
