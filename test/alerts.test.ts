@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { dropDatabase, newSecretKey, startInstance, stopAll } from "./support/instances.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
-import { loadServerConfig } from "../src/config/server_config.ts";
+import { loadServerConfig } from "../src/config/load_server_config.ts";
 import { BUN, ROOT, spawnServer } from "./support/process.ts";
 import { ADMIN_TOKEN, startTestServer, waitFor, type TestServer } from "./support/server.ts";
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { SignJWT } from "jose";
 import type { JwtConfig } from "../auth/jwt_rules.ts";
 import { hmac } from "../auth/digest.ts";
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { settingsWithDefaults } from "../plugins/app_settings.ts";
 import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";

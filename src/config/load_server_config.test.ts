@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
-import { isGiven, loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
+import { isGiven, loadServerConfig } from "./load_server_config.ts";
+import { publicBaseUrl } from "./base_url.ts";
+import { UsageError } from "./usage_error.ts";
 
 test("defaults of README \"Commands and flags\"", () => {
   const c = loadServerConfig([], {});
