@@ -1,6 +1,6 @@
 import { createPublicKey } from "node:crypto";
 import type { Static } from "@sinclair/typebox";
-import type { JwtSchema } from "../records/trigger.ts";
+import type { JwtSchema } from "../records/trigger_schemas.ts";
 
 export type JwtConfig = Static<typeof JwtSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger.ts";
+import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger_schemas.ts";
 import { BulkReplayResultSchema, BulkReplaySchema, ReplayRequestSchema } from "../replay/replay_input.ts";
 import { RotateResultSchema, RotateSchema } from "../triggers/rotate_input.ts";
 import { VERSION } from "../version.ts";

@@ -3,23 +3,9 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { jwtRuleErrors } from "../auth/jwt_rules.ts";
 import { parseCidr } from "../net/cidr.ts";
 import { AlertRuleSchema } from "../records/alert.ts";
-import {
-  TriggerInputSchema,
-  TriggerPatchSchema,
-  WorkflowSchema,
-  type AuthConfig,
-  type DedupConfig,
-  type FilterConfig,
-  type Method,
-  type RedactionConfig,
-  type SourcesConfig,
-  type PayloadSchemaConfig,
-  type ResponseConfig,
-  type TriggerConfig,
-  type TriggerInput,
-  type TriggerPatch,
-  type WorkflowConfig,
-} from "../records/trigger.ts";
+import { TriggerInputSchema, TriggerPatchSchema, type TriggerInput, type TriggerPatch } from "../records/trigger_schemas.ts";
+import { WorkflowSchema, type WorkflowConfig } from "../records/workflow.ts";
+import type { AuthConfig, DedupConfig, FilterConfig, Method, RedactionConfig, SourcesConfig, PayloadSchemaConfig, ResponseConfig, TriggerConfig } from "../records/trigger.ts";
 import type { DestinationConfig } from "../records/destination.ts";
 import type { Rollout } from "../records/rollout.ts";
 import { rolloutErrors } from "./rollout_rules.ts";

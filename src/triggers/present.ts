@@ -1,5 +1,6 @@
 import { curlCommand } from "./curl.ts";
-import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl } from "../records/trigger_url.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { isArmed } from "../records/arm_window.ts";
 import { destinationsOf } from "../records/destination.ts";
 import { shorthandWorkflow } from "./deliveries.ts";
