@@ -1,4 +1,4 @@
-import { jsonResponse } from "../ingest/respond.ts";
+import { jsonResponse } from "../net/answers.ts";
 
 /** What a request's `Authorization` header holds, measured against the token(s) a route takes. */
 export type BearerCredential = "accepted" | "wrong token" | "no token";

@@ -1,4 +1,4 @@
-import { failure } from "../ingest/respond.ts";
+import { failure } from "../net/answers.ts";
 
 /**
  * The HTTP edge: what is refused before any route runs, answered in the contract's shape

@@ -1,4 +1,4 @@
-import { ERRORS } from "../ingest/respond.ts";
+import { ERRORS } from "../net/answers.ts";
 import { edgeRefusal } from "./edge.ts";
 
 /** A route as the router lists it (`app.routes`). */

@@ -2,7 +2,7 @@ import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { SenderProtocol } from "./sender_protocol.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /** The method check (405 with `Allow`) and the per-trigger rate limit (429 with `Retry-After`). */
 export function admit(protocol: SenderProtocol, arrival: Arrival, limiter: RateLimiter | undefined): Ending | null {

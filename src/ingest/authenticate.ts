@@ -2,7 +2,7 @@ import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending, type Step } from "./ending.ts";
 import type { SenderProtocol } from "./sender_protocol.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 declare const verifiedBrand: unique symbol;
 

@@ -1,7 +1,8 @@
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import { recordRejected, type RecordDeps } from "./record.ts";
-import { duplicateAck, ERRORS, failureWithDetails } from "./respond.ts";
+import { ERRORS, failureWithDetails } from "../net/answers.ts";
+import { duplicateAck } from "./duplicate_ack.ts";
 import type { PreparedChecks } from "../checks/prepared.ts";
 import type { DedupClaim } from "../records/ingest.ts";
 import { noted, reportOnlyNote } from "./report_only.ts";

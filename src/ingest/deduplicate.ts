@@ -4,7 +4,7 @@ import type { Verified } from "./authenticate.ts";
 import { Ending, type Step } from "./ending.ts";
 import type { ParsedBody } from "./parse.ts";
 import type { SenderProtocol } from "./sender_protocol.ts";
-import { duplicateAck } from "./respond.ts";
+import { duplicateAck } from "./duplicate_ack.ts";
 
 /**
  * Deduplication, before parsing: the protocol names the key (generic strategy, or the app's

@@ -4,7 +4,7 @@ import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import type { SenderProtocol } from "./sender_protocol.ts";
 import { notArmedReason } from "./not_armed.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /**
  * A provider's URL-verification call (Slack's challenge, Dropbox's GET, Asana's first secret…):

@@ -7,7 +7,7 @@ import { InvalidBody, InvalidText, parseBodyAndText } from "./body_parsers.ts";
 import { InvalidXml, isXmlType } from "./parse_xml.ts";
 import { InvalidMultipart, TooManyParts, type MultipartFile } from "./parse_multipart.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /**
  * A verified request's body, parsed at most once and only when something needs it: event-id and

@@ -34,7 +34,8 @@ import { orderingKeysOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
 import { destinationsOf, respondingDestination } from "../records/destination.ts";
 import { RefusalTally, writeActivity } from "./refusal_tally.ts";
-import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
+import { ack, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "../net/answers.ts";
+import { duplicateAck } from "./duplicate_ack.ts";
 import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows and counted refusals. */

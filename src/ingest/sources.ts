@@ -3,7 +3,7 @@ import { formatAddress } from "../net/client_address.ts";
 import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 import { sourceReason } from "./source_reason.ts";
 
 const parsed = new WeakMap<readonly string[], IpRange[]>();
