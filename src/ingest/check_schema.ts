@@ -3,7 +3,7 @@ import { Ending } from "./ending.ts";
 import { recordRejected, type RecordDeps } from "./record.ts";
 import { ERRORS, failureWithDetails } from "../net/answers.ts";
 import { duplicateAck } from "./duplicate_ack.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 import type { DedupClaim } from "../records/ingest.ts";
 import { noted, reportOnlyNote } from "./report_only.ts";
 

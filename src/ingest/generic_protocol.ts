@@ -6,7 +6,7 @@ import { dedupKeyHash } from "../dedup/dedup_key.ts";
 import { candidateSecrets } from "../records/candidate_secrets.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { firstPassing } from "./first_passing.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 import type { SenderProtocol } from "./sender_protocol.ts";
 
 /**

@@ -36,7 +36,8 @@ import { destinationsOf, respondingDestination } from "../records/destination.ts
 import { RefusalTally, writeActivity } from "./refusal_tally.ts";
 import { ack, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "../net/answers.ts";
 import { duplicateAck } from "./duplicate_ack.ts";
-import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
+import { isOverload, isSandboxFailure } from "../checks/check_failures.ts";
+import type { ChecksCompiler, PreparedChecks } from "../checks/prepared_checks.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows and counted refusals. */
 export type IngestStore = IngestLog;
