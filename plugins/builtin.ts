@@ -37,7 +37,7 @@ import dropbox from "./dropbox/index.ts";
 import azureEventGrid from "./azure-eventgrid/index.ts";
 import awsSns from "./aws-sns/index.ts";
 
-/** Every built-in app-trigger plugin (CONTRACT §4), bundled into the binary. */
+/** Every built-in app-trigger plugin (docs/plugins.md#loading-plugins), bundled into the binary. */
 export const BUILTIN_PLUGINS: InletPlugin[] = [
   github,
   gitlab,

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { dropDatabase, newSecretKey, startInstance, stopAll } from "./support/instances.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
-import { loadServerConfig } from "../src/config/server_config.ts";
+import { loadServerConfig } from "../src/config/load_server_config.ts";
 import { BUN, ROOT, spawnServer } from "./support/process.ts";
 import { ADMIN_TOKEN, startTestServer, waitFor, type TestServer } from "./support/server.ts";
 
-// Alerts (CONTRACT §6.3) through real HTTP: a local destination records every notification.
+// Alerts (docs/api.md#alerts) through real HTTP: a local destination records every notification.
 const SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
 /** `receivedAt`: `performance.now()` when the destination took it (for delays measured in this process). */
 type Note = { type: string; text: string; alert: any; verified: boolean; headers: Record<string, string>; payload: Record<string, unknown>; receivedAt: number };
@@ -190,7 +190,7 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL database"
   }, 60_000);
 });
 
-// The shapes of CONTRACT §6.3: a notification's `alert`, and each row of `GET /api/alerts`.
+// The shapes of docs/api.md#alerts: a notification's `alert`, and each row of `GET /api/alerts`.
 const ALERT_FIELDS = ["id", "kind", "since", "state", "threshold", "triggerId", "value"];
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const listed = async (s: TestServer, triggerId: string) => ((await s.api("GET", "/api/alerts")).body as any[]).filter((a) => a.triggerId === triggerId);

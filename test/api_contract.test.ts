@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ROUTES } from "../src/http/openapi.ts";
 import { ADMIN_TOKEN, startTestServer, UUID, type TestServer } from "./support/server.ts";
 
-// CONTRACT §3 (and the §6 intro: admin token, 400 with details, 404 for unknown ids, every new
-// field optional and PATCH-able) through HTTP only, for what test/api.test.ts leaves open:
-// every route, every field, every kind of bad input.
+// The management API (docs/api.md#management-api: admin token, 400 with details, 404 for unknown
+// ids, every new field optional and PATCH-able) through HTTP only, for what test/api.test.ts leaves
+// open: every route, every field, every kind of bad input.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -60,7 +60,7 @@ describe("admin token on every call", () => {
   test("missing, wrong, empty or of another scheme: 401 {error: unauthorized}, before anything is read or changed", async () => {
     const t = await server.createTrigger({ name: "guarded", auth: { type: "bearer" } });
     const before = (await server.api("GET", "/api/triggers")).body;
-    // Every route of CONTRACT §3 and §6 is in the list walked below (an empty list would pass).
+    // Every route of docs/api.md#calls and docs/api.md#operations is in the list walked below (an empty list would pass).
     expect(calls({ id: t.id, activityId: "any" }).map((c) => c.method).length).toBeGreaterThanOrEqual(15);
     for (const authorization of [undefined, "Bearer wrong", "Bearer ", `Bearer  ${ADMIN_TOKEN}x`, `Basic ${btoa(`admin:${ADMIN_TOKEN}`)}`, ADMIN_TOKEN, `Token ${ADMIN_TOKEN}`]) {
       for (const call of calls({ id: t.id, activityId: "any" })) {

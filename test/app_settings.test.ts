@@ -1,9 +1,10 @@
 /**
- * CONTRACT §9 host facilities end to end, with a tiny plugin from --plugins-dir that reads
- * `ctx.settings` and fetches its signing key with `ctx.fetchText` from the URL the request names
- * (as SNS names its certificate): appSettings through the API (defaults, 400 details, PATCH,
- * GET /api/plugins), a key host allowed by --provider-fetch-allow (fetched once, cached), a host
- * outside the rule (401, nothing fetched), and an allowed host that is down (503 with
+ * The host's facilities for plugins (docs/plugins.md#settings,
+ * docs/plugins.md#fetching-from-the-provider) end to end, with a tiny plugin from --plugins-dir
+ * that reads `ctx.settings` and fetches its signing key with `ctx.fetchText` from the URL the
+ * request names (as SNS names its certificate): appSettings through the API (defaults, 400 details,
+ * PATCH, GET /api/plugins), a key host allowed by --provider-fetch-allow (fetched once, cached), a
+ * host outside the rule (401, nothing fetched), and an allowed host that is down (503 with
  * Retry-After, an `error` row naming the host, never a 200 or a 401) — from verify() and from
  * handshake() alike.
  */

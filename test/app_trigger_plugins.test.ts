@@ -1,8 +1,9 @@
 /**
- * CONTRACT §4 end to end, for what `app_triggers.test.ts` leaves open: the delivery-id and content
- * windows (and their defaults), hooks that throw, a written `handshake()` and the methods that
- * reach it, a generated secret for an external plugin, the public URL plugins sign, the exact
- * `GET /api/plugins` shape, and `inlet sign` / `inlet plugins list` for app triggers.
+ * The plugin API (docs/plugins.md) end to end, for what `app_triggers.test.ts` leaves open: the
+ * delivery-id and content windows (and their defaults), hooks that throw, a written `handshake()`
+ * and the methods that reach it, a generated secret for an external plugin, the public URL plugins
+ * sign, the exact `GET /api/plugins` shape, and `inlet sign` / `inlet plugins list` for app
+ * triggers.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -3,7 +3,7 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 
 import { withPinnedClock } from "./support/clock.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-// Basic and JWT authentication (CONTRACT §6.4) through real HTTP; a local JWKS server whose keys change.
+// Basic and JWT authentication (docs/api.md#basic-and-jwt) through real HTTP; a local JWKS server whose keys change.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();

@@ -37,7 +37,7 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
     const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "bin", auth: { type: "hmac-sha512", encoding: "base64" } }) })).json();
     const curl = Bun.spawn(["bash", "-c", `${created.curl} -w '\\n%{http_code}'`], { stdout: "pipe" });
     expect((await new Response(curl.stdout).text()).trim().split("\n").at(-1)).toBe("200");
-    // The built-in plugins and the panel are inside the binary (CONTRACT §1).
+    // The built-in plugins and the panel are inside the binary (docs/plugins.md#loading-plugins).
     const plugins = (await (await fetch(`${server.url}/api/plugins`, { headers })).json()) as Array<{ id: string }>;
     expect(plugins.map((p) => p.id).sort()).toEqual(BUILTIN_PLUGINS.map((p) => p.id).sort());
     const panel = await fetch(`${server.url}/`);

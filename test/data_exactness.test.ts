@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-// Data kept exactly (SPEC §Isolation between triggers), through real HTTP.
+// Data kept exactly (docs/processing-order.md#data-kept-exactly), through real HTTP.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();

@@ -8,7 +8,7 @@ import { rawHttp } from "./support/raw_http.ts";
 import { waitFor } from "./support/server.ts";
 
 /**
- * The bad-input corpus (CONTRACT §6.6): requests the HTTP layer used to refuse with a bare status
+ * The bad-input corpus (docs/api.md#edge-refusals): requests the HTTP layer used to refuse with a bare status
  * or no answer, sent to a started server as the README starts it (Bun's parser limit raised), with
  * raw sockets where a client library would refuse to send them. Every answer is the contract's
  * JSON with X-Request-Id; a request to a known token leaves its Activity row. Grows with every bug.

@@ -17,7 +17,7 @@ async function shape(response: Response, status: number, error?: string) {
   expect(await response.json()).toEqual(error ? { error, request_id: id } : { received: true, request_id: id });
 }
 
-test("every webhook row of CONTRACT §2 in process", async () => {
+test("every webhook row of docs/api.md#answers in process", async () => {
   const t = await server.createTrigger({ name: "inproc", auth: { type: "hmac-sha512", encoding: "base64" } });
   const path = new URL(t.url).pathname;
   const body = '{"a":1}';

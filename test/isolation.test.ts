@@ -2,10 +2,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 /**
- * One sender never hurts another (SPEC §Isolation between triggers): while one trigger is
+ * One sender never hurts another (docs/processing-order.md#isolation): while one trigger is
  * attacked with bodies that blow its user regexes up, at about 20 requests per second from four
  * clients, another trigger's requests stay fast. The bound is generous for a busy 2-core CI
- * machine (SPEC's 50 ms p99 is what `npm run bench` measures); before the checks moved off the
+ * machine (the 50 ms p99 target is what `npm run bench` measures); before the checks moved off the
  * request thread, the other trigger's p50 was ~0.9 s.
  */
 let server: TestServer;

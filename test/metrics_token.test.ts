@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/server.ts";
 
 // `/metrics` names every trigger (`inlet_trigger_info`) on a port that usually faces the internet.
-// Open by default (CONTRACT §5, and scrapers and acceptance suites read it so); with
+// Open by default (docs/api.md#metrics, and scrapers and acceptance suites read it so); with
 // --metrics-token, it needs that token or the admin token. Through the socket, as a scraper calls it.
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";

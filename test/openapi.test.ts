@@ -3,9 +3,9 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { ROUTES } from "../src/http/openapi.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/server.ts";
 
-// The OpenAPI document against the real API: every call of CONTRACT §3 and §6 is documented,
-// every status a call answers here is documented, and every real answer validates against its
-// documented schema (JSON Schema 2020-12, Ajv).
+// The OpenAPI document against the real API: every call of docs/api.md#calls and
+// docs/api.md#operations is documented, every status a call answers here is documented, and every
+// real answer validates against its documented schema (JSON Schema 2020-12, Ajv).
 let server: TestServer;
 let doc: any;
 let ajv: Ajv2020;

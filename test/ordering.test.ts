@@ -8,7 +8,7 @@ import { BUN, spawnServer } from "./support/process.ts";
 import { startTestServer, waitFor } from "./support/server.ts";
 
 /**
- * Ordering per key (CONTRACT §6.2), observed where it matters: at a receiver that records when
+ * Ordering per key (docs/api.md#ordering-per-key), observed where it matters: at a receiver that records when
  * each delivery starts and ends. Runs of one key never overlap and arrive in acceptance order;
  * different keys overlap.
  */

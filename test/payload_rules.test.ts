@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, UUID, type TestServer } from "./support/server.ts";
 
-// Payload rules (CONTRACT §6.5) through real HTTP: JSON Schema, XML bodies, per-trigger body limits.
+// Payload rules (docs/api.md#payload-rules) through real HTTP: JSON Schema, XML bodies, per-trigger body limits.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();

@@ -5,7 +5,7 @@ import { cli } from "./support/process.ts";
 import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/postgres.ts";
 import { eventually, startTestServer, type TestServer } from "./support/server.ts";
 
-// Replay (CONTRACT §6.1) through real HTTP: a real server, a real downstream target.
+// Replay (docs/api.md#replay) through real HTTP: a real server, a real downstream target.
 let status = 500;
 const received: Array<{ path: string; body: any }> = [];
 const target = Bun.serve({
@@ -124,7 +124,7 @@ describe("replaying a filtered request", () => {
     const refused = await api("POST", `/api/triggers/${t.id}/activity/${denied.id}/replay`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain("only Filtered requests can be replayed");
-    // Nor is their request kept (CONTRACT §6.1): only Filtered rows hold one.
+    // Nor is their request kept (docs/api.md#replay): only Filtered rows hold one.
     const invalid = await fetch(t.url, { method: "POST", body: "{not json", headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.secret}` } });
     expect(invalid.status).toBe(400);
     expect((await server.activity(t.id)).some((r) => r.outcome === "rejected")).toBe(true);
@@ -228,7 +228,7 @@ describe("from the command line", () => {
   });
 });
 
-describe("replay: what each promise of CONTRACT §6.1 pins", () => {
+describe("replay: what each promise of docs/api.md#replay pins", () => {
   const bulk = (triggerId: string, body: unknown) => api("POST", `/api/triggers/${triggerId}/replay`, body);
 
   test("a Filtered request that becomes a run: its kept request (redacted on arrival, no credentials), dedup not applied again, one Activity row `run` naming the row", async () => {

@@ -12,7 +12,7 @@ import { freshDatabase, postgresAvailable, sharedPostgres } from "./support/post
 import { cli } from "./support/process.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-// Rotation with overlap (CONTRACT §6.4) through real HTTP.
+// Rotation with overlap (docs/api.md#rotation-with-overlap) through real HTTP.
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MAX_TRIGGER_BODY_BYTES } from "../src/records/trigger.ts";
+import { MAX_TRIGGER_BODY_BYTES } from "../src/records/trigger_schemas.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/server.ts";
 
 /**

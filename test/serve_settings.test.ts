@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUN, ROOT, spawnServer, type ServerProcess } from "./support/process.ts";
 
-// CONTRACT §1: `inlet serve`'s flags, their environment twins and defaults, seen from outside.
+// README "Commands and flags": `inlet serve`'s flags, their environment twins and defaults, seen from outside.
 const MAIN = join(ROOT, "src/main.ts");
 /** Every setting unset, whatever the environment of the test run says. */
 const CLEAN = {

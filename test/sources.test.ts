@@ -5,7 +5,7 @@ import { rawHttp } from "./support/raw_http.ts";
 import { ADMIN_TOKEN, startTestServer, UUID, waitFor, type TestServer } from "./support/server.ts";
 import { withTempDir } from "./support/temp_dir.ts";
 
-// Who may send (CONTRACT §6.4) through real HTTP: the peer here is 127.0.0.1.
+// Who may send (docs/api.md#allowed-sources) through real HTTP: the peer here is 127.0.0.1.
 let server: TestServer;
 let behindProxy: TestServer;
 // Listens on both families: a caller on 127.0.0.1 arrives as ::ffff:127.0.0.1; only ::1 is a proxy.

@@ -280,7 +280,7 @@ describe("rate limit and storage", () => {
   });
 });
 
-describe("CONTRACT §2 row by row: request ids, headers and Activity", () => {
+describe("docs/api.md#answers row by row: request ids, headers and Activity", () => {
   test("every outcome's request_id equals X-Request-Id, is fresh, and is the id its Activity row (and run) carries", async () => {
     const t = await server.createTrigger({
       name: "ids",

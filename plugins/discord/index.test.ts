@@ -15,7 +15,7 @@ async function handshake(body: unknown, secret = fixture.appSecret, signingKey =
 }
 
 describe("discord plugin", () => {
-  // research/providers.md: tweetnacl keyPair.fromSeed(32 × 0x01), checked with discord-interactions verifyKey.
+  // docs/plugins.md#test-vectors: tweetnacl keyPair.fromSeed(32 × 0x01), checked with discord-interactions verifyKey.
   test("reproduces the verifyKey-checked Ed25519 vector", async () => {
     const publicKey = "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c";
     const signature =

@@ -12,7 +12,7 @@ const DOCS_SECRET = "yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy";
 const V1_BODY =
   '[{"eventId":1,"subscriptionId":12345,"portalId":62515,"occurredAt":1564113600000,"subscriptionType":"contact.creation","attemptNumber":0,"objectId":123,"changeSource":"CRM","changeFlag":"NEW","appId":54321}]';
 
-// v3: self-generated with @hubspot/api-client Signature.getSignature (research/providers.md).
+// v3: self-generated with @hubspot/api-client Signature.getSignature (docs/plugins.md#test-vectors).
 const V3 = {
   secret: "hs_client_secret",
   url: "https://example.com/webhooks/hubspot",

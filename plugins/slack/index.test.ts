@@ -24,7 +24,7 @@ describe("slack plugin", () => {
     expect(slack.event!(req, Object.fromEntries(new URLSearchParams(DOCS_BODY)))).toBe("/webhook-collect");
   });
 
-  // research/providers.md: self-generated, checked with @slack/bolt isValidSlackRequest.
+  // docs/plugins.md#test-vectors: self-generated, checked with @slack/bolt isValidSlackRequest.
   test("reproduces the Bolt-checked vector", async () => {
     const signed = await slack.sign!(requestOf({ body: '{"id":"evt_1","type":"test"}' }), pluginContext("slack_signing_secret", at(1700000000)));
     expect(signed.headers["X-Slack-Signature"]).toBe("v0=09bf626f3c5407272e9d085722269cd551ee02c825c4a67ae4b3fe5eebb85ccc");

@@ -9,7 +9,7 @@ const square: InletPlugin = squarePlugin;
 const NOW = new Date(1_750_000_000_000);
 
 describe("square plugin", () => {
-  // research/providers.md, self-generated and checked with the square SDK's WebhooksHelper.
+  // docs/plugins.md#test-vectors: self-generated and checked with the square SDK's WebhooksHelper.
   test("reproduces the WebhooksHelper-checked vector (URL + body, base64)", async () => {
     const req = requestOf({ url: "https://example.com/webhooks/square", body: '{"id":"evt_1","type":"test"}' });
     const expected = "LQuZhK1xKGx4z9mJ/MW+cPTW1SUa3dqABWDJpGyFUfc=";

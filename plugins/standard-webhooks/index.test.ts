@@ -5,7 +5,7 @@ import { accepted, headerRecord, requestOf, signedFixture, tampered, withHeaders
 import fixture from "./fixture.ts";
 import plugin from "./index.ts";
 
-// The spec's and the library's published vector (research/providers.md, "Test vectors").
+// The spec's and the library's published vector (docs/plugins.md#test-vectors).
 const SPEC = {
   secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
   id: "msg_p5jXN8AQM9LWM0D4loKWxJek",

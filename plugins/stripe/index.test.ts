@@ -12,7 +12,7 @@ const NOW = new Date(1_750_000_000_000);
 const at = (unix: number) => new Date(unix * 1000);
 
 describe("stripe plugin", () => {
-  // research/providers.md: made with stripe 23.1.0 generateTestHeaderString, accepted by constructEvent.
+  // docs/plugins.md#test-vectors: made with stripe 23.1.0 generateTestHeaderString, accepted by constructEvent.
   test("reproduces the stripe-node test header vector", async () => {
     const body = '{"id":"evt_test_webhook","object":"event"}';
     const header = "t=1700000000,v1=d95c6b7477fbd7e9f90b1b0ef5f9c7ac25abca5382460e0d988c2b2a5b71b990";

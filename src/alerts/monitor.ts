@@ -13,7 +13,7 @@ export interface AlertMonitorOptions {
   url?: string;
   /** Standard Webhooks secret (`--alert-secret`); without it notifications are unsigned. */
   secret?: string;
-  /** How often rules are evaluated (CONTRACT §6.3: at least every 5 s). */
+  /** How often rules are evaluated (at least every 5 s: docs/api.md#alerts). */
   intervalMs: number;
   owner: string;
   log: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
@@ -37,7 +37,7 @@ async function signed(secret: string, id: string, payload: string): Promise<Reco
 }
 
 /**
- * Alerts (CONTRACT §6.3): every rule of every trigger is a state machine ok → firing → ok,
+ * Alerts (docs/api.md#alerts): every rule of every trigger is a state machine ok → firing → ok,
  * evaluated every interval and kept in the store. A transition is recorded with a conditional
  * write and its notification queued in the same transaction, so with several instances each
  * transition is recorded, and notified, exactly once, and a restart repeats nothing. Queued

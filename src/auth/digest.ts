@@ -1,8 +1,8 @@
 import type { DigestEncoding, HashAlgorithm } from "../records/digest.ts";
 
 /**
- * HMAC with Bun's native hasher (the fastest of the three APIs measured in research/baseline.md).
- * Strings are hashed as UTF-8.
+ * HMAC with Bun's native hasher (the fastest of the three APIs Bun offers,
+ * docs/processing-order.md#authentication). Strings are hashed as UTF-8.
  */
 export function hmac(alg: HashAlgorithm, key: string | Uint8Array, data: string | Uint8Array, encoding: DigestEncoding): string {
   const hasher = new Bun.CryptoHasher(alg, key);

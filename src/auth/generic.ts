@@ -48,7 +48,7 @@ function verifyHmac(auth: AuthConfig, secret: string, headers: Headers, rawBody:
 }
 
 /**
- * Authenticates a request by a generic trigger's Authentication Type (seed §Authentication).
+ * Authenticates a request by a generic trigger's Authentication Type (docs/processing-order.md#authentication).
  * Every comparison is constant-time; the HMAC covers the raw body bytes exactly as received.
  *
  * @example

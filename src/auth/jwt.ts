@@ -10,7 +10,7 @@ export const JWKS_COOLDOWN_MS = 30_000;
 const JWKS_MAX_AGE_MS = 10 * 60_000;
 
 /**
- * Verifies `Authorization: Bearer <JWT>` for a `jwt` trigger (CONTRACT §6.4) with `jose`: only the
+ * Verifies `Authorization: Bearer <JWT>` for a `jwt` trigger (docs/api.md#basic-and-jwt) with `jose`: only the
  * configured algorithms (so `alg: none` and algorithm confusion are refused), `exp` required,
  * `nbf`/`iat` honoured, issuer and audience when set, all within the clock tolerance. One per
  * trigger version: it keeps the JWKS cache. JWKS fetches go through `gate`, which leaves a URL

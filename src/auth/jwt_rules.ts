@@ -1,13 +1,13 @@
 import { createPublicKey } from "node:crypto";
 import type { Static } from "@sinclair/typebox";
-import type { JwtSchema } from "../records/trigger.ts";
+import type { JwtSchema } from "../records/trigger_schemas.ts";
 
 export type JwtConfig = Static<typeof JwtSchema>;
 
 const KEY_TYPES: Record<string, string> = { RS256: "rsa", ES256: "ec", EdDSA: "ed25519" };
 
 /**
- * The rules of `auth.jwt` (CONTRACT §6.4), at save: HS256 (a key inlet generates) is never mixed
+ * The rules of `auth.jwt` (docs/api.md#basic-and-jwt), at save: HS256 (a key inlet generates) is never mixed
  * with a public-key algorithm (that mix is how algorithm confusion works), a public-key algorithm
  * needs exactly one of `publicKey` (PEM) and `jwksUrl`, and a PEM key must be one those
  * algorithms can use.

@@ -2,7 +2,8 @@ import { checkFilter, checkQuery, compileFilter, compileKeyQuery, runFilter, run
 import { checkPatterns, classifyNames, compileRedaction, NameDecisions, redact, redactWith } from "../redact/index.ts";
 import type { ExpressionRules } from "../triggers/normalize.ts";
 import { checkSchemaDocument, CompiledSchema, validatesWithoutSandbox } from "../schema/validator.ts";
-import { checkOps, type CheckOp, type CheckSettings, type PreparedChecks } from "./prepared.ts";
+import { checkOps, type CheckOp, type CheckSettings } from "./check_ops.ts";
+import type { PreparedChecks } from "./prepared_checks.ts";
 import { destinationsOf } from "../records/destination.ts";
 import { sharedInFlight } from "./shared_in_flight.ts";
 

@@ -1,4 +1,4 @@
-import type { CheckOp, CheckSettings } from "./prepared.ts";
+import type { CheckOp, CheckSettings } from "./check_ops.ts";
 import { arrived, postCrossing } from "./crossing.ts";
 import type { CheckAnswer, CheckJob } from "./protocol.ts";
 import { workerUrl } from "../sandbox/worker_url.ts";

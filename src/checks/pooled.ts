@@ -1,6 +1,6 @@
 import { compileChecks } from "./compile.ts";
 import type { CheckPool } from "./pool.ts";
-import type { ChecksCompiler } from "./prepared.ts";
+import type { ChecksCompiler } from "./prepared_checks.ts";
 
 /**
  * The server's checks: what needs the sandbox evaluates in a sandbox worker of `pool` (compiled

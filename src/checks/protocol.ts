@@ -1,5 +1,5 @@
 import type { Crossing } from "./crossing.ts";
-import type { CheckOp, CheckSettings } from "./prepared.ts";
+import type { CheckOp, CheckSettings } from "./check_ops.ts";
 
 /** One evaluation asked of a sandbox worker. `key` names the trigger version its checks compile from. */
 export interface CheckJob {

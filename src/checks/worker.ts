@@ -2,7 +2,7 @@
 // that answers requests. Started by CheckPool (pool.ts); one job at a time.
 import { compileChecks } from "./compile.ts";
 import { arrived, postCrossing } from "./crossing.ts";
-import type { PreparedChecks } from "./prepared.ts";
+import type { PreparedChecks } from "./prepared_checks.ts";
 import type { CheckAnswer, CheckJob } from "./protocol.ts";
 
 declare const self: Worker;

@@ -1,4 +1,5 @@
-import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { loadServerConfig } from "../config/load_server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { configFileContext } from "../core.ts";
 import { applyConfig, formatConfigError, formatPlan, loadConfigFile, type ConfigError } from "../triggers_as_code/index.ts";
 import type { ParsedArgs } from "./args.ts";

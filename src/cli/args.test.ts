@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { parseArgs, subcommandFirst } from "./args.ts";
 
 test("a command's options, server flags and positional words are told apart; --name=value works", () => {

@@ -1,4 +1,6 @@
-import { flagValue, OPTIONS, takesNextWord, UsageError } from "../config/server_config.ts";
+import { flagValue, takesNextWord } from "../config/load_server_config.ts";
+import { OPTIONS } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 
 export interface ParsedArgs {
   /** The command's own options. */

@@ -1,4 +1,5 @@
-import { isGiven, publicBaseUrl } from "../config/server_config.ts";
+import { isGiven } from "../config/load_server_config.ts";
+import { publicBaseUrl } from "../config/base_url.ts";
 import { BASE_URL_META } from "../records/meta_keys.ts";
 import type { Core } from "../core.ts";
 

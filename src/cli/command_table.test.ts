@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { OPTIONS, UsageError } from "../config/server_config.ts";
+import { OPTIONS } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { commandArgs } from "./command_args.ts";
 import { COMMANDS } from "./command_table.ts";
 import { usageLines } from "./help_text.ts";

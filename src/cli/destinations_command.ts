@@ -1,4 +1,4 @@
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { destinationsOf } from "../records/destination.ts";
 import { okState, statusOf } from "../records/destination_state.ts";
 import type { ParsedArgs } from "./args.ts";

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { loadServerConfig } from "../config/load_server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { configFileContext } from "../core.ts";
 import { exportTriggers, formatOf } from "../triggers_as_code/index.ts";
 import type { ParsedArgs } from "./args.ts";

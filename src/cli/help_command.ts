@@ -1,4 +1,4 @@
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { CliCommand } from "./command.ts";
 import { helpOn, helpText, isHelpTopic } from "./help_text.ts";

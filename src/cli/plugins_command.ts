@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { loadServerConfig } from "../config/load_server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { loadPlugins } from "../core.ts";
 import { ScaffoldRefused } from "../plugins/new_files.ts";
 import { scaffoldPlugin } from "../plugins/scaffold.ts";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 
 /** A JSON document from a file, or from stdin with `-`. */
 export function readInput(path: string): unknown {

@@ -1,4 +1,5 @@
-import { UsageError, type ServerConfig } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
+import type { ServerConfig } from "../config/server_config.ts";
 import { compileChecks } from "../checks/compile.ts";
 import { IngestPipeline } from "../ingest/pipeline.ts";
 import { Replay, type ReplayResult } from "../replay/replay.ts";

@@ -1,5 +1,5 @@
 import { ConfigFileRefused } from "../config/config_file_refused.ts";
-import { loadServerConfig } from "../config/server_config.ts";
+import { loadServerConfig } from "../config/load_server_config.ts";
 import { startServer } from "../server.ts";
 import type { ParsedArgs } from "./args.ts";
 import { flushOutput, print, printWarnings } from "./output.ts";

@@ -3,11 +3,12 @@ import { readFileSync } from "node:fs";
 import { SignJWT } from "jose";
 import type { JwtConfig } from "../auth/jwt_rules.ts";
 import { hmac } from "../auth/digest.ts";
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { settingsWithDefaults } from "../plugins/app_settings.ts";
 import { pluginContext } from "../plugins/context.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl } from "../records/trigger_url.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 
 /** A JWT valid for five minutes: HS256 with the trigger's key, or a public-key algorithm with --key (a PEM private key). */
 async function signJwt(jwt: JwtConfig, secret: string, keyFile: string | undefined): Promise<string> {

@@ -1,4 +1,5 @@
-import { loadServerConfig, UsageError } from "../config/server_config.ts";
+import { loadServerConfig } from "../config/load_server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import type { ParsedArgs } from "./args.ts";
 import { baseUrlOf } from "./base_url_of.ts";
 import { print } from "./output.ts";

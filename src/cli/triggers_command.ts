@@ -1,4 +1,4 @@
-import { UsageError } from "../config/server_config.ts";
+import { UsageError } from "../config/usage_error.ts";
 import { presentTrigger } from "../triggers/present.ts";
 import type { ParsedArgs } from "./args.ts";
 import { baseUrlOf } from "./base_url_of.ts";

@@ -1,4 +1,5 @@
-import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl } from "../records/trigger_url.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { destinationsOf } from "../records/destination.ts";
 import { shorthandWorkflow } from "../triggers/deliveries.ts";
 import { formatTable } from "./table.ts";

@@ -1,4 +1,5 @@
-import { loadServerConfig, type ServerConfig } from "../config/server_config.ts";
+import { loadServerConfig } from "../config/load_server_config.ts";
+import type { ServerConfig } from "../config/server_config.ts";
 import { openCore, type Core } from "../core.ts";
 
 /** Opens the data (store, key, plugins, triggers) for one command and closes it after. */

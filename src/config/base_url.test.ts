@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { localOnly, localOnlyNote } from "./base_url.ts";
-import { loadServerConfig, publicBaseUrl } from "./server_config.ts";
+import { localOnly, localOnlyNote, publicBaseUrl } from "./base_url.ts";
+import { loadServerConfig } from "./load_server_config.ts";
 
 test("loopback, localhost and wildcard base URLs are local only; others are not", () => {
   for (const url of ["http://127.0.0.1:8080", "http://127.1.2.3:1", "http://localhost:8080", "http://app.localhost", "http://[::1]:8080", "http://0.0.0.0:80", "http://[::]:80"]) {

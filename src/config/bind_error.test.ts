@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { explainBindError } from "./bind_error.ts";
-import { UsageError } from "./server_config.ts";
+import { UsageError } from "./usage_error.ts";
 
 const failure = (code: string) => Object.assign(new Error(`Failed to start server (${code})`), { code });
 

@@ -1,4 +1,6 @@
-import { hostPort, UsageError, type ServerConfig } from "./server_config.ts";
+import { hostPort } from "./base_url.ts";
+import { UsageError } from "./usage_error.ts";
+import type { ServerConfig } from "./server_config.ts";
 
 /** A port that cannot be bound, said the way a user can act on. */
 export function explainBindError(error: unknown, config: Pick<ServerConfig, "host" | "port">): unknown {

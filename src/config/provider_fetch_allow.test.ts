@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
 import { parseFetchAllow } from "./provider_fetch_allow.ts";
-import { loadServerConfig, UsageError } from "./server_config.ts";
+import { loadServerConfig } from "./load_server_config.ts";
+import { UsageError } from "./usage_error.ts";
 
 test("entries are HOST:PORT, spelled as a parsed URL spells its host (lower-case, IPv6 in brackets)", () => {
   expect(parseFetchAllow("127.0.0.1:9000, Mirror.Internal:443,[0:0::1]:8443")).toEqual(["127.0.0.1:9000", "mirror.internal:443", "[::1]:8443"]);

@@ -3,7 +3,7 @@ import type { DedupConfig } from "../records/trigger.ts";
 import { ExactNumber, numberText } from "../json/index.ts";
 import { canonicalJson } from "./canonical_json.ts";
 
-/** The well-known paths `event-id` reads, in order (SPEC §Deduplication). */
+/** The well-known paths `event-id` reads, in order (docs/processing-order.md#deduplication). */
 export const EVENT_ID_PATHS: ReadonlyArray<readonly string[]> = [
   ["event_id"],
   ["eventId"],

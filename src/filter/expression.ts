@@ -118,7 +118,7 @@ export function checkQuery(source: string): string | null {
 /** The part of the body the expression can observe; refused past the nesting bound, wherever it evaluates. */
 function pruned(ast: Filter | Query, body: unknown): unknown {
   const observed = prune(ast, body);
-  // QuickJS's JSON.parse recurses on the host's native stack (research §3); the host's evaluator recurses too.
+  // QuickJS's JSON.parse recurses on the host's native stack (docs/processing-order.md#the-sandbox); the host's evaluator recurses too.
   if (exceedsDepth(observed)) throw new SandboxError("sandbox_too_deep", `body nests deeper than ${MAX_NESTING_DEPTH} levels; expression not evaluated`);
   return observed;
 }

@@ -1,4 +1,4 @@
-import { jsonResponse } from "../ingest/respond.ts";
+import { jsonResponse } from "../net/answers.ts";
 import { formatAddress } from "../net/client_address.ts";
 
 /** Failed authentications one client address may make in a clock minute before the rest are 429. */

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { ADMIN_TOKEN_HINT } from "../auth/admin_token.ts";
 import { tokenMatchesHash } from "../auth/token_hash.ts";
-import { jsonResponse } from "../ingest/respond.ts";
+import { jsonResponse } from "../net/answers.ts";
 import { activityRoutes } from "./api/activity.ts";
 import { alertRoutes } from "./api/alerts.ts";
 import { checkRoutes } from "./api/check.ts";

@@ -27,7 +27,7 @@ export async function readOptionalJson(request: Request, limit: number, parse: (
   }
 }
 
-/** `limit` and `before` of a list call (CONTRACT §3: limit defaults to 50, at most 500). */
+/** `limit` and `before` of a list call (limit defaults to 50, at most 500: docs/api.md#paging). */
 export function pageOf(query: Record<string, string | undefined>): { limit: number; before?: string } {
   const details = [];
   let limit = 50;

@@ -1,15 +1,16 @@
 import { Type } from "@sinclair/typebox";
 
 /**
- * The management API's answers (CONTRACT §3, §6) as TypeBox schemas: the panel's client types are
- * derived from these (`Static`), so the two cannot drift apart.
+ * The management API's answers (docs/api.md#management-api, docs/api.md#operations) as TypeBox
+ * schemas: the panel's client types are derived from these (`Static`), so the two cannot drift
+ * apart.
  */
 
 /** `skipped`: the destination's transform returned null (README "Destinations"). */
 const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "skipped"] as const;
 const OUTCOMES = ["run", "deduplicated", "filtered", "auth_failed", "rejected", "error"] as const;
 
-/** One run (CONTRACT §3 Run, §6.1 replayOf, §6.2 its ordering key). */
+/** One run (docs/api.md#run; its replayOf: #replay; its ordering key: #ordering-per-key). */
 export const RunSchema = Type.Object({
   id: Type.String(),
   triggerId: Type.String(),
@@ -26,7 +27,7 @@ export const RunSchema = Type.Object({
   orderingKey: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
-/** One Activity row (CONTRACT §3 ActivityRow). */
+/** One Activity row (docs/api.md#activityrow). */
 export const ActivityRowSchema = Type.Object({
   id: Type.String(),
   at: Type.String(),
@@ -63,7 +64,7 @@ export const PluginSchema = Type.Object({
 /** One problem with an input, by JSON pointer (400 `details`, 422 `details`). */
 export const ValidationDetailSchema = Type.Object({ path: Type.String(), message: Type.String() });
 
-/** One alert rule's state (CONTRACT §6.3 `GET /api/alerts`). */
+/** One alert rule's state (`GET /api/alerts`, docs/api.md#alerts). */
 export const AlertSchema = Type.Object({
   id: Type.String(),
   triggerId: Type.String(),

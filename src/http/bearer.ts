@@ -1,4 +1,4 @@
-import { jsonResponse } from "../ingest/respond.ts";
+import { jsonResponse } from "../net/answers.ts";
 
 /** What a request's `Authorization` header holds, measured against the token(s) a route takes. */
 export type BearerCredential = "accepted" | "wrong token" | "no token";
@@ -16,9 +16,9 @@ export function bearerCredential(request: Request, accepts: (token: string) => b
 }
 
 /**
- * The 401 for a refused credential: the management API's body of CONTRACT §3 and a Bearer
- * challenge that says how to get in (RFC 6750 §3): for a wrong token, `error="invalid_token"`
- * with `hint` as its description (a quoted string: no `"` or `\` in it).
+ * The 401 for a refused credential: the management API's body (docs/api.md#admin-authentication)
+ * and a Bearer challenge that says how to get in (RFC 6750 §3): for a wrong token,
+ * `error="invalid_token"` with `hint` as its description (a quoted string: no `"` or `\` in it).
  */
 export function unauthorized(credential: Exclude<BearerCredential, "accepted">, hint: string): Response {
   const challenge = credential === "wrong token" ? `, error="invalid_token", error_description="${hint}"` : "";

@@ -1,8 +1,8 @@
-import { failure } from "../ingest/respond.ts";
+import { failure } from "../net/answers.ts";
 
 /**
  * The HTTP edge: what is refused before any route runs, answered in the contract's shape
- * (CONTRACT §6.6) with `X-Request-Id`, instead of a bare status from the HTTP layer.
+ * (docs/api.md#edge-refusals) with `X-Request-Id`, instead of a bare status from the HTTP layer.
  *
  * Bun's own parser refuses first what is larger still (see README "What the edge answers"):
  * inlet raises its header limit to {@link PARSER_HEADER_BYTES} so that everything below that

@@ -2,7 +2,7 @@ import { StoreUnavailable, UnknownCursor } from "../store/errors.ts";
 import { ManagedByConfig } from "../triggers/managed_by_config.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 import { BodyTooLarge } from "../net/limited_body.ts";
-import { ERRORS, jsonResponse, UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
+import { ERRORS, jsonResponse, UNAVAILABLE_RETRY_AFTER } from "../net/answers.ts";
 import { edgeRefusal } from "./edge.ts";
 import { logEvent } from "./request_log.ts";
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { UNAVAILABLE_RETRY_AFTER } from "../ingest/respond.ts";
+import { UNAVAILABLE_RETRY_AFTER } from "../net/answers.ts";
 import type { History } from "../store/history.ts";
 import type { Maintenance } from "../store/maintenance.ts";
 import type { Metrics, PerTriggerGauge } from "./metrics.ts";

@@ -1,4 +1,4 @@
-import { ERRORS } from "../ingest/respond.ts";
+import { ERRORS } from "../net/answers.ts";
 import { edgeRefusal } from "./edge.ts";
 
 /** A route as the router lists it (`app.routes`). */
@@ -13,7 +13,7 @@ const ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 /**
  * For a request no route took: the methods its path answers to. A known path asked with another
  * method is then 405 with `Allow` (RFC 9110 §15.5.6), in the shape the webhook path answers it
- * (CONTRACT §2), instead of a 404 that would say the path does not exist; an unknown path stays
+ * (docs/api.md#answers), instead of a 404 that would say the path does not exist; an unknown path stays
  * 404. A GET route answers HEAD too (the server does). Paths are matched as the router matches
  * them: `:name` is one segment, `*` the rest, one trailing slash allowed.
  *

@@ -9,7 +9,7 @@ export const METRICS_TOKEN_HINT = "token not accepted for /metrics; send the val
 export type MetricsGuard = (request: Request) => Response | null;
 
 /**
- * Who may read `/metrics`. Without a metrics token, anyone: CONTRACT §5 lists the endpoint
+ * Who may read `/metrics`. Without a metrics token, anyone: docs/api.md#metrics lists the endpoint
  * without credentials, and scrapers and acceptance suites read it so. With one, a request must
  * carry it, or the admin token (whose holder reads every trigger through the API anyway), as
  * `Authorization: Bearer`; otherwise the management API's 401 and challenge. The admin token is

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger.ts";
+import { TriggerInputSchema, TriggerPatchSchema, TriggerSchema } from "../records/trigger_schemas.ts";
 import { BulkReplayResultSchema, BulkReplaySchema, ReplayRequestSchema } from "../replay/replay_input.ts";
 import { RotateResultSchema, RotateSchema } from "../triggers/rotate_input.ts";
 import { VERSION } from "../version.ts";
@@ -79,7 +79,7 @@ const page = [
   { name: "before", description: "the id of the last item of the previous page", schema: { type: "string" } },
 ];
 
-/** Every route of CONTRACT §3 and §6, with every status it can answer. */
+/** Every route of docs/api.md#calls and docs/api.md#operations, with every status it can answer. */
 export const ROUTES: ApiRoute[] = [
   { method: "post", path: "/api/triggers", operationId: "createTrigger", tag: "Triggers", summary: "Create a trigger", request: "TriggerInput", responses: { "201": { description: "created", schema: "Trigger" }, "400": invalid } },
   { method: "get", path: "/api/triggers", operationId: "listTriggers", tag: "Triggers", summary: "List triggers, newest first", query: [{ ...page[0], description: "page size (default: every trigger)", schema: { type: "integer", minimum: 1, maximum: 500 } }, page[1]], responses: { "200": { description: "triggers", arrayOf: "Trigger" }, "400": invalid } },

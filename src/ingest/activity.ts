@@ -1,6 +1,6 @@
 import type { ActivityOutcome, ActivityRecord } from "../records/activity.ts";
 
-/** The Activity row of one request (CONTRACT §3 ActivityRow). */
+/** The Activity row of one request (docs/api.md#activityrow). */
 export function activityRow(
   at: { triggerId: string; requestId: string; now: Date; /** `now` as ISO text, when the caller has it already */ iso?: string },
   outcome: ActivityOutcome,

@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
 import { arrivalOf, triggerRecord } from "../../test/support/ingest.ts";
 import { admit, notAUrlCheck } from "./admit.ts";
-import { genericRecipe } from "./generic_recipe.ts";
+import { genericProtocol } from "./generic_protocol.ts";
 import { RateLimiter } from "./rate_limit.ts";
 
 const trigger = triggerRecord({ methods: ["POST"] });
-const recipe = genericRecipe(trigger, {});
+const protocol = genericProtocol(trigger, {});
 
 test("a method the trigger does not accept is 405 with Allow and a rejected row", async () => {
-  const ending = admit(recipe, arrivalOf(trigger, { method: "PUT" }), undefined)!;
+  const ending = admit(protocol, arrivalOf(trigger, { method: "PUT" }), undefined)!;
   expect(ending.outcome).toBe("rejected");
   expect(ending.detail).toBe("method PUT not accepted (accepts POST)");
   expect(ending.response.status).toBe(405);
@@ -16,14 +16,14 @@ test("a method the trigger does not accept is 405 with Allow and a rejected row"
 });
 
 test("an accepted method within the rate goes on", () => {
-  expect(admit(recipe, arrivalOf(trigger), new RateLimiter(5))).toBeNull();
+  expect(admit(protocol, arrivalOf(trigger), new RateLimiter(5))).toBeNull();
 });
 
 test("past the rate limit: 429 with Retry-After in whole seconds", async () => {
   const limiter = new RateLimiter(1);
   const arrival = arrivalOf(trigger);
-  expect(admit(recipe, arrival, limiter)).toBeNull();
-  const ending = admit(recipe, arrival, limiter)!;
+  expect(admit(protocol, arrival, limiter)).toBeNull();
+  const ending = admit(protocol, arrival, limiter)!;
   expect(ending.response.status).toBe(429);
   expect(ending.response.headers.get("retry-after")).toBe("1");
   expect(await ending.response.json()).toEqual({ error: "rate limited", request_id: arrival.requestId });

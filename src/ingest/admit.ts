@@ -1,14 +1,14 @@
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import type { RateLimiter } from "./rate_limit.ts";
-import type { TriggerRecipe } from "./recipe.ts";
-import { ERRORS, failure } from "./respond.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /** The method check (405 with `Allow`) and the per-trigger rate limit (429 with `Retry-After`). */
-export function admit(recipe: TriggerRecipe, arrival: Arrival, limiter: RateLimiter | undefined): Ending | null {
+export function admit(protocol: SenderProtocol, arrival: Arrival, limiter: RateLimiter | undefined): Ending | null {
   const { method, requestId } = arrival;
-  if (!recipe.methods.includes(method)) {
-    const allow = recipe.methods.join(", ");
+  if (!protocol.methods.includes(method)) {
+    const allow = protocol.methods.join(", ");
     return Ending.stop("rejected", `method ${method} not accepted (accepts ${allow})`, failure(405, ERRORS.method, requestId, { Allow: allow }));
   }
   if (limiter) {

@@ -1,5 +1,5 @@
 import type { Delivery } from "./delivery.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 
 /**
  * The Pre-Execution Filter: `null` when the delivery goes on, else the reason it was filtered

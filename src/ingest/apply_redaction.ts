@@ -1,5 +1,5 @@
 import type { Delivery } from "./delivery.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 
 /** What redaction hands on: the parts of `$trigger` that come from the sender. */
 export type Redacted = Pick<Delivery, "body" | "query" | "headers">;

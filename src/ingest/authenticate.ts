@@ -1,8 +1,8 @@
 import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending, type Step } from "./ending.ts";
-import type { TriggerRecipe } from "./recipe.ts";
-import { ERRORS, failure } from "./respond.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 declare const verifiedBrand: unique symbol;
 
@@ -20,13 +20,13 @@ export interface Verified {
 }
 
 /**
- * Authentication: the recipe checks the credential over the raw bytes, before anything is parsed
+ * Authentication: the protocol checks the credential over the raw bytes, before anything is parsed
  * or stored. Every failure is the same 401; the reason goes to the owner's Activity row. While
  * `auth.mode` is report (README "Report-only rollout") a failure goes on instead, and
  * `arrival.reportOnly.auth` records the outcome, verified or not.
  */
-export async function authenticateRequest(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array): Promise<Step<Verified>> {
-  const result = await recipe.authenticate(arrival, rawBody);
+export async function authenticateRequest(protocol: SenderProtocol, arrival: Arrival, rawBody: Uint8Array): Promise<Step<Verified>> {
+  const result = await protocol.authenticate(arrival, rawBody);
   if (reportsOnly(arrival.trigger.auth, arrival.now)) arrival.reportOnly.auth = result.ok ? { verified: true } : { verified: false, reason: result.reason };
   else if (!result.ok) return authRefusal(arrival, result.reason);
   return { arrival, headers: arrival.headers, rawBody } as Verified;

@@ -2,7 +2,7 @@ import { parseJsonCounting, type ReadJson } from "../json/index.ts";
 import { fieldsOf } from "./literal_fields.ts";
 import { isXmlType, parseXml } from "./parse_xml.ts";
 import { isMultipartType, parseMultipart, type MultipartFile } from "./parse_multipart.ts";
-// One nesting limit for the whole service (SPEC: 256): the sandbox enforces the same number.
+// One nesting limit for the whole service (256, docs/processing-order.md#limits-and-defaults): the sandbox enforces the same number.
 import { MAX_NESTING_DEPTH as MAX_JSON_DEPTH } from "../sandbox/depth.ts";
 
 /** The body does not parse under its declared content type: 400. */
@@ -113,7 +113,7 @@ function parseJsonBody(bytes: Uint8Array, parsed: ReadJson | null = null): ReadJ
 }
 
 /**
- * Parses a body per SPEC §Processing order step 4: JSON types must parse; XML types must be
+ * Parses a body (docs/processing-order.md#parse): JSON types must parse; XML types must be
  * well-formed, safe XML (an object, see parseXml); form bodies become an object of fields, and so
  * do multipart bodies, whose file parts are described in `files` (see parseMultipart);
  * anything else is a string. An empty body without a JSON type is `null`. A JSON body comes with
@@ -156,8 +156,9 @@ function isTextType(contentType: string | null): boolean {
 }
 
 /**
- * A body its content type promises is text (SPEC: data is kept exactly): decoded by the charset
- * it names (UTF-8 when none), refused when its bytes are not that, never altered with U+FFFD.
+ * A body its content type promises is text (docs/processing-order.md#data-kept-exactly): decoded by
+ * the charset it names (UTF-8 when none), refused when its bytes are not that, never altered with
+ * U+FFFD.
  */
 function textOf(bytes: Uint8Array, contentType: string | null): string {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1].toLowerCase() ?? "utf-8";

@@ -1,13 +1,14 @@
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
 import { recordRejected, type RecordDeps } from "./record.ts";
-import { duplicateAck, ERRORS, failureWithDetails } from "./respond.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import { ERRORS, failureWithDetails } from "../net/answers.ts";
+import { duplicateAck } from "./duplicate_ack.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 import type { DedupClaim } from "../records/ingest.ts";
 import { noted, reportOnlyNote } from "./report_only.ts";
 
 /**
- * The trigger's JSON Schema (CONTRACT §6.5), after parsing and before the filter: a body that
+ * The trigger's JSON Schema (docs/api.md#json-schema), after parsing and before the filter: a body that
  * does not conform gets 422 with at most 20 details (the sender needs them to fix the payload)
  * and a `rejected` Activity row, committed with the request's dedup key so that a provider's
  * retry of the same delivery is deduplicated. `null`: the body conforms (or no schema is set).

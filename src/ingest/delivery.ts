@@ -1,7 +1,7 @@
 import type { ReportOnlyMarks } from "./report_only.ts";
 import type { DedupClaim } from "../records/ingest.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
-import type { AppInfo } from "./recipe.ts";
+import type { AppInfo } from "./sender_protocol.ts";
 import type { MultipartFile } from "./parse_multipart.ts";
 
 /**

@@ -2,29 +2,29 @@ import { ProviderUnavailable } from "../plugins/provider_errors.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
-import type { TriggerRecipe } from "./recipe.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
 import { notArmedReason } from "./not_armed.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /**
  * A provider's URL-verification call (Slack's challenge, Dropbox's GET, Asana's first secret…):
- * answered with the recipe's response and an Activity row `filtered` ("no run"), or `null` when
+ * answered with the protocol's response and an Activity row `filtered` ("no run"), or `null` when
  * this request is not one. A secret handed over in the handshake is stored only while the
  * trigger is armed (README "Trust on first use"); otherwise the handshake gets the uniform 401,
  * unless it offers the secret already stored (a retried set-up). `caller` names the client's
  * address for the Activity row of an adoption.
  */
 export async function answerHandshake(
-  recipe: TriggerRecipe,
+  protocol: SenderProtocol,
   arrival: Arrival,
   rawBody: Uint8Array,
   triggers: Pick<TriggerService, "adoptAppSecret">,
   caller: () => string,
 ): Promise<Ending | null> {
-  if (!recipe.handshake) return null;
+  if (!protocol.handshake) return null;
   let answer;
   try {
-    answer = await recipe.handshake(arrival, rawBody);
+    answer = await protocol.handshake(arrival, rawBody);
   } catch (error) {
     // The provider's keys or confirmation URL did not answer: a 503 (see the pipeline), not a refusal.
     if (error instanceof ProviderUnavailable) throw error;

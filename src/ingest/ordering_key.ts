@@ -1,6 +1,6 @@
 import { sha256Hex } from "../auth/digest.ts";
 import { canonicalJson } from "../dedup/canonical_json.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 
 /** Longer canonical values are kept as their hash: the key is compared, not read back. */
 const MAX_SHOWN = 200;

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { arrivalOf, triggerRecord } from "../../test/support/ingest.ts";
 import { authenticateRequest, type Verified } from "./authenticate.ts";
 import { Ending } from "./ending.ts";
-import { genericRecipe } from "./generic_recipe.ts";
+import { genericProtocol } from "./generic_protocol.ts";
 import { parse, ParsedBody } from "./parse.ts";
 import { parseJson } from "../plugins/json_body.ts";
 import { ExactNumber } from "../json/index.ts";
@@ -10,7 +10,7 @@ import { ExactNumber } from "../json/index.ts";
 const trigger = triggerRecord({ methods: ["GET", "POST"] });
 
 async function verified(init: RequestInit & { query?: string }, raw: string): Promise<Verified> {
-  return (await authenticateRequest(genericRecipe(trigger, {}), arrivalOf(trigger, init), new TextEncoder().encode(raw))) as Verified;
+  return (await authenticateRequest(genericProtocol(trigger, {}), arrivalOf(trigger, init), new TextEncoder().encode(raw))) as Verified;
 }
 
 test("a JSON body parses once, however often it is asked for", async () => {
@@ -75,7 +75,7 @@ test("other content types are the body as a string", async () => {
 test("a JSON body that is not valid UTF-8 is 400, never stored with U+FFFD in its place", async () => {
   for (const bytes of [[0x7b, 0x22, 0x73, 0x22, 0x3a, 0x22, 0x61, 0xff, 0xfe, 0xc3, 0x62, 0x22, 0x7d], [0x22, 0xc0, 0xaf, 0x22], [0x22, 0xed, 0xa0, 0x80, 0x22], [0x22, 0xe2, 0x82, 0x22]]) {
     const raw = Uint8Array.from(bytes);
-    const v = (await authenticateRequest(genericRecipe(trigger, {}), arrivalOf(trigger, { headers: { "Content-Type": "application/json" } }), raw)) as Verified;
+    const v = (await authenticateRequest(genericProtocol(trigger, {}), arrivalOf(trigger, { headers: { "Content-Type": "application/json" } }), raw)) as Verified;
     const ending = parse(new ParsedBody(v), v.arrival.requestId) as Ending;
     expect(ending.response.status).toBe(400);
     expect(ending.detail).toContain("not valid UTF-8");

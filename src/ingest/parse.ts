@@ -7,7 +7,7 @@ import { InvalidBody, InvalidText, parseBodyAndText } from "./body_parsers.ts";
 import { InvalidXml, isXmlType } from "./parse_xml.ts";
 import { InvalidMultipart, TooManyParts, type MultipartFile } from "./parse_multipart.ts";
 import { XML_THREAD_BYTES, XmlParserBusy, xmlParserThread, type XmlParserThread } from "./xml_thread.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /**
  * A verified request's body, parsed at most once and only when something needs it: event-id and
@@ -59,7 +59,7 @@ export class ParsedBody {
   }
 
   /**
-   * The bytes that stand as the body: a GET request's query (SPEC §Processing order 4: its
+   * The bytes that stand as the body: a GET request's query (docs/processing-order.md#parse: its
    * parameters are its parsed body), else the raw body. What payload-hash dedup hashes.
    */
   bytes(): Uint8Array {
@@ -145,7 +145,7 @@ function membersOf(value: unknown): number {
 
 const encoder = new TextEncoder();
 
-/** A GET request has no body: its query parameters stand as its body (SPEC §Processing order 4). */
+/** A GET request has no body: its query parameters stand as its body (docs/processing-order.md#parse). */
 const queryIsBody = (method: string) => method === "GET";
 
 /** Parsing: JSON, XML and multipart content types must parse (400; too many parts 413), forms become fields, other types a string. */

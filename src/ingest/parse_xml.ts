@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { MAX_NESTING_DEPTH } from "../sandbox/depth.ts";
 
-/** XML content types (CONTRACT §6.5): `application/xml`, `text/xml`, `application/*+xml`. */
+/** XML content types (docs/api.md#xml-bodies): `application/xml`, `text/xml`, `application/*+xml`. */
 export function isXmlType(contentType: string | null): boolean {
   if (!contentType) return false;
   const type = contentType.split(";", 1)[0].trim().toLowerCase();

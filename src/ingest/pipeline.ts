@@ -10,7 +10,7 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import type { TriggerService } from "../triggers/service.ts";
 import { activityRow } from "./activity.ts";
 import { admit, notAUrlCheck } from "./admit.ts";
-import { appRecipe } from "./app_recipe.ts";
+import { appProtocol } from "./app_protocol.ts";
 import type { Arrival } from "./arrival.ts";
 import { screen } from "./screen.ts";
 import { authenticateRequest, type Verified } from "./authenticate.ts";
@@ -18,7 +18,7 @@ import { readBody } from "./receive_body.ts";
 import { deduplicate } from "./deduplicate.ts";
 import type { Delivery } from "./delivery.ts";
 import { Ending } from "./ending.ts";
-import { genericRecipe } from "./generic_recipe.ts";
+import { genericProtocol } from "./generic_protocol.ts";
 import { answerHandshake } from "./handshake.ts";
 import { noted, reportOnlyNote, type ReportOnlyMarks } from "./report_only.ts";
 import { refuseUnverifiedHandshake } from "./unverified_handshake.ts";
@@ -29,13 +29,15 @@ import { parse, ParsedBody } from "./parse.ts";
 import type { MultipartFile } from "./parse_multipart.ts";
 import { headersObject, queryObject } from "./literal_fields.ts";
 import type { RateLimiter } from "./rate_limit.ts";
-import type { TriggerRecipe } from "./recipe.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
 import { orderingKeysOf } from "./ordering_key.ts";
 import { recordFiltered, recordRun } from "./record.ts";
 import { destinationsOf, respondingDestination } from "../records/destination.ts";
 import { RefusalTally, writeActivity } from "./refusal_tally.ts";
-import { ack, duplicateAck, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "./respond.ts";
-import { isOverload, isSandboxFailure, type ChecksCompiler, type PreparedChecks } from "../checks/prepared.ts";
+import { ack, ERRORS, failure, UNAVAILABLE_RETRY_AFTER } from "../net/answers.ts";
+import { duplicateAck } from "./duplicate_ack.ts";
+import { isOverload, isSandboxFailure } from "../checks/check_failures.ts";
+import type { ChecksCompiler, PreparedChecks } from "../checks/prepared_checks.ts";
 
 /** What the pipeline needs of the store: a dedup read, the grouped commit, lone Activity rows and counted refusals. */
 export type IngestStore = IngestLog;
@@ -76,14 +78,14 @@ export interface IngestResult {
   authFailure?: "enforce" | "report";
 }
 
-/** A trigger version's compiled checks and recipe, built once and reused for every request. */
+/** A trigger version's compiled checks and protocol, built once and reused for every request. */
 interface PreparedTrigger {
   checks: PreparedChecks;
-  recipe: TriggerRecipe;
+  protocol: SenderProtocol;
 }
 
 /**
- * The life of one request to `/webhooks/<token>`, in the processing order of SPEC.md:
+ * The life of one request to `/webhooks/<token>`, in the processing order of docs/processing-order.md:
  * sources → method and rate → body size → authentication → deduplication → parse → schema → filter →
  * redaction → run. Each step is a stage of its own file that either hands its output on or ends the request;
  * the request's one Activity row is written when it ends.
@@ -112,39 +114,39 @@ export class IngestPipeline {
   private async receive(arrival: Arrival): Promise<Ending> {
     const prepared = this.prepare(arrival.trigger);
     if (!prepared) return pluginMissing(arrival.trigger, arrival.requestId);
-    const { recipe } = prepared;
+    const { protocol } = prepared;
 
     const outsider = checkSource(arrival, () => this.deps.callerAddress?.(arrival.request) ?? null);
     if (outsider) return outsider;
 
-    const refused = admit(recipe, arrival, this.deps.rateLimiter);
+    const refused = admit(protocol, arrival, this.deps.rateLimiter);
     if (refused) return refused;
 
     const rawBody = await readBody(arrival, arrival.trigger.maxBodyBytes ?? this.deps.maxBodyBytes);
     if (rawBody instanceof Ending) return rawBody;
 
-    if (recipe.checkOnlyMethods.includes(arrival.method)) {
-      const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody);
+    if (protocol.checkOnlyMethods.includes(arrival.method)) {
+      const spared = await refuseUnverifiedHandshake(protocol, arrival, rawBody);
       if (spared) return spared;
-      return (await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
+      return (await answerHandshake(protocol, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
     }
 
-    const verified = await authenticateRequest(recipe, arrival, rawBody);
+    const verified = await authenticateRequest(protocol, arrival, rawBody);
     if (verified instanceof Ending) return verified;
 
-    // A POST handshake is answered only once verified (a recipe admits an unsigned one only where
+    // A POST handshake is answered only once verified (a protocol admits an unsigned one only where
     // the provider sends it so), and never to a request a report-only check let through.
-    const spared = await refuseUnverifiedHandshake(recipe, arrival, rawBody);
+    const spared = await refuseUnverifiedHandshake(protocol, arrival, rawBody);
     if (spared) return spared;
-    const handshake = await answerHandshake(recipe, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
+    const handshake = await answerHandshake(protocol, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival));
     if (handshake) return handshake;
     // A method only a handshake may use (CloudEvents' OPTIONS), verified, but not one: 405.
-    if (recipe.verifiedCheckOnlyMethods.includes(arrival.method)) return notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
+    if (protocol.verifiedCheckOnlyMethods.includes(arrival.method)) return notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
 
     const body = new ParsedBody(verified);
-    // A large XML body goes to the parser thread when a dedup key is read from it (the recipe
+    // A large XML body goes to the parser thread when a dedup key is read from it (the protocol
     // waits for it); otherwise only once it is known not to be a duplicate (never parsed then).
-    const deduplicated = await deduplicate(recipe, verified, body, this.deps.store);
+    const deduplicated = await deduplicate(protocol, verified, body, this.deps.store);
     if (deduplicated instanceof Ending) return deduplicated;
 
     await body.ready();
@@ -152,7 +154,7 @@ export class IngestPipeline {
     if (parsed instanceof Ending) return parsed;
     // What the provider encodes inside its body (Pub/Sub's message.data) is decoded before the
     // schema, the filter and redaction look at it.
-    if (recipe.decodeBody) body.replaceValue(recipe.decodeBody(verified, parsed.value, prepared.checks.redact !== undefined));
+    if (protocol.decodeBody) body.replaceValue(protocol.decodeBody(verified, parsed.value, prepared.checks.redact !== undefined));
 
     const nonConforming = prepared.checks.schema ? await checkSchema(prepared.checks, arrival, body.valueForSchema(), deduplicated.claim, this.deps) : null;
     if (nonConforming) return nonConforming;
@@ -163,7 +165,7 @@ export class IngestPipeline {
     // redaction the text is taken only when it hides nothing: a duplicate name's shadowed value
     // (`{"u":{"password":"…"},"u":1}`) is in the text but never seen by redaction.
     const bodyJson = arrival.trigger.app !== null ? null : prepared.checks.redact ? body.jsonTextHidingNothing() : body.jsonText();
-    const ending = await this.deliver({ ...this.deliveryOf(verified, recipe, body.value(), bodyJson, deduplicated.claim), ...filesOf(body) });
+    const ending = await this.deliver({ ...this.deliveryOf(verified, protocol, body.value(), bodyJson, deduplicated.claim), ...filesOf(body) });
     const { trigger } = arrival;
     // The responding destination's run authors the answer; when its filter did not choose it, the plain acknowledgement.
     const responder = respondingDestination(trigger)?.name;
@@ -209,7 +211,7 @@ export class IngestPipeline {
     return Ending.committed("run", ack(requestId), run);
   }
 
-  private deliveryOf(verified: Verified, recipe: TriggerRecipe, body: unknown, bodyJson: string | null, claim: Delivery["claim"]): Delivery {
+  private deliveryOf(verified: Verified, protocol: SenderProtocol, body: unknown, bodyJson: string | null, claim: Delivery["claim"]): Delivery {
     const { trigger, requestId, now, method, query, reportOnly } = verified.arrival;
     return {
       trigger,
@@ -217,11 +219,11 @@ export class IngestPipeline {
       now,
       receivedAt: now.toISOString(),
       method,
-      headers: headersObject(verified.headers, recipe.credentialHeaders),
-      query: queryObject(query, recipe.credentialQuery),
+      headers: headersObject(verified.headers, protocol.credentialHeaders),
+      query: queryObject(query, protocol.credentialQuery),
       body,
       bodyJson,
-      app: recipe.app(verified, body),
+      app: protocol.app(verified, body),
       claim,
       replayOf: null,
       ...(reportOnly.auth || reportOnly.sources ? { reportOnly: { ...reportOnly } } : {}),
@@ -234,25 +236,25 @@ export class IngestPipeline {
     return address ? formatAddress(address) : "an unknown address";
   }
 
-  /** The trigger version's checks and recipe (compiled once); null when its plugin is not loaded here. */
+  /** The trigger version's checks and protocol (compiled once); null when its plugin is not loaded here. */
   private prepare(trigger: TriggerRecord): PreparedTrigger | null {
     let prepared = this.prepared.get(trigger);
     if (!prepared) {
       const plugin = trigger.app ? this.deps.plugins.get(trigger.app) : undefined;
       if (trigger.app && !plugin) return null;
       const checks = this.deps.compileChecks(trigger);
-      const recipe: TriggerRecipe = plugin ? appRecipe(trigger, plugin, () => this.deps.baseUrl(), this.deps.providerFetch) : genericRecipe(trigger, checks);
-      prepared = { checks, recipe };
+      const protocol: SenderProtocol = plugin ? appProtocol(trigger, plugin, () => this.deps.baseUrl(), this.deps.providerFetch) : genericProtocol(trigger, checks);
+      prepared = { checks, protocol };
       this.prepared.set(trigger, prepared);
     }
     return prepared;
   }
 
   /**
-   * A request to `token` that the HTTP edge refused before any route ran (414, 431; CONTRACT
-   * §6.6) with `refused`: when the token is a trigger's, it ends like any other request, with its
-   * one `rejected` Activity row under the answer's request id. Returns the trigger's id, or null
-   * for an unknown token.
+   * A request to `token` that the HTTP edge refused before any route ran (414, 431;
+   * docs/api.md#edge-refusals) with `refused`: when the token is a trigger's, it ends like any
+   * other request, with its one `rejected` Activity row under the answer's request id. Returns the
+   * trigger's id, or null for an unknown token.
    */
   recordEdgeRefusal(token: string, refused: Response, reason: string): string | null {
     const trigger = this.deps.triggers.findByToken(token);

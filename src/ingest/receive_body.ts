@@ -1,7 +1,7 @@
 import type { Arrival } from "./arrival.ts";
 import { Ending, type Step } from "./ending.ts";
 import { BodyCut, BodyTooLarge, readBodyLimited } from "../net/limited_body.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 
 /** Reads the raw body, refusing more than `limit` bytes without buffering past it (413); a body cut short is `rejected`. */
 export async function readBody(arrival: Arrival, limit: number): Promise<Step<Uint8Array>> {

@@ -15,7 +15,7 @@ export interface RecordDeps {
   runLease?(trigger: TriggerRecord): HeldRunLease | null;
 }
 
-/** `$trigger`: the run's input (CONTRACT §3), with the redacted body. */
+/** `$trigger`: the run's input (docs/api.md#the-runs-input), with the redacted body. */
 export function triggerPayload(delivery: Delivery, body: unknown) {
   return {
     body,

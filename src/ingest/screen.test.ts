@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { triggerRecord } from "../../test/support/ingest.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 import type { Delivery } from "./delivery.ts";
 import { screen } from "./screen.ts";
 

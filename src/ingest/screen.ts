@@ -1,4 +1,4 @@
-import type { PreparedChecks } from "../checks/prepared.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
 import { applyFilter } from "./apply_filter.ts";
 import { applyRedaction, type Redacted } from "./apply_redaction.ts";
 import type { Delivery } from "./delivery.ts";

@@ -3,13 +3,13 @@ import { formatAddress } from "../net/client_address.ts";
 import { reportsOnly } from "../records/rollout.ts";
 import type { Arrival } from "./arrival.ts";
 import { Ending } from "./ending.ts";
-import { ERRORS, failure } from "./respond.ts";
+import { ERRORS, failure } from "../net/answers.ts";
 import { sourceReason } from "./source_reason.ts";
 
 const parsed = new WeakMap<readonly string[], IpRange[]>();
 
 /**
- * Who may send (CONTRACT §6.4), first of all: a trigger with allowed sources answers any other
+ * Who may send (docs/api.md#allowed-sources), first of all: a trigger with allowed sources answers any other
  * address 403 before its body is read or its credential checked, with a `rejected` row naming the
  * address. An unknown caller address (no socket) is refused too: never open by accident.
  * While `sources.mode` is report (README "Report-only rollout"), the request goes on instead and

@@ -1,7 +1,7 @@
 import type { Arrival } from "./arrival.ts";
 import { authRefusal } from "./authenticate.ts";
 import type { Ending } from "./ending.ts";
-import type { TriggerRecipe } from "./recipe.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
 import { waivedAny, type ReportOnlyMarks } from "./report_only.ts";
 import { sourceRefusal } from "./sources.ts";
 
@@ -11,18 +11,18 @@ import { sourceRefusal } from "./sources.ts";
  * event. Such a request, when it is a handshake (or a check-only method, which reaches nothing
  * else), gets the refusal it was spared; null when nothing was waived or it is no handshake.
  */
-export async function refuseUnverifiedHandshake(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array): Promise<Ending | null> {
+export async function refuseUnverifiedHandshake(protocol: SenderProtocol, arrival: Arrival, rawBody: Uint8Array): Promise<Ending | null> {
   if (!waivedAny(arrival.reportOnly)) return null;
   // A check-only method (GET/HEAD URL checks) or a method only handshakes answer (OPTIONS) reaches nothing else.
-  const checkOnly = recipe.checkOnlyMethods.includes(arrival.method) || recipe.verifiedCheckOnlyMethods.includes(arrival.method);
-  return checkOnly || (await isHandshake(recipe, arrival, rawBody)) ? sparedRefusal(arrival, arrival.reportOnly) : null;
+  const checkOnly = protocol.checkOnlyMethods.includes(arrival.method) || protocol.verifiedCheckOnlyMethods.includes(arrival.method);
+  return checkOnly || (await isHandshake(protocol, arrival, rawBody)) ? sparedRefusal(arrival, arrival.reportOnly) : null;
 }
 
-/** Whether the recipe takes this request for a handshake; asked without answering it or adopting anything. One that throws is refused either way. */
-async function isHandshake(recipe: TriggerRecipe, arrival: Arrival, rawBody: Uint8Array): Promise<boolean> {
-  if (!recipe.handshake) return false;
+/** Whether the protocol takes this request for a handshake; asked without answering it or adopting anything. One that throws is refused either way. */
+async function isHandshake(protocol: SenderProtocol, arrival: Arrival, rawBody: Uint8Array): Promise<boolean> {
+  if (!protocol.handshake) return false;
   try {
-    return (await recipe.handshake(arrival, rawBody)) !== null;
+    return (await protocol.handshake(arrival, rawBody)) !== null;
   } catch {
     return true;
   }

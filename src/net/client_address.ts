@@ -1,7 +1,7 @@
 import { inAnyRange, parseAddress, type IpRange } from "./cidr.ts";
 
 /**
- * The caller's address (CONTRACT §6.4): the peer's, unless the peer is a trusted proxy; then the
+ * The caller's address (docs/api.md#trusted-proxies): the peer's, unless the peer is a trusted proxy; then the
  * rightmost `X-Forwarded-For` entry that is not itself a trusted proxy (entries to its left could
  * be written by anyone). Without trusted proxies `X-Forwarded-For` is ignored, so nobody can
  * spoof an address by sending the header. Null when the peer is unknown.

@@ -15,7 +15,7 @@ export class PluginLoadError extends Error {
 const ID = /^[a-z0-9-]+$/;
 
 /**
- * Checks the shape a plugin must have (CONTRACT §4); returns a list of what is wrong.
+ * Checks the shape a plugin must have (docs/plugins.md#fields-and-hooks); returns a list of what is wrong.
  *
  * @example
  * ```ts

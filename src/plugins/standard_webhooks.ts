@@ -1,6 +1,6 @@
 /**
  * The Standard Webhooks recipe, shared by `standard-webhooks`, `svix`, `clerk`, `resend` and
- * `openai` (research/providers.md, Table A and B).
+ * `openai` (docs/plugins.md#built-in-providers).
  *
  * - headers `<prefix>id`, `<prefix>timestamp` (unix seconds), `<prefix>signature`;
  * - signed bytes `${id}.${timestamp}.${rawBody}`, HMAC-SHA256, base64;

@@ -1,5 +1,5 @@
 /**
- * The app-trigger plugin API (CONTRACT §4).
+ * The app-trigger plugin API (docs/plugins.md).
  *
  * A plugin is a plain object: the host reads its declarative fields (tolerance, windows,
  * credential headers) and calls its hooks. The host, never the plugin, enforces the timestamp

@@ -1,6 +1,6 @@
 export type ActivityOutcome = "run" | "deduplicated" | "filtered" | "auth_failed" | "rejected" | "error";
 
-/** Monitoring → Activity (CONTRACT §3 ActivityRow, without the derived label). */
+/** Monitoring → Activity (docs/api.md#activityrow, without the derived label). */
 export interface ActivityRecord {
   id: string;
   triggerId: string;

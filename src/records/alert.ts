@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 
-/** CONTRACT §6.3: a trigger's alert rules (at most 10). */
+/** A trigger's alert rules, at most 10 (docs/api.md#alerts). */
 export const AlertRuleSchema = Type.Union([
   Type.Object({ kind: Type.Literal("silence"), seconds: Type.Integer({ minimum: 1, maximum: 604_800 }) }, { additionalProperties: false }),
   Type.Object(
@@ -22,7 +22,7 @@ export type AlertRule = Static<typeof AlertRuleSchema>;
 export type AlertKind = AlertRule["kind"];
 export type AlertState = "ok" | "firing";
 
-/** One rule's state machine, as stored (CONTRACT §6.3 `GET /api/alerts`). */
+/** One rule's state machine, as stored (`GET /api/alerts`, docs/api.md#alerts). */
 export interface AlertRecord {
   /** `<triggerId>/<rule key>`: a rule keeps its state while the trigger keeps the rule. */
   id: string;

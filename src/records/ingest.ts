@@ -27,7 +27,7 @@ export interface IngestRecord {
   lease?: RunLease | null;
 }
 
-/** What a bulk replay selects (CONTRACT §6.1): a trigger's runs by status and time, or its filtered requests by time. */
+/** What a bulk replay selects (docs/api.md#replay): a trigger's runs by status and time, or its filtered requests by time. */
 export interface ReplayQuery {
   triggerId: string;
   source: "runs" | "filtered";

@@ -1,6 +1,6 @@
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";
 
-/** A workflow run (CONTRACT §3 Run). */
+/** A workflow run (docs/api.md#run). */
 export interface RunRecord {
   id: string;
   triggerId: string;
@@ -13,13 +13,13 @@ export interface RunRecord {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
-  /** The run or Activity row this run replays (CONTRACT §6.1), else null. */
+  /** The run or Activity row this run replays (docs/api.md#replay), else null. */
   replayOf?: string | null;
   /** The trigger's destination this run delivers to (README "Destinations"); `default` for the workflow shorthand. */
   destination?: string;
   /**
-   * Hash of the ordering key's value (`workflow.orderingKey`, CONTRACT §6.2): runs of one trigger
-   * with the same one execute one at a time, in acceptance order. Null: not ordered.
+   * Hash of the ordering key's value (`workflow.orderingKey`, docs/api.md#ordering-per-key): runs
+   * of one trigger with the same one execute one at a time, in acceptance order. Null: not ordered.
    */
   orderingKey?: string | null;
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 
-/** `workflow.orderingKey` (CONTRACT §6.2): an RFC 9535 query on the redacted body; equal values run one at a time. */
+/** `workflow.orderingKey` (docs/api.md#ordering-per-key): an RFC 9535 query on the redacted body; equal values run one at a time. */
 const OrderingKey = Type.String({ minLength: 1, maxLength: 1000 });
 
 export const WorkflowSchema = Type.Union([

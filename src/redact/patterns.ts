@@ -1,7 +1,7 @@
 import { bundleGuest } from "../sandbox/bundle_guest.ts" with { type: "macro" };
 import { defineGuest, sandbox as sharedSandbox, SandboxMemory, SandboxTimeout, type Sandbox } from "../sandbox/index.ts";
 
-/** SPEC §Redaction. */
+/** See docs/processing-order.md#redaction. */
 export const MAX_PATTERNS = 50;
 export const MAX_PATTERN_LENGTH = 200;
 

@@ -38,7 +38,7 @@ interface StoredPayload {
 const PAGE = 200;
 
 /**
- * Replay (CONTRACT §6.1): a stored request re-enters the pipeline after deduplication —
+ * Replay (docs/api.md#replay): a stored request re-enters the pipeline after deduplication —
  * authentication and deduplication are not applied again; the current filter (for filtered
  * requests, unless skipped), the current redaction and the current workflow are. The new run
  * keeps the original `requestId` and goes through the same queue as live runs (behind them).

@@ -8,10 +8,10 @@ export const DEFAULT_BULK_LIMIT = 1000;
 
 const FilterChoice = Type.Union([Type.Literal("apply"), Type.Literal("skip")], { description: "apply: the current filter decides; skip: bypass it" });
 
-/** `POST /api/triggers/:id/activity/:activityId/replay` (CONTRACT §6.1). */
+/** `POST /api/triggers/:id/activity/:activityId/replay` (docs/api.md#replay). */
 export const ReplayRequestSchema = Type.Object({ filter: Type.Optional(FilterChoice) }, { additionalProperties: false });
 
-/** `POST /api/triggers/:id/replay` (CONTRACT §6.1). */
+/** `POST /api/triggers/:id/replay` (docs/api.md#replay). */
 export const BulkReplaySchema = Type.Object(
   {
     source: Type.Optional(Type.Union([Type.Literal("runs"), Type.Literal("filtered")])),

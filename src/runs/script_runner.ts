@@ -5,9 +5,9 @@ import type { Runner, RunOutcome } from "./types.ts";
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 1000;
 
 export interface ScriptLimits {
-  /** QuickJS memory cap per run (SPEC: 32 MiB). */
+  /** QuickJS memory cap per run (32 MiB, docs/processing-order.md#limits-and-defaults). */
   memoryBytes: number;
-  /** QuickJS stack limit; above 256 KB deep recursion overflows the host stack first (research §3). */
+  /** QuickJS stack limit; above 256 KB deep recursion overflows the host stack first (docs/processing-order.md#the-sandbox). */
   stackBytes: number;
 }
 

@@ -1,5 +1,5 @@
 import type { ClaimedRun } from "../records/run.ts";
-import type { WorkflowConfig } from "../records/trigger.ts";
+import type { WorkflowConfig } from "../records/workflow.ts";
 
 /** What a workflow answers in `workflow` response mode (status, headers, body as sent to the caller). */
 export interface WorkflowAnswer {

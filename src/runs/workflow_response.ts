@@ -1,4 +1,4 @@
-import { ack, ERRORS, failure } from "../ingest/respond.ts";
+import { ack, ERRORS, failure } from "../net/answers.ts";
 import type { RunRecord } from "../records/run.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { answerHeaders } from "./answer_headers.ts";

@@ -1,12 +1,12 @@
 import { ExactNumber } from "../json/index.ts";
 
-/** SPEC §Limits: JSON nesting deeper than this is refused before anything enters QuickJS. */
+/** JSON nesting deeper than this is refused before anything enters QuickJS (docs/processing-order.md#limits-and-defaults). */
 export const MAX_NESTING_DEPTH = 256;
 
 /**
  * Whether `value` nests objects/arrays more than `limit` levels deep (`{}` is depth 1).
  * QuickJS's JSON.parse recurses on the host's native stack, which no sandbox limit covers
- * (research §3): a deep enough document corrupts the runtime.
+ * (docs/processing-order.md#the-sandbox): a deep enough document corrupts the runtime.
  */
 export function exceedsDepth(value: unknown, limit: number = MAX_NESTING_DEPTH): boolean {
   // An ExactNumber is a number, written as one: no level of its own.

@@ -32,12 +32,12 @@ export class RealmCrash extends Error {
 /**
  * One QuickJS runtime and context inside one WebAssembly module, shared by every trigger.
  *
- * Nothing user-authored here is code: users give filter sources, regex patterns and data, which
- * our guest programs parse, so one context can hold every trigger's compiled units without
- * them seeing each other. One context costs ~10 KB per trigger against ~77 KB for a
- * runtime+context each (research §4), and the bundled JSONPath engine is loaded once, not per
- * trigger. Evaluations are synchronous, so the runtime-wide deadline and memory cap apply to
- * one evaluation at a time.
+ * Nothing user-authored here is code: users give filter sources, regex patterns and data, which our
+ * guest programs parse, so one context can hold every trigger's compiled units without them seeing
+ * each other. One context costs ~10 KB per trigger against ~77 KB for a runtime+context each
+ * (docs/processing-order.md#the-sandbox), and the bundled JSONPath engine is loaded once, not per
+ * trigger. Evaluations are synchronous, so the runtime-wide deadline and memory cap apply to one
+ * evaluation at a time.
  */
 export class Realm {
   private readonly runtime: QuickJSRuntime;

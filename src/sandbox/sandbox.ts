@@ -6,11 +6,11 @@ import { newQuickJSModule } from "./wasm.ts";
 
 /** Limits of a sandbox. */
 export interface SandboxLimits {
-  /** Wall-clock budget of one evaluation (SPEC default 50 ms). A soft bound: see SPEC §The sandbox. */
+  /** Wall-clock budget of one evaluation (default 50 ms). A soft bound: see docs/processing-order.md#the-sandbox. */
   deadlineMs: number;
-  /** Memory cap of the QuickJS heap (SPEC default 32 MiB). Fixed when the sandbox is created. */
+  /** Memory cap of the QuickJS heap (default 32 MiB, docs/processing-order.md#limits-and-defaults). Fixed when the sandbox is created. */
   memoryBytes: number;
-  /** QuickJS stack limit; above 256 KB deep recursion can overflow the host stack first (research §3). Fixed at creation. */
+  /** QuickJS stack limit; above 256 KB deep recursion can overflow the host stack first (docs/processing-order.md#the-sandbox). Fixed at creation. */
   maxStackBytes: number;
   /** How many compiled units (a filter, a trigger's patterns…) stay compiled; older ones are recompiled on use. */
   maxUnits: number;

@@ -16,10 +16,10 @@ const encoder = new TextEncoder();
 const PROBE = 'é🙂\t"x"';
 
 /**
- * A writer for `ctx`. `ctx.newString` encodes UTF-8 in a JS loop (about 5× slower: 495 µs for
- * 64 KB, research §4); this one encodes natively straight into the wasm heap. Strings are NUL
- * terminated on the way in, so callers pass JSON text, in which a NUL is always escaped.
- * Falls back to `ctx.newString` when the internals are not what this build expects.
+ * A writer for `ctx`. `ctx.newString` encodes UTF-8 in a JS loop (about 5× slower: 495 µs for 64
+ * KB, docs/processing-order.md#the-sandbox); this one encodes natively straight into the wasm heap.
+ * Strings are NUL terminated on the way in, so callers pass JSON text, in which a NUL is always
+ * escaped. Falls back to `ctx.newString` when the internals are not what this build expects.
  */
 export function stringWriter(ctx: QuickJSContext): StringWriter {
   const fast = fastWriter(ctx);

@@ -8,7 +8,7 @@ export interface SchemaDetail {
   message: string;
 }
 
-/** At most this many details go back to a sender (CONTRACT §6.5). */
+/** At most this many details go back to a sender (docs/api.md#json-schema). */
 export const MAX_DETAILS = 20;
 /** A schema document's JSON text may be this long at most. */
 export const MAX_SCHEMA_BYTES = 256 * 1024;

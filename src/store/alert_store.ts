@@ -9,8 +9,8 @@ export interface AlertStore {
    * Moves an alert from `from` (null: not recorded yet) to `next.state`, and queues its
    * notification, in one transaction; false when the alert was not in `from` any more (another
    * instance moved it first): each transition is recorded, and notified, exactly once. The
-   * alert's notifications not yet delivered are dropped with it: superseded (SPEC: retried until
-   * delivered or the alert changes again).
+   * alert's notifications not yet delivered are dropped with it: superseded (retried until delivered
+   * or the alert changes again: docs/store.md#alerts-in-the-store).
    */
   transitionAlert(next: AlertRecord, from: AlertState | null, notification: { id: string; payload: string } | null): Promise<boolean>;
   /** Removes alerts whose trigger or rule is gone (and their undelivered notifications). */

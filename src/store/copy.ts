@@ -89,7 +89,7 @@ const TABLES: TableCopy[] = [
     identity: false,
   },
   {
-    // Without its state an alert that fired would be notified again by the first instance (SPEC: no repeat).
+    // Without its state an alert that fired would be notified again by the first instance (docs/store.md#alerts-in-the-store).
     table: "alerts",
     select: "SELECT id, trigger_id, kind, state, since, value, threshold, notified_at FROM alerts ORDER BY id",
     columns: { id: "text", trigger_id: "text", kind: "text", state: "text", since: "text", value: "double precision", threshold: "double precision", notified_at: "text" },

@@ -29,7 +29,7 @@ export interface GroupCommitOptions {
  * Group commit: work queued in the same turn of the event loop (up to `maxBatch`) runs in one
  * transaction, and each caller is answered once that transaction is on disk. Flushing when the
  * batch is full or the loop is idle (not on a timer) keeps latency low when lightly loaded
- * (research/baseline.md).
+ * (docs/store.md#group-commit).
  *
  * Each item is atomic: it lands whole or not at all, and a failing item fails alone. The batch
  * first runs without savepoints (a savepoint per item costs as much as the item); when an item

@@ -3,7 +3,7 @@ import { normalizeTrigger, type NormalizeContext } from "./normalize.ts";
 import { ValidationError } from "./validation_error.ts";
 import type { DestinationConfig } from "../records/destination.ts";
 
-// The rules of CONTRACT §3, with stand-in expression rules (the real ones are the sandbox's, tested there).
+// The rules of docs/api.md#rules-checked-on-save, with stand-in expression rules (the real ones are the sandbox's, tested there).
 const context: NormalizeContext = {
   rules: {
     checkQuery: (q) => (q.startsWith("$") ? null : "a query starts with $"),

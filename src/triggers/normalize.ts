@@ -3,23 +3,9 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { jwtRuleErrors } from "../auth/jwt_rules.ts";
 import { parseCidr } from "../net/cidr.ts";
 import { AlertRuleSchema } from "../records/alert.ts";
-import {
-  TriggerInputSchema,
-  TriggerPatchSchema,
-  WorkflowSchema,
-  type AuthConfig,
-  type DedupConfig,
-  type FilterConfig,
-  type Method,
-  type RedactionConfig,
-  type SourcesConfig,
-  type PayloadSchemaConfig,
-  type ResponseConfig,
-  type TriggerConfig,
-  type TriggerInput,
-  type TriggerPatch,
-  type WorkflowConfig,
-} from "../records/trigger.ts";
+import { TriggerInputSchema, TriggerPatchSchema, type TriggerInput, type TriggerPatch } from "../records/trigger_schemas.ts";
+import { WorkflowSchema, type WorkflowConfig } from "../records/workflow.ts";
+import type { AuthConfig, DedupConfig, FilterConfig, Method, RedactionConfig, SourcesConfig, PayloadSchemaConfig, ResponseConfig, TriggerConfig } from "../records/trigger.ts";
 import type { DestinationConfig } from "../records/destination.ts";
 import type { Rollout } from "../records/rollout.ts";
 import { rolloutErrors } from "./rollout_rules.ts";
@@ -154,7 +140,7 @@ function mergeSources(current: SourcesConfig | undefined, given: Partial<Sources
 
 function mergeDedup(prev: DedupConfig | undefined, patch: Partial<DedupConfig> | undefined): DedupConfig {
   const merged = { strategy: "disabled", ...(prev ?? {}), ...(patch ?? {}) } as DedupConfig;
-  // The seed: the window defaults to 3600 when deduplication is first enabled.
+  // The window defaults to 3600 when deduplication is first enabled (docs/api.md#triggerinput-and-trigger).
   if (merged.strategy !== "disabled" && merged.windowSeconds === undefined) merged.windowSeconds = DEFAULT_WINDOW_SECONDS;
   return merged;
 }
@@ -177,8 +163,8 @@ function withWorkflowChanges(patch: Record<string, unknown>, current: WorkflowCo
 
 /**
  * Applies defaults to a create body (or a patch on top of the current settings) and checks every
- * rule of CONTRACT §3. Throws {@link ValidationError} listing each problem with its path. `now`:
- * when it is saved (a report-only window must end in the future).
+ * rule of docs/api.md#rules-checked-on-save. Throws {@link ValidationError} listing each problem
+ * with its path. `now`: when it is saved (a report-only window must end in the future).
  */
 export function normalizeTrigger(input: unknown, context: NormalizeContext, current?: TriggerSettings, now = new Date()): TriggerSettings {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {

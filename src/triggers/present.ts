@@ -1,10 +1,11 @@
 import { curlCommand } from "./curl.ts";
-import { triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl } from "../records/trigger_url.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { isArmed } from "../records/arm_window.ts";
 import { destinationsOf } from "../records/destination.ts";
 import { shorthandWorkflow } from "./deliveries.ts";
 
-/** The public Trigger shape (CONTRACT §3): stored settings, derived fields, no secret. */
+/** The public Trigger shape (docs/api.md#triggerinput-and-trigger): stored settings, derived fields, no secret. */
 export function presentTrigger(trigger: TriggerRecord, baseUrl: string) {
   const url = triggerUrl(baseUrl, trigger.token);
   const { auth } = trigger;

@@ -2,7 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { schemaErrors, ValidationError } from "./validation_error.ts";
 
-/** `POST /api/triggers/:id/rotate` (CONTRACT §6.4). */
+/** `POST /api/triggers/:id/rotate` (docs/api.md#rotation-with-overlap). */
 export const RotateSchema = Type.Object(
   {
     overlapSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: "how long the previous secret keeps verifying; 0 (default): not at all" })),

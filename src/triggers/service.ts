@@ -3,7 +3,8 @@ import type { SealedBox } from "../auth/sealed_box.ts";
 import type { StoredTrigger, TriggerStore } from "../store/trigger_store.ts";
 import type { MetaStore } from "../store/meta_store.ts";
 import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "./normalize.ts";
-import { triggerUrl, type TriggerConfig, type TriggerRecord } from "../records/trigger.ts";
+import { triggerUrl } from "../records/trigger_url.ts";
+import type { TriggerConfig, TriggerRecord } from "../records/trigger.ts";
 import { armedUntilFrom } from "../records/arm_window.ts";
 import { BASE_URL_META } from "../records/meta_keys.ts";
 import { adoptionOf, type Adoption } from "./adoption.ts";
@@ -14,7 +15,7 @@ import { notArmable, type ArmResult } from "./arming.ts";
 import { refuseIfManaged } from "./managed_by_config.ts";
 import { ValidationError } from "./validation_error.ts";
 
-/** Where a server with default flags is reached (CONTRACT §1), for a save made before any server recorded its own. */
+/** Where a server with default flags is reached (README "Commands and flags"), for a save made before any server recorded its own. */
 const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 
 /** Is a generated secret part of these settings? */
@@ -173,7 +174,7 @@ export class TriggerService {
       throw new ValidationError([{ path: "/app", message: "a trigger's app cannot be changed; create a new trigger instead" }]);
     }
     const settings = normalizeTrigger(patch, await this.rulesFor(current.token, { app: current.app }, baseUrl), current, this.now());
-    // Changing the Authentication Type is how a secret is rotated (seed rule 5).
+    // Changing the Authentication Type is how a secret is rotated (docs/api.md#changing-a-trigger).
     const rotate = settings.auth.type !== current.auth.type;
     const wantsSecret = this.needsGeneratedSecret(settings);
     const record: TriggerRecord = {
@@ -198,9 +199,9 @@ export class TriggerService {
   }
 
   /**
-   * Rotation with overlap (CONTRACT §6.4): a new secret that works at once, while the previous one
-   * keeps verifying for `overlapSeconds` (0: not at all). A generated secret is made anew; an app
-   * trigger whose secret the provider gives takes the new one in `appSecret`.
+   * Rotation with overlap (docs/api.md#rotation-with-overlap): a new secret that works at once,
+   * while the previous one keeps verifying for `overlapSeconds` (0: not at all). A generated secret
+   * is made anew; an app trigger whose secret the provider gives takes the new one in `appSecret`.
    */
   async rotate(id: string, input: { overlapSeconds: number; appSecret?: string }): Promise<{ trigger: TriggerRecord; secret: string | null; previousExpiresAt: string } | undefined> {
     await this.refresh();

@@ -1,4 +1,5 @@
-import { TriggerInputSchema, type TriggerRecord } from "../records/trigger.ts";
+import { TriggerInputSchema } from "../records/trigger_schemas.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { normalizeTrigger, type NormalizeContext, type TriggerSettings } from "../triggers/normalize.ts";
 import { ValidationError } from "../triggers/validation_error.ts";
 

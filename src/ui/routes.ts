@@ -32,7 +32,7 @@ const send = (body: string, type: string, cache: string) =>
 // Asset URLs carry a content hash (`?v=`), so browsers may keep them; the page itself is revalidated.
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-/** The web panel (CONTRACT §5): the page at `/`, its assets under `/ui/`. The page itself is public; its API calls carry the admin token. */
+/** The web panel (docs/api.md#the-web-panel): the page at `/`, its assets under `/ui/`. The page itself is public; its API calls carry the admin token. */
 export function panelRoutes() {
   return new Elysia({ name: "inlet-panel" })
     .get("/", async () => send((await assets()).page, "text/html; charset=utf-8", "no-cache"))

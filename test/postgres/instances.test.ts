@@ -6,10 +6,11 @@ import { dropDatabase, newSecretKey, startInstance, stopAll, waitFor, type Insta
 import { freshDatabase, postgresAvailable, sharedPostgres } from "../support/postgres.ts";
 
 /**
- * Two real `inlet serve` processes on one PostgreSQL database (SPEC §Storage): dedup stays
- * exactly-once across instances, a configuration change reaches the other instance within one
- * second, a run whose instance died is taken over once its lease lapses, workflow response mode
- * answers from the instance that was asked, and instances starting together migrate once.
+ * Two real `inlet serve` processes on one PostgreSQL database
+ * (docs/store.md#sqlite-and-postgresql): dedup stays exactly-once across instances, a configuration
+ * change reaches the other instance within one second, a run whose instance died is taken over once
+ * its lease lapses, workflow response mode answers from the instance that was asked, and instances
+ * starting together migrate once.
  */
 
 const ADMIN = "instances-admin-token-0123456789";

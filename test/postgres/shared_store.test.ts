@@ -12,8 +12,9 @@ import { freshDatabase, postgresAvailable, sharedPostgres } from "../support/pos
 
 /**
  * Two stores on one database are two instances, seen at the store: the races that several
- * `inlet serve` processes run into (SPEC §Storage, CONTRACT §6.2, §6.3), made at once and checked
- * row by row, without the HTTP layer in between.
+ * `inlet serve` processes run into (docs/store.md#sqlite-and-postgresql,
+ * docs/store.md#ordering-in-the-queue, docs/store.md#alerts-in-the-store), made at once and
+ * checked row by row, without the HTTP layer in between.
  */
 
 const opened: PostgresStore[] = [];

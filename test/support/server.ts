@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadServerConfig, type ServerConfig } from "../../src/config/server_config.ts";
+import { loadServerConfig } from "../../src/config/load_server_config.ts";
+import type { ServerConfig } from "../../src/config/server_config.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import { waitFor } from "./wait.ts";
 

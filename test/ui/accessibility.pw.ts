@@ -1,6 +1,6 @@
 /**
  * axe-core on every screen of the panel, at desktop (1280 px) and phone (390 px) width: no
- * serious or critical violation anywhere (CONTRACT §6.7, WCAG 2.2 AA); and once more at desktop
+ * serious or critical violation anywhere (docs/api.md#the-web-panel, WCAG 2.2 AA); and once more at desktop
  * width in the dark colour scheme.
  *
  * The screens, as src/ui/client draws them (keep this list in step when a screen is added):

@@ -87,7 +87,7 @@ test("jwt ES256: the Public key (PEM) pasted in the panel verifies the signer's 
   expect((await postWebhook(saved.url, "{}", { Authorization: `Bearer ${jwt({ exp: inAnHour() }, other)}` })).status).toBe(401);
 });
 
-test("the seed's none, header (GET-only), hmac-sha256 and hmac-sha512 (base64): each trigger made in the panel answers its Curl Command, and its run opens from Activity", async ({ page }) => {
+test("none, header (GET-only), hmac-sha256 and hmac-sha512 (base64): each trigger made in the panel answers its Curl Command, and its run opens from Activity", async ({ page }) => {
   await signIn(page);
   const cases: Array<{ type: string; setUp?: () => Promise<void>; curl: RegExp; hint: RegExp; secret: boolean }> = [
     { type: "none", curl: /-X POST/, hint: /No credential needed/, secret: false },
@@ -104,7 +104,7 @@ test("the seed's none, header (GET-only), hmac-sha256 and hmac-sha512 (base64): 
     { type: "hmac-sha256", curl: /-H 'X-Signature: sha256=[0-9a-f]{64}'/, hint: /runs as is/, secret: false },
     {
       type: "hmac-sha512",
-      // The seed's answer to replayed signed requests: Payload Hash deduplication.
+      // The answer to replayed signed requests: Payload Hash deduplication.
       setUp: async () => {
         await page.getByLabel("HMAC encoding").selectOption("base64");
         await page.getByRole("group", { name: "Deduplication" }).getByLabel("Strategy").selectOption({ label: "Payload Hash" });

@@ -11,7 +11,7 @@ test("GET-only disables the HMAC options in the DOM, and GET and POST enables th
   const option = (label: string) => authType.getByRole("option", { name: label, exact: true });
   const methods = page.getByLabel("Methods");
   await expect(methods.getByRole("option")).toHaveText(["POST", "GET", "GET and POST"]);
-  // The seed's five, then CONTRACT §6.4's two.
+  // The first five, then Basic and JWT (docs/api.md#basic-and-jwt).
   await expect(authType.getByRole("option")).toHaveText(["none", "bearer", "header", "hmac-sha256", "hmac-sha512", "basic", "jwt"]);
 
   await methods.selectOption({ label: "GET" });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { openNewTrigger, signIn } from "./support.ts";
 
-test("each settings region is a region landmark by its CONTRACT §6.7 name, around the group of its fields", async ({ page }) => {
+test("each settings region is a region landmark by its name in docs/api.md#the-web-panel, around the group of its fields", async ({ page }) => {
   await signIn(page);
   await openNewTrigger(page);
   for (const name of ["Deduplication", "Allowed sources", "Schema", "Pre-Execution Filter", "PII Redaction", "Workflow", "Alerts"]) {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { api, signIn, uniqueName } from "./support.ts";
 
-/** Everything the API can set on a trigger (CONTRACT §3, §6), one configuration per case. */
+/** Everything the API can set on a trigger (docs/api.md#triggerinput-and-trigger), one configuration per case. */
 const CASES: Array<[string, Record<string, unknown>]> = [
   [
     "http workflow, every region on",

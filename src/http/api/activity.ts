@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import type { ActivityRecord } from "../../records/activity.ts";
 import { ACTIVITY_LABELS } from "../activity_labels.ts";
 import { pageOf } from "../api_input.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import type { ApiDeps } from "./deps.ts";
 
 /** `GET /api/alerts`: every stored alert with its measure now. */

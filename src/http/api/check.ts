@@ -1,6 +1,6 @@
 import { parseJson } from "../../json/index.ts";
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import { readJson } from "../api_input.ts";
 import type { ApiDeps } from "./deps.ts";
 

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import { destinationsOf } from "../../records/destination.ts";
 import { okState, statusOf, type DestinationState } from "../../records/destination_state.ts";
 import type { DestinationLoad } from "../../store/destination_states.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import type { ReplayResult } from "../../replay/replay.ts";
 import { bulkReplayOf, replayRequestOf } from "../../replay/replay_input.ts";
 import type { History } from "../../store/history.ts";

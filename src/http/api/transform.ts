@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import { parseJson } from "../../json/index.ts";
 import { TransformSchema } from "../../records/destination.ts";
 import { schemaErrors, ValidationError } from "../../triggers/validation_error.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import { rotateInputOf } from "../../triggers/rotate_input.ts";
 import { readOptionalJson } from "../api_input.ts";
 import type { ApiDeps } from "./deps.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { jsonResponse as json } from "../../ingest/respond.ts";
+import { jsonResponse as json } from "../../net/answers.ts";
 import { presentTrigger } from "../../triggers/present.ts";
 import { pageAfter, pageOf, readJson } from "../api_input.ts";
 import type { ApiDeps } from "./deps.ts";

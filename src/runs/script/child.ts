@@ -8,7 +8,7 @@ import { newQuickJSModule } from "../../sandbox/wasm.ts";
 import { evaluateScript } from "./evaluate.ts";
 import type { FromChild, ScriptJob, ToChild } from "./protocol.ts";
 
-/** The memory cap scripts get unless configured otherwise (SPEC: 32 MiB). */
+/** The memory cap scripts get unless configured otherwise (32 MiB, docs/processing-order.md#limits-and-defaults). */
 const DEFAULT_HEAP_BYTES = 32 * 1024 * 1024;
 
 /** Serves jobs until the parent goes away. */

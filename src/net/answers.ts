@@ -1,4 +1,7 @@
-/** The fixed response shapes of CONTRACT §2. */
+/**
+ * The server's answers (docs/api.md#answers): the JSON helper every route uses, the webhook
+ * path's fixed shapes and error words, and the `Retry-After` of every 503.
+ */
 
 const JSON_TYPE = "application/json";
 
@@ -48,8 +51,3 @@ export const ERRORS = {
   unavailable: "unavailable",
   internal: "internal error",
 } as const;
-
-/** The answer to a duplicate: `X-Service-Deduplicated: true` in workflow response mode (the original response is never replayed). */
-export function duplicateAck(trigger: { response: { mode: string } }, requestId: string): Response {
-  return trigger.response.mode === "workflow" ? ack(requestId, { "X-Service-Deduplicated": "true" }) : ack(requestId);
-}

@@ -6,14 +6,16 @@ import { pluginContext, type PluginHost } from "../plugins/context.ts";
 import type { ProviderFetch } from "../plugins/provider_fetch.ts";
 import { hostHandshake } from "../plugins/host_handshake.ts";
 import type { InletPlugin, PluginContext, PluginRequest } from "../plugins/types.ts";
-import { candidateSecrets, triggerUrl, type TriggerRecord } from "../records/trigger.ts";
+import { candidateSecrets } from "../records/candidate_secrets.ts";
+import { triggerUrl } from "../records/trigger_url.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { isArmed } from "../records/arm_window.ts";
 import { exceedsDepth } from "../sandbox/depth.ts";
 import { firstPassing } from "./first_passing.ts";
 import { notArmedReason } from "./not_armed.ts";
 import type { Arrival } from "./arrival.ts";
 import type { Verified } from "./authenticate.ts";
-import type { TriggerRecipe } from "./recipe.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
 
 const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
 
@@ -23,7 +25,7 @@ const DEFAULT_DELIVERY_WINDOW_SECONDS = 86400;
  * `baseUrl` is the public base URL: plugins sign URLs built from it, never from `Host`;
  * `providerFetch` is where the plugin's fetches go (`--provider-fetch-allow`).
  */
-export function appRecipe(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string, providerFetch?: ProviderFetch): TriggerRecipe {
+export function appProtocol(trigger: TriggerRecord, plugin: InletPlugin, baseUrl: () => string, providerFetch?: ProviderFetch): SenderProtocol {
   // The trigger's settings, defaults filled once per trigger version.
   const host: PluginHost = { settings: settingsWithDefaults(plugin.settings, trigger.appSettings), providerFetch };
   const requestOf = (arrival: Arrival, rawBody: Uint8Array): PluginRequest => ({

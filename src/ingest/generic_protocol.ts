@@ -3,16 +3,17 @@ import { authenticate, credentialHeaders } from "../auth/generic.ts";
 import { JwtVerifier } from "../auth/jwt.ts";
 import type { Arrival } from "./arrival.ts";
 import { dedupKeyHash } from "../dedup/dedup_key.ts";
-import { candidateSecrets, type TriggerRecord } from "../records/trigger.ts";
+import { candidateSecrets } from "../records/candidate_secrets.ts";
+import type { TriggerRecord } from "../records/trigger.ts";
 import { firstPassing } from "./first_passing.ts";
-import type { PreparedChecks } from "../checks/prepared.ts";
-import type { TriggerRecipe } from "./recipe.ts";
+import type { PreparedChecks } from "../checks/prepared_checks.ts";
+import type { SenderProtocol } from "./sender_protocol.ts";
 
 /**
  * A generic Webhook trigger: its Authentication Type (bearer, header, HMAC…) and its dedup
  * strategy; the expression strategy's query runs through the trigger's compiled checks.
  */
-export function genericRecipe(trigger: TriggerRecord, checks: PreparedChecks): TriggerRecipe {
+export function genericProtocol(trigger: TriggerRecord, checks: PreparedChecks): SenderProtocol {
   const { auth, dedup } = trigger;
   // JWTs verify asynchronously (keys may come from a JWKS URL, cached per trigger version).
   const jwt = auth.type === "jwt" ? new JwtVerifier(auth.jwt!) : null;

@@ -1,8 +1,10 @@
 import { expect, test } from "bun:test";
 import { thrown } from "../../test/support/values.ts";
-import { isGiven, loadServerConfig, publicBaseUrl, UsageError } from "./server_config.ts";
+import { isGiven, loadServerConfig } from "./load_server_config.ts";
+import { publicBaseUrl } from "./base_url.ts";
+import { UsageError } from "./usage_error.ts";
 
-test("defaults of CONTRACT §1", () => {
+test("defaults of README \"Commands and flags\"", () => {
   const c = loadServerConfig([], {});
   expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./inlet-data", maxBodyBytes: 1048576, rateLimit: 0, retentionDays: 30, alertInterval: 5 });
   expect(c.baseUrl).toBeUndefined();

@@ -20,11 +20,13 @@ export interface HandshakeAnswer {
 }
 
 /**
- * How a trigger admits requests: a generic trigger's Authentication Type and dedup strategy, or
- * an app trigger's plugin recipe. The pipeline has one flow and asks this interface at each step;
- * one is built per trigger version and reused for every request.
+ * The protocol a trigger's senders speak: which methods reach it, how their credential is checked,
+ * which requests are handshakes, what deduplicates them and what `$trigger.app` says. A generic
+ * trigger's comes from its Authentication Type and dedup strategy, an app trigger's from its
+ * plugin (whose signing recipe is one part of it). The pipeline has one flow and asks this
+ * interface at each step; one is built per trigger version and reused for every request.
  */
-export interface TriggerRecipe {
+export interface SenderProtocol {
   /** Methods that reach the trigger; others get 405 with this `Allow` list. */
   readonly methods: readonly string[];
   /** Methods that only a URL check may use (an app's unsigned GET/HEAD); anything else with them is 405. */
@@ -47,7 +49,7 @@ export interface TriggerRecipe {
    */
   handshake?(arrival: Arrival, rawBody: Uint8Array): Promise<HandshakeAnswer | null>;
   /**
-   * The dedup key to claim for a verified request, or null (no dedup for it). A recipe that reads
+   * The dedup key to claim for a verified request, or null (no dedup for it). A protocol that reads
    * the parsed body awaits `body.ready()` first; one that does not leaves a duplicate unparsed.
    */
   dedupClaim(verified: Verified, body: ParsedBody): Promise<DedupClaim | null>;
