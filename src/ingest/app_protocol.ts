@@ -76,42 +76,55 @@ export function appProtocol(trigger: TriggerRecord, plugin: InletPlugin, baseUrl
       const ifArmed = await authenticateAppRequest(plugin, request, contextOf(arrival, true));
       return ifArmed.ok ? { ok: false, reason: notArmedReason(trigger) } : result;
     },
-    handshake: handshake
-      ? async (arrival, rawBody) => {
-          const answer = await handshake.call(plugin, requestOf(arrival, rawBody), contextOf(arrival));
-          if (answer === null || answer === undefined) return null;
-          const response = answer instanceof Response ? answer : answer.response;
-          const adoptSecret = answer instanceof Response ? undefined : answer.adoptSecret;
-          const detail = answer instanceof Response ? undefined : answer.detail;
-          if (adoptSecret && plugin.adoptsSecret !== true) {
-            // Its triggers are never armed, so nothing it hands over could be adopted: say why.
-            throw new Error("it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
-          }
-          return { response, adoptSecret, detail: typeof detail === "string" && detail !== "" ? detail : `${plugin.name} URL-verification handshake answered; no run` };
-        }
-      : undefined,
+    handshake: handshake ? answerHandshake(plugin, handshake, requestOf, contextOf) : undefined,
     // The delivery id, else the raw bytes' hash: never the parsed body.
     async dedupClaim(verified) {
       const key = appDedupKeyHash(deliveryIdOf(verified), verified.rawBody);
       const window = key.byContent ? plugin.contentDedupWindowSeconds : (plugin.dedupWindowSeconds ?? DEFAULT_DELIVERY_WINDOW_SECONDS);
       return window ? { keyHash: key.hash, windowSeconds: window } : null;
     },
-    decodeBody: plugin.decodeBody
-      ? (verified, body, redacting) => {
-          try {
-            const decoded = plugin.decodeBody!(body, requestOf(verified.arrival, verified.rawBody), { redacting });
-            // The parsed body kept the nesting limit; what was decoded inside it must too.
-            return exceedsDepth(decoded) ? body : decoded;
-          } catch {
-            // Odd input the plugin did not expect: the body as parsed, never a failed request.
-            return body;
-          }
-        }
-      : undefined,
+    decodeBody: plugin.decodeBody ? decodeWith(plugin.decodeBody, requestOf) : undefined,
     app(verified, body) {
       const event = plugin.event ? textOf(safeCall(() => plugin.event!(requestOf(verified.arrival, verified.rawBody), body))) : null;
       return { id: plugin.id, event, deliveryId: deliveryIdOf(verified) };
     },
+  };
+}
+
+type RequestOf = (arrival: Arrival, rawBody: Uint8Array) => PluginRequest;
+
+/** A plugin's handshake as the protocol's: its answer, the secret it hands over, and what Activity says. */
+function answerHandshake(
+  plugin: InletPlugin,
+  handshake: NonNullable<ReturnType<typeof hostHandshake>>,
+  requestOf: RequestOf,
+  contextOf: (arrival: Arrival) => PluginContext,
+): NonNullable<SenderProtocol["handshake"]> {
+  return async (arrival, rawBody) => {
+    const answer = await handshake.call(plugin, requestOf(arrival, rawBody), contextOf(arrival));
+    if (answer === null || answer === undefined) return null;
+    const response = answer instanceof Response ? answer : answer.response;
+    const adoptSecret = answer instanceof Response ? undefined : answer.adoptSecret;
+    const detail = answer instanceof Response ? undefined : answer.detail;
+    if (adoptSecret && plugin.adoptsSecret !== true) {
+      // Its triggers are never armed, so nothing it hands over could be adopted: say why.
+      throw new Error("it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
+    }
+    return { response, adoptSecret, detail: typeof detail === "string" && detail !== "" ? detail : `${plugin.name} URL-verification handshake answered; no run` };
+  };
+}
+
+/** A plugin's decodeBody, kept to the nesting limit and never failing the request. */
+function decodeWith(decode: NonNullable<InletPlugin["decodeBody"]>, requestOf: RequestOf): NonNullable<SenderProtocol["decodeBody"]> {
+  return (verified, body, redacting) => {
+    try {
+      const decoded = decode(body, requestOf(verified.arrival, verified.rawBody), { redacting });
+      // The parsed body kept the nesting limit; what was decoded inside it must too.
+      return exceedsDepth(decoded) ? body : decoded;
+    } catch {
+      // Odd input the plugin did not expect: the body as parsed, never a failed request.
+      return body;
+    }
   };
 }
 

@@ -78,7 +78,3 @@ export interface PreviousSecrets {
   appSecret: string | null;
   expiresAt: string;
 }
-
-// The panel's client reads the API's Trigger shape from here; it moves to trigger_schemas.ts with
-// the client's next change.
-export type { TriggerSchema } from "./trigger_schemas.ts";

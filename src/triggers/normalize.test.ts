@@ -87,7 +87,7 @@ test("a patch's workflow without kind changes the current one's fields (null rem
 test("an alert rule's problems are reported at its field, against the kind it names", () => {
   expect(details({ name: "a", alerts: [{ kind: "silence", seconds: 3600 }, { kind: "backlog", count: 0 }] })).toEqual([{ path: "/alerts/1/count", message: expect.any(String) }]);
   expect(details({ name: "a", alerts: [{ kind: "backlog", count: 5, seconds: 3 }] })).toEqual([{ path: "/alerts/0/seconds", message: expect.any(String) }]);
-  expect(details({ name: "a", alerts: [{ kind: "quiet" }] })).toEqual([{ path: "/alerts/0/kind", message: 'must be one of "silence", "auth_failures", "run_failures", "backlog"' }]);
+  expect(details({ name: "a", alerts: [{ kind: "quiet" }] })).toEqual([{ path: "/alerts/0/kind", message: 'must be one of "silence", "auth_failures", "run_failures", "backlog", "destination_open"' }]);
 });
 
 test("a name of spaces only is refused", () => {

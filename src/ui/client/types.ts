@@ -5,7 +5,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import type { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "../../http/api_schemas.ts";
-import type { TriggerSchema } from "../../records/trigger.ts";
+import type { TriggerSchema } from "../../records/trigger_schemas.ts";
 import type { BulkReplayResultSchema } from "../../replay/replay_input.ts";
 
 export type Trigger = Static<typeof TriggerSchema>;
