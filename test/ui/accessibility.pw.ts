@@ -16,7 +16,9 @@
  *   GitHub (generated secret), Stripe (pasted secret) and Mailchimp (no secret).
  * - Trigger Settings (trigger_view.ts + editor/endpoint.ts): every Authentication Type saved;
  *   the secret revealed; the pending-authentication-change note; Rotate secret done and refused;
- *   app triggers with a generated and with a pasted secret (its rotation asks for the new one).
+ *   app triggers with a generated and with a pasted secret (its rotation asks for the new one);
+ *   several destinations (editor/destinations_section.ts), one paused, with a transform tested
+ *   (its result and its error) and a destination added but left unnamed.
  *   Delete has no dialog: it deletes at once (its hint says so) and the list follows.
  * - Activity (activity.ts, chart.ts): empty; rows of every outcome (Run, Deduplicated, Filtered,
  *   Authentication failed, Rejected, Error) with the chart and legend; a Filtered row replayed;
@@ -33,6 +35,8 @@ import { api, openNewTrigger, postWebhook, signIn, uniqueName } from "./support.
 interface Fixtures {
   busy: any;
   quiet: any;
+  /** Three destinations, `audit` paused. */
+  several: any;
   saved: Array<[string, any]>;
 }
 
@@ -65,6 +69,24 @@ function arrange(): Promise<Fixtures> {
     await postWebhook(busy.url, paid, { Authorization: "Bearer wrong" });
     await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${busy.id}`)).filter((r: { status: string }) => r.status === "failed").length, { timeout: 10_000 }).toBe(1);
     const quiet = await api("POST", "/api/triggers", { name: uniqueName("a11y-quiet") });
+    const several = await api("POST", "/api/triggers", {
+      name: uniqueName("a11y-several"),
+      response: { mode: "workflow" },
+      destinations: [
+        {
+          name: "crm",
+          workflow: { kind: "http", url: "http://127.0.0.1:9/crm", orderingKey: "$.data.id" },
+          filter: { mode: "exclude", expression: '$.type == "test.ping"' },
+          transform: { source: "export default ($trigger) => ({ body: { id: $trigger.body.data.id }, headers: { 'X-Kind': $trigger.body.type } })" },
+          rateLimit: { perSecond: 5 },
+          concurrency: 4,
+          respond: true,
+        },
+        { name: "audit", workflow: { kind: "command", argv: ["/bin/cat", "-"] } },
+        { name: "warehouse", workflow: { kind: "script", source: SCRIPT } },
+      ],
+    });
+    await api("POST", `/api/triggers/${several.id}/destinations/audit/pause`);
 
     const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256", publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
     const inputs: Array<[string, Record<string, unknown>]> = [
@@ -84,7 +106,7 @@ function arrange(): Promise<Fixtures> {
     ];
     const saved: Array<[string, any]> = [];
     for (const [label, input] of inputs) saved.push([label, await api("POST", "/api/triggers", { name: uniqueName(`a11y-${label.replace(/\W+/g, "-")}`), ...input })]);
-    return { busy, quiet, saved };
+    return { busy, quiet, several, saved };
   })());
 }
 
@@ -247,6 +269,31 @@ for (const [width, height, colorScheme] of [
       await page.getByRole("button", { name: "Rotate secret" }).click();
       await expect(page.getByText(/Paste the new/)).toBeVisible();
       await expectAccessible(page, "app rotation asking for the new secret");
+    });
+
+    test("trigger settings: several destinations, one paused, a transform tested, one added", async ({ page }) => {
+      test.setTimeout(60_000);
+      const { several } = await arrange();
+      await signIn(page);
+      await open(page, `#/triggers/${several.id}/settings`);
+      const audit = page.getByRole("group", { name: "audit", exact: true });
+      await expect(audit.getByText("Paused", { exact: true })).toBeVisible();
+      await expect(audit.getByRole("button", { name: "Resume" })).toBeVisible();
+      await expectAccessible(page, "several destinations, one paused");
+
+      const crm = page.getByRole("group", { name: "crm", exact: true });
+      await crm.getByRole("button", { name: "Test transform" }).click();
+      await expect(crm.getByLabel("Returned body and headers")).toContainText("X-Kind");
+      await expectAccessible(page, "a transform's result on the sample");
+      await crm.getByLabel("Transform").fill("export default () => { throw new Error('broken') }");
+      await crm.getByRole("button", { name: "Test transform" }).click();
+      await expect(crm.getByText(/The transform failed/)).toBeVisible();
+      await expectAccessible(page, "a transform's error");
+
+      await page.getByRole("button", { name: "Add destination" }).click();
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("The trigger was not saved:")).toBeVisible();
+      await expectAccessible(page, "a destination added but left unnamed, refused");
     });
 
     test("activity: empty, every outcome, a Filtered row replayed, paused", async ({ page }) => {

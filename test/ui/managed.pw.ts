@@ -57,3 +57,34 @@ test("a trigger made through the API is not marked managed and keeps Save", asyn
   await expect(page.getByText("Managed by config file")).toHaveCount(0);
   await expect(page.getByLabel("Name", { exact: true })).toBeEditable();
 });
+
+test("a managed trigger's destinations are read-only, while Pause, Resume and Test transform still work", async ({ page }) => {
+  const name = uniqueName("managed-dests");
+  const yaml = [
+    "triggers:",
+    `  - name: ${name}`,
+    "    destinations:",
+    "      - name: crm",
+    "        workflow: { kind: script, source: 'export default () => ({ status: 200 })' }",
+    "        transform: { source: 'export default ($trigger) => ({ body: { seen: $trigger.body.type } })' }",
+    "      - name: audit",
+    "        workflow: { kind: none }",
+    "",
+  ].join("\n");
+  const [t] = await applyConfig(yaml, [name]);
+  await signIn(page);
+  await page.goto(`/#/triggers/${encodeURIComponent(t.id)}/settings`);
+  await expect(page.getByText("Managed by config file", { exact: true })).toBeVisible();
+  const crm = page.getByRole("group", { name: "crm", exact: true });
+  await expect(crm.getByLabel("Destination name")).not.toBeEditable();
+  await expect(crm.getByRole("button", { name: "Remove destination" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Add destination" })).toBeDisabled();
+
+  await crm.getByRole("button", { name: "Test transform" }).click();
+  await expect(crm.getByLabel("Returned body and headers")).toContainText('"seen": "sample.created"');
+  await crm.getByRole("button", { name: "Pause", exact: true }).click();
+  await expect(crm.getByText("Paused", { exact: true })).toBeVisible();
+  await crm.getByRole("button", { name: "Resume" }).click();
+  await expect(crm.getByText("Paused", { exact: true })).toHaveCount(0);
+  expect((await api("GET", `/api/triggers/${t.id}/destinations`)).map((d: { state: string }) => d.state)).toEqual(["ok", "ok"]);
+});

@@ -28,6 +28,26 @@ const CASES: Array<[string, Record<string, unknown>]> = [
   ["script workflow, basic auth", { auth: { type: "basic", username: "shop" }, workflow: { kind: "script", source: "export default () => ({ status: 204 })", timeoutMs: 500 } }],
   ["jwt, two algorithms", { auth: { type: "jwt", jwt: { algorithms: ["RS256", "ES256"], jwksUrl: "https://issuer.example/jwks.json" } } }],
   ["jwt by JWKS", { auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://issuer.example/jwks.json", audience: "orders", clockToleranceSeconds: 0 } } }],
+  [
+    "several destinations, every destination setting",
+    {
+      response: { mode: "workflow", timeoutMs: 2500 },
+      destinations: [
+        {
+          name: "crm",
+          workflow: { kind: "http", url: "http://127.0.0.1:9/crm", retry: { maxAttempts: 8 }, orderingKey: "$.customer.id" },
+          filter: { mode: "exclude", expression: '$.type == "test.ping"' },
+          transform: { source: "export default ($trigger) => ({ body: { id: $trigger.body.id } })", timeoutMs: 300 },
+          rateLimit: { perSecond: 0.5 },
+          concurrency: 4,
+          breaker: { failures: 3, openSeconds: 60 },
+          respond: true,
+        },
+        { name: "audit", workflow: { kind: "command", argv: ["/bin/cat", "-"] }, filter: { expression: "$.audit == true" }, respond: false },
+      ],
+    },
+  ],
+  ["one destination named default with a setting of its own", { destinations: [{ name: "default", workflow: { kind: "script", source: "export default () => ({ status: 204 })" }, concurrency: 1 }] }],
   ["a Stripe app trigger", { app: "stripe", appSecret: "whsec_round_trip", filter: { enabled: true, mode: "include", expression: '$.type == "charge.succeeded"' } }],
 ];
 

@@ -10,9 +10,13 @@ import type { View } from "./view.ts";
 
 const STATUS_LABELS: Record<Run["status"], string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed", skipped: "Skipped" };
 
+/** The destination a run delivers to; runs made before destinations belong to `default`. */
+const destinationOf = (run: Run) => run.destination ?? "default";
+
 function detail(run: Run, onReplay: (run: Run) => void): HTMLElement {
   const rows: Array<[string, Node | string]> = [
     ["Status", h("span", { class: `badge s-${run.status}` }, STATUS_LABELS[run.status])],
+    ["Destination", destinationOf(run)],
     ["Attempts", String(run.attempts)],
     ["Request ID", h("span", { class: "mono" }, run.requestId)],
     ["Received", timeEl(run.createdAt)],
@@ -99,6 +103,7 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
           { class: run === current ? "selected" : "" },
           h("td", { "data-label": "Received" }, link),
           h("td", { "data-label": "Status" }, h("span", { class: `badge s-${run.status}` }, STATUS_LABELS[run.status])),
+          h("td", { "data-label": "Destination", class: "mono" }, destinationOf(run)),
           h("td", { "data-label": "Attempts" }, String(run.attempts)),
           h("td", { "data-label": "Request", class: "mono short", title: run.requestId }, h("span", { "aria-hidden": "true" }, `${run.requestId.slice(0, 8)}…`), h("span", { class: "sr-only" }, run.requestId)),
         );
@@ -145,7 +150,7 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
           "table",
           { class: "table responsive" },
           h("caption", { class: "sr-only" }, "Runs of this trigger, newest first; choose one to see it"),
-          h("thead", null, h("tr", null, ["Received", "Status", "Attempts", "Request"].map((c) => h("th", { scope: "col" }, c)))),
+          h("thead", null, h("tr", null, ["Received", "Status", "Destination", "Attempts", "Request"].map((c) => h("th", { scope: "col" }, c)))),
           tbody,
         ),
         empty,

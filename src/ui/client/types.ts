@@ -5,6 +5,8 @@
  */
 import type { Static } from "@sinclair/typebox";
 import type { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDetailSchema } from "../../http/api_schemas.ts";
+import type { DestinationStatusSchema } from "../../http/api/destinations.ts";
+import type { TransformTestResultSchema } from "../../http/api/transform.ts";
 import type { TriggerSchema } from "../../records/trigger_schemas.ts";
 import type { BulkReplayResultSchema } from "../../replay/replay_input.ts";
 
@@ -20,3 +22,6 @@ export type BulkReplayResult = Static<typeof BulkReplayResultSchema>;
 export type ValidationDetail = Static<typeof ValidationDetailSchema>;
 export type Alert = Static<typeof AlertSchema>;
 export type AlertRule = Trigger["alerts"][number];
+export type Destination = Trigger["destinations"][number];
+export type DestinationStatus = Static<typeof DestinationStatusSchema>;
+export type TransformTestResult = Static<typeof TransformTestResultSchema>;

@@ -4,6 +4,7 @@ import type { Plugin, Trigger } from "../types.ts";
 import { alertsSection } from "./alerts_section.ts";
 import { authPart } from "./auth_part.ts";
 import { dedupSection } from "./dedup_section.ts";
+import { destinationsSection } from "./destinations_section.ts";
 import { deleteAction } from "./delete_action.ts";
 import { errorSummary } from "./error_summary.ts";
 import { filterSection } from "./filter_section.ts";
@@ -13,7 +14,6 @@ import { saveOnSubmit } from "./save_on_submit.ts";
 import { schemaSection } from "./schema_section.ts";
 import type { SampleSource, Section } from "./section.ts";
 import { sourcesSection } from "./sources_section.ts";
-import { workflowSection } from "./workflow_section.ts";
 import { showManaged } from "./managed.ts";
 
 export interface EditorOptions {
@@ -30,7 +30,7 @@ export interface EditorOptions {
 function preExecutionRegions(trigger: Trigger | null, plugin: Plugin | null, sample: SampleSource): Section[] {
   const regions: Section[] = [];
   if (!plugin) regions.push(dedupSection(trigger, sample));
-  regions.push(sourcesSection(trigger), schemaSection(trigger), filterSection(trigger, sample), redactionSection(trigger, sample), workflowSection(trigger), alertsSection(trigger));
+  regions.push(sourcesSection(trigger), schemaSection(trigger), filterSection(trigger, sample), redactionSection(trigger, sample), destinationsSection(trigger, sample), alertsSection(trigger));
   return regions;
 }
 
@@ -57,13 +57,13 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     actions,
   );
   form.addEventListener("submit", saveOnSubmit({ trigger, plugin, name, sections, summary, save, status, onSaved: o.onSaved }));
-  // A trigger a config file manages is shown read-only; what still works (Reveal, Arm) stays.
+  // A trigger a config file manages is shown read-only; what still works (Reveal, Arm, Pause, Test transform) stays.
   if (trigger?.managedBy === "config") showManaged(form, [auth.endpoint!, sample.el]);
   return { el: form };
 }
 
 /**
- * A settings region (`Alerts`, `Schema`, `Workflow`…) as a region
+ * A settings region (`Alerts`, `Schema`, `Destinations`…) as a region
  * landmark named by its legend, around its fieldset, which stays the group of its fields.
  */
 function asRegion(fieldset: HTMLElement): HTMLElement {

@@ -7,10 +7,11 @@ const TYPED = new Set(["text", "password", "number", "url", "email", "search", "
  * A trigger a config file manages (README "Triggers as code"): the editor says so with the
  * sentence "Managed by config file", shows every setting read-only and has no Save (nor Delete,
  * nor Rotate: the API answers 409 to them). What still works stays: the URL and the secret
- * (Reveal, Copy), Arm, and the sample body on the side.
+ * (Reveal, Copy), Arm, a destination's Pause and Resume and Test transform, and the sample body
+ * on the side.
  */
 export function showManaged(form: HTMLFormElement, working: Element[]): void {
-  const works = (el: Element) => working.some((part) => part.contains(el)) || el.closest(".arm") !== null;
+  const works = (el: Element) => working.some((part) => part.contains(el)) || el.closest(".arm, .destination-state, .transform-test") !== null;
   for (const control of form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLButtonElement>("input, select, textarea, button")) {
     if (works(control) && !control.closest(".rotation")) continue;
     if (control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && TYPED.has(control.type))) control.readOnly = true;

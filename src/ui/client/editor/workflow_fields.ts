@@ -2,6 +2,13 @@ import { h, options } from "../dom.ts";
 import { field } from "../field.ts";
 import type { Trigger } from "../types.ts";
 
+/** What one Workflow group shows: a destination's workflow and the trigger's response, as saved. */
+export interface WorkflowSaved {
+  workflow?: Trigger["destinations"][number]["workflow"];
+  /** The trigger's response; a destination that does not answer the caller shows it as immediate. */
+  response?: Trigger["response"];
+}
+
 export type WorkflowKind = "none" | "http" | "command" | "script";
 
 export const KIND_HINTS: Record<WorkflowKind, string> = {
@@ -18,9 +25,10 @@ export const MODE_HINTS = {
 
 const DEFAULT_SCRIPT = "export default ($trigger) => ({ status: 200, body: { ok: true } })";
 
-/** The Workflow region's fields, holding the saved workflow and response settings (each kind's fields hold only its own). */
-export function workflowFields(trigger: Trigger | null) {
-  const saved = (trigger?.workflow ?? { kind: "none" }) as { kind: WorkflowKind; [key: string]: unknown };
+/** A Workflow group's fields, holding the saved workflow and response settings (each kind's fields hold only its own). */
+export function workflowFields(given: WorkflowSaved) {
+  const saved = (given.workflow ?? { kind: "none" }) as { kind: WorkflowKind; [key: string]: unknown };
+  const response = given.response;
   const kind = field("Kind", h("select", { name: "workflowKind" }, options([["none", "none"], ["http", "http"], ["command", "command"], ["script", "script"]], saved.kind)), KIND_HINTS[saved.kind]);
   const url = field("Target URL", h("input", { type: "url", name: "workflowUrl", value: saved.kind === "http" ? String(saved.url ?? "") : "", placeholder: "http(s)://host:port/path", autocomplete: "off", class: "mono" }));
   const savedHeaders = saved.kind === "http" && saved.headers ? Object.entries(saved.headers as Record<string, string>).map(([k, v]) => `${k}: ${v}`).join("\n") : "";
@@ -36,10 +44,10 @@ export function workflowFields(trigger: Trigger | null) {
   const timeout = field("Timeout (ms)", h("input", { type: "text", inputmode: "numeric", name: "workflowTimeout", value: saved.timeoutMs === undefined ? "" : String(saved.timeoutMs), placeholder: "default" }), "How long one attempt may take; empty for the kind's default.");
   const mode = field(
     "Response mode",
-    h("select", { name: "responseMode" }, options([["immediate", "Immediate"], ["workflow", "Workflow"]], trigger?.response.mode ?? "immediate")),
-    MODE_HINTS[trigger?.response.mode ?? "immediate"],
+    h("select", { name: "responseMode" }, options([["immediate", "Immediate"], ["workflow", "Workflow"]], response?.mode ?? "immediate")),
+    MODE_HINTS[response?.mode ?? "immediate"],
   );
-  const responseTimeout = field("Response timeout (ms)", h("input", { type: "text", inputmode: "numeric", name: "responseTimeout", value: String(trigger?.response.timeoutMs ?? 10000) }), "Workflow response mode: 504 after this long (100 to 300000).");
+  const responseTimeout = field("Response timeout (ms)", h("input", { type: "text", inputmode: "numeric", name: "responseTimeout", value: String(response?.timeoutMs ?? 10000) }), "Workflow response mode: 504 after this long (100 to 300000).");
   return { kind, url, headers, attempts, argv, source, orderingKey, timeout, mode, responseTimeout };
 }
 

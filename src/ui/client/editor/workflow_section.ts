@@ -1,12 +1,11 @@
 import { conditional, h, type Conditional } from "../dom.ts";
 import type { Field } from "../field.ts";
-import type { Trigger } from "../types.ts";
 import type { Section } from "./section.ts";
-import { KIND_HINTS, MODE_HINTS, workflowFields, type WorkflowFields, type WorkflowKind } from "./workflow_fields.ts";
+import { KIND_HINTS, MODE_HINTS, workflowFields, type WorkflowFields, type WorkflowKind, type WorkflowSaved } from "./workflow_fields.ts";
 import { workflowProblems } from "./workflow_problems.ts";
 import { workflowValue } from "./workflow_value.ts";
 
-/** The field a server detail's path belongs to, or null. */
+/** The field a server detail's path (`/workflow/…`, `/response/…`, as the shorthand names them) belongs to, or null. */
 function workflowFieldFor(path: string, f: WorkflowFields): Field | null {
   if (path.startsWith("/workflow/url")) return f.url;
   if (path.startsWith("/workflow/headers")) return f.headers;
@@ -21,9 +20,12 @@ function workflowFieldFor(path: string, f: WorkflowFields): Field | null {
   return null;
 }
 
-/** The Workflow region: what a run does (kind and its fields) and how the caller is answered. */
-export function workflowSection(trigger: Trigger | null): Section {
-  const f = workflowFields(trigger);
+/**
+ * A Workflow group, one in each destination's group (README "The web panel"): what a run does
+ * (kind and its fields) and whether the caller waits for this destination's answer.
+ */
+export function workflowSection(saved: WorkflowSaved): Section {
+  const f = workflowFields(saved);
   const { kind, mode, responseTimeout } = f;
   const byKind: Record<WorkflowKind, Field[]> = {
     none: [],
@@ -50,7 +52,7 @@ export function workflowSection(trigger: Trigger | null): Section {
     place();
   });
 
-  const el = h("fieldset", { class: "region" }, h("legend", null, "Workflow"), kind.wrap, ...all.map((field) => slots.get(field)!.anchor), mode.wrap, slots.get(responseTimeout)!.anchor);
+  const el = h("fieldset", { class: "subregion" }, h("legend", null, "Workflow"), kind.wrap, ...all.map((field) => slots.get(field)!.anchor), mode.wrap, slots.get(responseTimeout)!.anchor);
   place();
 
   return {
