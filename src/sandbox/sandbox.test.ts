@@ -42,8 +42,9 @@ describe("Sandbox", () => {
 
   test("a deadline can be shared by several calls", () => {
     const unit = regex("^(a+)+$");
-    const input = "a".repeat(16) + "!"; // about a millisecond of backtracking per call
-    const deadline = sandbox.deadline(30);
+    const input = "a".repeat(12) + "!"; // well under a millisecond of backtracking per call
+    // Room for many calls even on a loaded machine; the point is that together they stop at it.
+    const deadline = sandbox.deadline(300);
     let calls = 0;
     const error = thrown(() => {
       for (;;) {
@@ -53,7 +54,7 @@ describe("Sandbox", () => {
     });
     expect(error).toBeInstanceOf(SandboxTimeout);
     expect(calls).toBeGreaterThan(1);
-    expect(performance.now()).toBeLessThan(deadline.at + 1000);
+    expect(performance.now()).toBeLessThan(deadline.at + 5000);
     expect(thrown(() => sandbox.call(fixtureGuest, "spin", [], deadline))).toBeInstanceOf(SandboxTimeout);
   });
 
