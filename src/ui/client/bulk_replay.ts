@@ -25,7 +25,7 @@ export interface BulkReplayWording {
 }
 
 /**
- * A bulk replay in the panel (CONTRACT §6.1): the button asks the API for a dry run, a dialog says
+ * A bulk replay in the panel (docs/api.md#replay): the button asks the API for a dry run, a dialog says
  * how many requests match and asks to confirm, and the replay's outcome is announced. `body` is the
  * bulk replay's selection (`source`, `status`…); `done` runs after a replay.
  */

@@ -1,5 +1,5 @@
 /**
- * The JSON shapes of the management API (CONTRACT §3, §6) as the panel reads them: derived from
+ * The JSON shapes of the management API (docs/api.md#management-api) as the panel reads them: derived from
  * the server's TypeBox schemas, never re-declared. Type-only imports: nothing of the server
  * enters the client bundle.
  */
