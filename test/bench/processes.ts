@@ -11,10 +11,11 @@ export function cpuMs(pid: number): { self: number; user: number; system: number
 /**
  * Starts a server on core 1 (taskset, where there is one; it execs, so the pid is the server's)
  * and resolves with the URL its stdout announces (`pattern`'s first group); the rest of its
- * output is drained. Rejects if it exits first.
+ * output is drained. Rejects if it exits first. `core` "0" puts a helper (a target that receives
+ * runs) beside wrk instead, off the server's core.
  */
-export async function startPinned(command: string[], env: Record<string, string | undefined>, pattern: RegExp, cwd: string): Promise<{ url: string; proc: Bun.Subprocess<"ignore", "pipe", "inherit"> }> {
-  const pinned = Bun.which("taskset") ? ["taskset", "-c", "1", ...command] : command;
+export async function startPinned(command: string[], env: Record<string, string | undefined>, pattern: RegExp, cwd: string, core: "0" | "1" = "1"): Promise<{ url: string; proc: Bun.Subprocess<"ignore", "pipe", "inherit"> }> {
+  const pinned = Bun.which("taskset") ? ["taskset", "-c", core, ...command] : command;
   const proc = Bun.spawn(pinned, { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();
   let text = "";

@@ -19,9 +19,11 @@
  * adnanh/webhook doing the same and a bare Bun.spawn server (test/bench/commands.ts), with the
  * ratios to webhook and each server's CPU per request. The burst on a fresh trigger
  * (test/bench/burst.ts): 50 senders at once on triggers created a moment before, on a server of
- * its own, counting every answer that is not 2xx.
+ * its own, counting every answer that is not 2xx. Destinations (test/bench/destinations.ts), on a
+ * server of their own: runs/s of a fan-out to three destinations beside one, and how soon a
+ * destination's run starts while another destination's target hangs.
  *
- * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end" and "burst" for those;
+ * Env: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_ONLY (case names separated by ";"; "end to end", "burst" and "destinations" for those;
  * a PostgreSQL case brings "inlet, auth none" along for its ratio), BENCH_CPU_PROF (a directory: the
  * inlet server that serves the SQLite and command cases writes a markdown CPU profile there).
  */
@@ -35,6 +37,7 @@ import { startPostgresBench, waitUntilKnown, type PostgresBench } from "./postgr
 import { ensureWrk, load, loadSplit, UNIQUE_MARKER, type LoadResult } from "./wrk.ts";
 import { commandCases, commandCasesWanted } from "./commands.ts";
 import { burstOnFreshServer, burstTable } from "./burst.ts";
+import { destinationsOnFreshServer, destinationsTable } from "./destinations.ts";
 import { cpuMs, startPinned as startServer } from "./processes.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -296,6 +299,9 @@ async function main() {
   // The burst: fresh triggers on a fresh server, 3 s each (what the issue measured), once.
   const burstOptions = { seconds: Math.min(3, seconds), connections };
   const burstRows = !only || only.includes("burst") ? await burstOnFreshServer(burstOptions) : null;
+  // Destinations: fan-out and isolation on a fresh server, once.
+  const destinationOptions = { seconds, connections };
+  const destinations = !only || only.includes("destinations") ? await destinationsOnFreshServer(destinationOptions) : null;
 
   const rows = cases.map((c) => {
     const rs = results.get(c.name)!;
@@ -367,10 +373,11 @@ async function main() {
     ...(commands?.table(results) ?? []),
     ...e2eTable,
     ...(burstRows ? burstTable(burstRows, burstOptions) : []),
+    ...(destinations ? destinationsTable(destinations, destinationOptions) : []),
   ].join("\n");
   console.log(table);
   mkdirSync(join(ROOT, ".bench"), { recursive: true });
-  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, burst: burstRows, postgres: pgCheck }, null, 2));
+  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, burst: burstRows, destinations, postgres: pgCheck }, null, 2));
   writeFileSync(join(ROOT, ".bench", "latest.md"), table + "\n");
   const refusedInBurst = burstRows?.filter((r) => r.result.non2xx > 0) ?? [];
   if (refusedInBurst.length > 0) throw new Error(`burst on a fresh trigger: non-2xx answers (${refusedInBurst.map((r) => `${r.name}: ${r.result.non2xx}`).join("; ")})`);
