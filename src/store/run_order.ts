@@ -8,12 +8,13 @@ export const REPLAY_LANE = 1;
 export const laneOf = (run: { replayOf?: string | null }) => (run.replayOf ? REPLAY_LANE : LIVE_LANE);
 
 /**
- * A queued run may start only while no other run of its trigger with the same ordering key is
- * running (a retrying run is running: it holds its key until it ends) and none is queued ahead of
- * it. `r` is the candidate's alias; runs without a key skip the check.
+ * A queued run may start only while no other run of its trigger's destination with the same
+ * ordering key is running (a retrying run is running: it holds its key until it ends) and none is queued ahead of
+ * it. Destinations are ordered each on its own: one hanging never holds another's keys. `r` is
+ * the candidate's alias; runs without a key skip the check.
  */
 export const ORDERED_RUN_MAY_START = `(r.ordering_key IS NULL OR NOT EXISTS (
-  SELECT 1 FROM runs e WHERE e.trigger_id = r.trigger_id AND e.ordering_key = r.ordering_key AND e.id <> r.id
+  SELECT 1 FROM runs e WHERE e.trigger_id = r.trigger_id AND e.destination = r.destination AND e.ordering_key = r.ordering_key AND e.id <> r.id
     AND (e.status = 'running' OR (e.status = 'queued' AND e.seq < r.seq))))`;
 
 /** Queued ordered runs that may not start yet, counted per trigger (for `/metrics`). */

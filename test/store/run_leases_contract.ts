@@ -131,4 +131,23 @@ export function runLeasesContract(open: OpenStore): void {
     expect((await store.getRun(a1))?.replayOf).toBeNull();
     await store.close();
   });
+  test("ordering: each destination's keys are its own; the same key on another destination does not wait", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-ord-dest"));
+    const now = new Date();
+    const queued = async (destination: string) => {
+      const r = { ...run("t-ord-dest", now), status: "queued" as const, attempts: 0, finishedAt: null, orderingKey: "K", destination };
+      await store.commitIngest({ dedup: null, run: r, activity: activity("t-ord-dest", now, "run", r.id) });
+      return r.id;
+    };
+    const crm1 = await queued("crm");
+    const crm2 = await queued("crm");
+    const audit1 = await queued("audit");
+    // crm's first holds K for crm only: audit's run with the same key starts beside it.
+    expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id).sort()).toEqual([crm1, audit1].sort());
+    expect(await store.claimRun(crm2, "w", 60_000, now)).toBeNull();
+    await store.finishRun(crm1, "w", { status: "succeeded", result: null, error: null, attempts: 1, finishedAt: now.toISOString() });
+    expect((await store.claimRuns("w", 10, 60_000, now)).map((r) => r.id)).toEqual([crm2]);
+    await store.close();
+  });
 }
