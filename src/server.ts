@@ -245,7 +245,7 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
     providerFetch: core.providerFetch,
     rateLimiter: config.rateLimit > 0 ? new RateLimiter(config.rateLimit) : undefined,
     onRunCommitted: (trigger, run, lease) => queue.onCommitted(trigger, run, lease),
-    runLease: (trigger) => queue.leaseFor(trigger),
+    directSlot: (trigger) => queue.directSlotFor(trigger),
     destinationPaused: (triggerId, destination) => queue.isPaused(triggerId, destination),
     workflowResponse: (trigger, run, requestId) => workflowResponse(queue, trigger, run, requestId),
     log: logEvent,

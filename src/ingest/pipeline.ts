@@ -2,7 +2,7 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import type { ProviderFetch } from "../plugins/provider_fetch.ts";
 import { ProviderUnavailable } from "../plugins/provider_errors.ts";
 import { type ActivityOutcome } from "../records/activity.ts";
-import { type HeldRunLease, type RunRecord } from "../records/run.ts";
+import { type DirectSlot, type RunRecord } from "../records/run.ts";
 import { StoreUnavailable } from "../store/errors.ts";
 import { XmlParserBusy } from "./xml_thread.ts";
 import type { IngestLog } from "../store/ingest_log.ts";
@@ -58,12 +58,12 @@ export interface IngestDeps {
   callerAddress?(request: Request): Uint8Array | null;
   /** Workflow response mode: waits for the run's result and returns the workflow's response. */
   workflowResponse?(trigger: TriggerRecord, run: RunRecord & { trigger: unknown }, requestId: string): Promise<Response>;
-  /** Called once a run is durably committed (the run queue picks it up), with the lease it was committed held by, if any. */
-  onRunCommitted?(trigger: TriggerRecord, run: RunRecord, lease: HeldRunLease | null): void;
+  /** Called once a run is durably committed (the run queue picks it up), with the direct slot taken for it, if any. */
+  onRunCommitted?(trigger: TriggerRecord, run: RunRecord, lease: DirectSlot | null): void;
   /** Whether a destination is paused: a paused responding destination's caller gets the plain acknowledgement. */
   destinationPaused?(triggerId: string, destination: string): boolean;
-  /** A lease to commit a run already held by this instance (workflow response mode), or null; see {@link HeldRunLease}. */
-  runLease?(trigger: TriggerRecord): HeldRunLease | null;
+  /** A slot of this instance's for a waiting caller's run (workflow response mode), or null; see {@link DirectSlot}. */
+  directSlot?(trigger: TriggerRecord): DirectSlot | null;
   /** Where an unexpected failure's stack goes (the caller gets an opaque 500, the owner an `error` row). */
   log?(level: "error", message: string, fields: Record<string, unknown>): void;
   now?(): Date;
@@ -204,10 +204,10 @@ export class IngestPipeline {
       return duplicate ? Ending.committed("deduplicated", duplicateAck(trigger, requestId)) : Ending.committed("filtered", ack(requestId));
     }
     const route = { destinations: chosen, orderingKeys: await orderingKeysOf(checks, body) };
-    const { run, runs, duplicate, lease } = await recordRun(this.deps, screened, body, null, route);
+    const { run, runs, duplicate, slot } = await recordRun(this.deps, screened, body, null, route);
     if (duplicate) return Ending.committed("deduplicated", duplicateAck(trigger, requestId));
-    if (this.deps.onRunCommitted) runs.forEach((r, i) => this.deps.onRunCommitted!(trigger, r, i === 0 ? lease : null));
-    else lease?.release();
+    if (this.deps.onRunCommitted) runs.forEach((r, i) => this.deps.onRunCommitted!(trigger, r, i === 0 ? slot : null));
+    else slot?.release();
     return Ending.committed("run", ack(requestId), run);
   }
 

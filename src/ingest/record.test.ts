@@ -41,30 +41,31 @@ test("the run, its key and its Activity row are one commit; workflow none is rec
   expect(store.activity).toEqual([expect.objectContaining({ outcome: "run", runId: run.id, detail: null, requestId: "req-1" })]);
 });
 
-test("a workflow run is queued, or running under this instance's lease in workflow response mode", async () => {
+test("a workflow run is committed queued, with a direct slot of this instance's in workflow response mode", async () => {
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never });
   const queued = await recordRun({ store: new MemoryIngestStore() }, delivery({ trigger: http }), {});
   expect(queued.run).toMatchObject({ status: "queued", attempts: 0, finishedAt: null });
   const store = new MemoryIngestStore();
-  const lease = { owner: "me", untilMs: 1, release: () => {} };
-  const leased = await recordRun({ store, runLease: () => lease }, delivery({ trigger: http }), {});
-  expect(leased.run.status).toBe("running");
-  expect(store.commits[0].lease).toBe(lease);
+  const slot = { release: () => {} };
+  const direct = await recordRun({ store, directSlot: () => slot }, delivery({ trigger: http }), {});
+  // Queued all the same: the queue claims it under its destination's limits.
+  expect(direct.run.status).toBe("queued");
+  expect(store.commits[0].lease ?? null).toBeNull();
   // Handed on with the run: its slot is the run's until the queue is done with it.
-  expect(leased.lease).toBe(lease);
+  expect(direct.slot).toBe(slot);
 });
 
-test("a lease no run was committed with (a duplicate, a failed commit) is released, and only that one", async () => {
+test("a direct slot no run was committed with (a duplicate, a failed commit) is released, and only that one", async () => {
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never });
   const store = new MemoryIngestStore();
   let released = 0;
-  const deps = { store, runLease: () => ({ owner: "me", untilMs: 1, release: () => released++ }) };
+  const deps = { store, directSlot: () => ({ release: () => released++ }) };
   const first = await recordRun(deps, delivery({ trigger: http }), {});
   expect(released).toBe(0);
-  expect(first.lease).not.toBeNull();
+  expect(first.slot).not.toBeNull();
   const duplicate = await recordRun(deps, delivery({ trigger: http, requestId: "req-2" }), {});
   expect(duplicate.duplicate).toBe(true);
-  expect(duplicate.lease).toBeNull();
+  expect(duplicate.slot).toBeNull();
   expect(released).toBe(1);
   const failing = { ...deps, store: { commitIngest: () => Promise.reject(new Error("disk full")) } };
   await expect(recordRun(failing, delivery({ trigger: http, claim: null }), {})).rejects.toThrow("disk full");
@@ -88,13 +89,12 @@ test("a filtered request records its key and reason without a run, and keeps its
   expect(store.activity[0].request).toMatchObject({ body: { email: "[REDACTED]" }, requestId: "req-1", receivedAt: "2026-02-01T11:00:00.000Z" });
 });
 
-test("a replayed run remembers what it replays; an ordered one is never committed already leased", async () => {
+test("a replayed run remembers what it replays; neither it nor an ordered one takes a direct slot", async () => {
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never, response: { mode: "workflow", timeoutMs: 1000 } });
   const store = new MemoryIngestStore();
-  const lease = { owner: "me", untilMs: 1, release: () => {} };
-  const { run } = await recordRun({ store, runLease: () => lease }, delivery({ trigger: http, claim: null, replayOf: "run-0" }), {}, "key-hash");
+  const { run, slot } = await recordRun({ store, directSlot: () => ({ release: () => {} }) }, delivery({ trigger: http, claim: null, replayOf: "run-0" }), {}, "key-hash");
   expect(run).toMatchObject({ replayOf: "run-0", orderingKey: "key-hash", status: "queued" });
-  expect(store.commits[0].lease).toBeNull();
+  expect(slot).toBeNull();
 });
 
 test("a replay's Activity row names what it replays", async () => {

@@ -1,5 +1,5 @@
 import type { DedupClaim } from "../records/ingest.ts";
-import type { HeldRunLease, RunRecord } from "../records/run.ts";
+import type { DirectSlot, RunRecord } from "../records/run.ts";
 import type { IngestLog } from "../store/ingest_log.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { activityRow } from "./activity.ts";
@@ -11,8 +11,8 @@ import { noted, reportOnlyNote } from "./report_only.ts";
 /** What recording needs of the server. */
 export interface RecordDeps {
   store: Pick<IngestLog, "commitIngest">;
-  /** A lease to commit a run already held by this instance (workflow response mode), or null. */
-  runLease?(trigger: TriggerRecord): HeldRunLease | null;
+  /** A slot of this instance's for a waiting caller's run (workflow response mode), or null. */
+  directSlot?(trigger: TriggerRecord): DirectSlot | null;
 }
 
 /** `$trigger`: the run's input (docs/api.md#the-runs-input), with the redacted body. */
@@ -76,7 +76,7 @@ export async function recordRun(
   body: unknown,
   orderingKey: string | null = null,
   route: Route = { destinations: destinationsOf(delivery.trigger), orderingKeys: orderingKey === null ? {} : { [DEFAULT_DESTINATION]: orderingKey } },
-): Promise<{ run: RunRecord & { trigger: unknown }; runs: Array<RunRecord & { trigger: unknown }>; duplicate: boolean; lease: HeldRunLease | null }> {
+): Promise<{ run: RunRecord & { trigger: unknown }; runs: Array<RunRecord & { trigger: unknown }>; duplicate: boolean; slot: DirectSlot | null }> {
   const { trigger, now } = delivery;
   const createdAt = now.toISOString();
   const payload = triggerPayload(delivery, body);
@@ -85,11 +85,10 @@ export async function recordRun(
   const ordered = [...route.destinations].sort((a, b) => Number(b.name === responder) - Number(a.name === responder));
   const runs = ordered.map((destination) => newRun(delivery, payload, createdAt, destination, route.orderingKeys[destination.name] ?? null));
   const first = runs[0];
-  // An ordered run waits for its key in the queue, and a replay (nobody waits for its answer) takes
-  // its turn there like every replay: neither is committed already leased.
-  const leasable = ordered[0].name === responder && first.status === "queued" && !first.orderingKey && !delivery.replayOf;
-  const lease = leasable ? (deps.runLease?.(trigger) ?? null) : null;
-  if (lease) first.status = "running";
+  // The waiting caller's run gets a slot of its own; an ordered run waits for its key in the
+  // queue, and a replay (nobody waits for its answer) takes its turn there like every replay.
+  const direct = ordered[0].name === responder && first.status === "queued" && !first.orderingKey && !delivery.replayOf;
+  const slot = direct ? (deps.directSlot?.(trigger) ?? null) : null;
   const row = activityRow(at(delivery, createdAt), "run", detailOf(delivery, null), first.id);
   let deduplicated: boolean;
   try {
@@ -99,14 +98,13 @@ export async function recordRun(
       fanOut: runs.slice(1),
       triggerJson: triggerJson(delivery, payload),
       activity: runs.length > 1 ? { ...row, runIds: runs.map((r) => r.id) } : row,
-      lease,
     }));
   } catch (error) {
-    lease?.release();
+    slot?.release();
     throw error;
   }
-  if (deduplicated) lease?.release();
-  return { run: first, runs, duplicate: deduplicated, lease: deduplicated ? null : lease };
+  if (deduplicated) slot?.release();
+  return { run: first, runs, duplicate: deduplicated, slot: deduplicated ? null : slot };
 }
 
 /** A destination's run of the delivery: queued, or already succeeded for a workflow `none`. */

@@ -34,12 +34,14 @@ export interface RunLease {
 }
 
 /**
- * A lease taken before its run's commit, holding one of the instance's slots for workflow response
- * mode runs. Released exactly once, by whoever ends its use: the recorder when no run was committed
- * with it (a duplicate, a failed commit), else the queue when the run is done; a second call does
- * nothing.
+ * One of the instance's slots for workflow response mode runs, taken before its run's commit so
+ * that the waiting caller's run need not wait for the queue's shared slots. The run is still
+ * committed queued and claimed under its destination's limits (README "Limits, the breaker and
+ * pause"). Released exactly once, by whoever ends its use: the recorder when no run was committed
+ * (a duplicate, a failed commit), else the queue when the run is done or could not be claimed; a
+ * second call does nothing.
  */
-export interface HeldRunLease extends RunLease {
+export interface DirectSlot {
   release(): void;
 }
 

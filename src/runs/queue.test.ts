@@ -15,34 +15,34 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 // One destination allowed more runs at once than the queue has slots: these tests are about the queue's own bounds.
-const trigger = (mode: "immediate" | "workflow" = "immediate"): TriggerRecord =>
+const trigger = (mode: "immediate" | "workflow" = "immediate", concurrency = 64): TriggerRecord =>
   triggerRecord({
     id: "t1",
     token: "tok",
     name: "t1",
     response: { mode, timeoutMs: 10_000 },
     workflow: { kind: "http", url: "http://127.0.0.1:9/hook" },
-    destinations: [{ name: "default", workflow: { kind: "http", url: "http://127.0.0.1:9/hook" }, concurrency: 64 }],
+    destinations: [{ name: "default", workflow: { kind: "http", url: "http://127.0.0.1:9/hook" }, concurrency }],
   });
 
 const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
 
-async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number; directLimit?: number } = {}) {
+async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number; directLimit?: number; destinationConcurrency?: number } = {}) {
   const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
-  const t = trigger(options.mode);
+  const t = trigger(options.mode, options.destinationConcurrency);
   const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: options.pollMs ?? 50, directLimit: options.directLimit });
   /**
-   * Commits a run the way the pipeline does, and tells the queue: queued, or, for a workflow
-   * response mode trigger, already leased to this queue (`leaseFor`).
+   * Commits a run the way the pipeline does, and tells the queue: queued, with, for a workflow
+   * response mode trigger, a direct slot of this queue's (`directSlotFor`); `direct` says whether it got one.
    */
-  const commit = async (tell = true, payload: unknown = { n: 1 }, as: TriggerRecord = t, extra: Partial<RunRecord> = {}): Promise<RunRecord> => {
+  const commit = async (tell = true, payload: unknown = { n: 1 }, as: TriggerRecord = t, extra: Partial<RunRecord> = {}): Promise<RunRecord & { direct: boolean }> => {
     const now = new Date();
-    const lease = queue.leaseFor(as);
+    const slot = queue.directSlotFor(as);
     const run = {
       id: Bun.randomUUIDv7(),
       triggerId: t.id,
       requestId: crypto.randomUUID(),
-      status: lease ? ("running" as const) : ("queued" as const),
+      status: "queued" as const,
       trigger: payload,
       result: null,
       attempts: 0,
@@ -51,9 +51,9 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
       finishedAt: null,
       ...extra,
     };
-    await store.commitIngest({ dedup: null, run, lease, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
-    if (tell) queue.onCommitted(as, run, lease);
-    return run;
+    await store.commitIngest({ dedup: null, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
+    if (tell) queue.onCommitted(as, run, slot);
+    return { ...run, direct: slot !== null };
   };
   const statuses = async () => (await store.listRuns({ limit: 500, includeTrigger: false })).map((r) => r.status);
   return { store, queue, commit, statuses, trigger: t };
@@ -138,7 +138,7 @@ test("workflow response mode: the run starts at once even when the queue is satu
   await queue.start();
   await commit(); // holds the only slot
   const urgent = await commit(true, { n: 2 }, { ...t, response: { mode: "workflow", timeoutMs: 1000 } });
-  expect(urgent.status).toBe("running");
+  expect(urgent.direct).toBe(true);
   const outcome = await queue.waitFor(urgent.id, 2000);
   expect(outcome?.answer?.body).toBe(urgent.id);
   expect((await store.getRun(urgent.id))?.status).toBe("succeeded");
@@ -162,26 +162,59 @@ test("workflow response mode starts at most directLimit runs at once; past it a 
   );
   await queue.start();
   const runs = [await commit(), await commit(), await commit(), await commit()];
-  expect(runs.map((r) => r.status)).toEqual(["running", "running", "queued", "queued"]);
-  await waitFor("three runs running", () => running === 3); // two at once, and one queued run in the queue's one slot
+  // Two in direct slots and one in the queue's one slot (which of them a poll took first varies).
+  expect(runs.filter((r) => r.direct).length).toBeGreaterThanOrEqual(2);
+  await waitFor("three runs running", () => running === 3);
+  await Bun.sleep(100);
+  expect(running).toBe(3);
   gate.resolve();
   const outcomes = await Promise.all(runs.map((r) => queue.waitFor(r.id, 5000)));
   expect(outcomes.map((o) => o?.answer?.body)).toEqual(runs.map((r) => r.id));
   expect(most).toBe(3);
   // Once they ended, the next caller starts at once again.
-  expect((await commit()).status).toBe("running");
-  await waitFor("no run running", () => running === 0);
-  // A slot is taken when the lease is given, before the commit: callers of one burst cannot all pass.
+  expect((await commit()).direct).toBe(true);
+  // Its slot frees once the runner returns, or once its claim comes back empty when a poll took the run first.
+  await waitFor("no run running, no slot held", () => running === 0 && queue.directInUse === 0);
+  // A slot is taken when it is given, before the commit: callers of one burst cannot all pass.
   const t = trigger("workflow");
-  const leases = [queue.leaseFor(t), queue.leaseFor(t), queue.leaseFor(t)];
+  const leases = [queue.directSlotFor(t), queue.directSlotFor(t), queue.directSlotFor(t)];
   expect(leases.map((lease) => lease !== null)).toEqual([true, true, false]);
   leases[0]!.release(); // a duplicate, say: nothing was committed with it
   leases[0]!.release(); // a second release frees nothing more
-  const again = queue.leaseFor(t);
+  const again = queue.directSlotFor(t);
   expect(again).not.toBeNull();
-  expect(queue.leaseFor(t)).toBeNull();
+  expect(queue.directSlotFor(t)).toBeNull();
   again!.release();
   leases[1]!.release();
+  await queue.stop(1000);
+  await store.close();
+});
+
+test("a waiting caller's run keeps its destination's concurrency: past it, it waits queued and is still awaited", async () => {
+  const gate = Promise.withResolvers<void>();
+  let running = 0;
+  let most = 0;
+  const { queue, commit, store } = await setup(
+    async (_t, run) => {
+      most = Math.max(most, ++running);
+      await gate.promise;
+      running--;
+      return ok(run);
+    },
+    { concurrency: 8, mode: "workflow", destinationConcurrency: 1 },
+  );
+  await queue.start();
+  const runs = [await commit(), await commit()];
+  // Both got a direct slot, but the destination allows one run at a time.
+  expect(runs.map((r) => r.direct)).toEqual([true, true]);
+  await waitFor("one run running", () => running === 1);
+  await Bun.sleep(150);
+  expect(running).toBe(1);
+  expect((await store.getRun(runs[1].id))?.status).toBe("queued");
+  gate.resolve();
+  const outcomes = await Promise.all(runs.map((r) => queue.waitFor(r.id, 5000)));
+  expect(outcomes.map((o) => o?.answer?.body)).toEqual(runs.map((r) => r.id));
+  expect(most).toBe(1);
   await queue.stop(1000);
   await store.close();
 });

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { ClaimedRun, HeldRunLease, RunRecord } from "../records/run.ts";
+import type { ClaimedRun, DirectSlot, RunRecord } from "../records/run.ts";
 import type { RunLeases } from "../store/run_leases.ts";
 import type { DestinationLoad, DestinationStates } from "../store/destination_states.ts";
 import type { DestinationState } from "../records/destination_state.ts";
@@ -135,6 +135,11 @@ export class RunQueue {
     return { states: this.states, loads: this.loads };
   }
 
+  /** Direct slots held now (waiting callers' runs, claimed or being claimed). */
+  get directInUse(): number {
+    return this.direct;
+  }
+
   /** Runs executing now. */
   get inFlight(): number {
     return this.running.size;
@@ -151,10 +156,11 @@ export class RunQueue {
   }
 
   /**
-   * A lease for a run about to be committed that must execute here: the caller of a workflow
-   * response mode trigger waits on this instance. Null for other runs, and once stopping.
+   * A slot for a run about to be committed that should execute here: the caller of a workflow
+   * response mode trigger waits on this instance, so its run does not wait for the shared slots.
+   * Null for other runs, and once stopping.
    */
-  leaseFor(trigger: TriggerRecord): HeldRunLease | null {
+  directSlotFor(trigger: TriggerRecord): DirectSlot | null {
     if (trigger.response.mode !== "workflow" || this.stopping || this.direct >= this.directLimit) return null;
     const responder = respondingDestination(trigger);
     if (responder && this.isPaused(trigger.id, responder.name)) return null;
@@ -163,8 +169,6 @@ export class RunQueue {
     this.direct++;
     let held = true;
     return {
-      owner: this.owner,
-      untilMs: this.now().getTime() + this.leaseMs,
       release: () => {
         if (!held) return;
         held = false;
@@ -174,14 +178,15 @@ export class RunQueue {
   }
 
   /**
-   * The pipeline's hook: a run was durably committed; `lease` when it was committed already held
-   * by this instance (`leaseFor`), which only a run committed `running` with its `$trigger` is
-   * (`recordRun`): it starts now, in the lease's slot, which it frees when done.
+   * The pipeline's hook: a run was durably committed; `slot` when one was taken for it
+   * (`directSlotFor`): it is claimed now in that slot, under its destination's limits like every
+   * run (its concurrency, rate limit, breaker, pause); a destination at its limit leaves it queued
+   * for the queue to start in turn, the caller waiting for it meanwhile.
    */
-  onCommitted(trigger: TriggerRecord, run: RunRecord, lease: HeldRunLease | null = null): void {
-    if (lease) {
+  onCommitted(trigger: TriggerRecord, run: RunRecord, slot: DirectSlot | null = null): void {
+    if (slot) {
       this.waiterFor(run.id);
-      this.execute(run as ClaimedRun, trigger, lease.release);
+      this.claimInDirectSlot(run.id, trigger, slot);
       return;
     }
     if (run.status !== "queued" || this.stopping) return;
@@ -235,6 +240,21 @@ export class RunQueue {
       this.waiters.set(runId, waiter);
     }
     return waiter;
+  }
+
+  private claimInDirectSlot(runId: string, trigger: TriggerRecord, slot: DirectSlot): void {
+    const gaveBack = () => {
+      slot.release();
+      // Still queued: the queue's own slots take it once its destination allows.
+      this.poll();
+    };
+    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now(), this.rulesOf)).then(
+      (claimed) => (claimed ? this.execute(claimed, trigger, slot.release) : gaveBack()),
+      (error: unknown) => {
+        this.log("warn", "could not claim a run", { runId, error: String(error) });
+        gaveBack();
+      },
+    );
   }
 
   private claimAndExecute(runId: string, trigger: TriggerRecord): void {
