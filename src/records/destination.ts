@@ -82,9 +82,3 @@ export function respondingDestination(trigger: Deliveries): DestinationConfig | 
   const all = destinationsOf(trigger);
   return all.find((d) => d.respond) ?? (all.length === 1 ? all[0] : undefined);
 }
-
-/** How many of its runs a destination may have running at once; null: no limit of its own. */
-export function concurrencyOf(trigger: Deliveries, destination: DestinationConfig): number | null {
-  if (!trigger.destinations) return null;
-  return destination.concurrency ?? DEFAULT_CONCURRENCY;
-}
