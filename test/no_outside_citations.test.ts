@@ -11,12 +11,6 @@ const ROOT = join(import.meta.dir, "..");
 
 const OUTSIDE = [/\bCONTRACT\s§/, /\bSPEC\s§/, /\bSPEC\.md\b/, /\bresearch\//, /\bresearch\s§/, /\bseed\srule/i];
 
-/**
- * Left for now: the panel's client and the benchmarks are being edited on other branches, and
- * their citations are swept once that work lands; then these go.
- */
-const NOT_YET = ["src/ui/client/", "test/bench/"];
-
 /** This file names the patterns in its own test. */
 const SELF = "test/no_outside_citations.test.ts";
 
@@ -49,7 +43,7 @@ test("no file under src, plugins, test or scripts cites a document outside the r
   const found = ["src", "plugins", "test", "scripts"]
     .flatMap((dir) => filesUnder(join(ROOT, dir)))
     .map((path) => relative(ROOT, path).split(sep).join("/"))
-    .filter((path) => path !== SELF && !NOT_YET.some((prefix) => path.startsWith(prefix)))
+    .filter((path) => path !== SELF)
     .flatMap((path) => outsideCitations(path, readFileSync(join(ROOT, path), "utf8")));
   expect(found).toEqual([]);
 });

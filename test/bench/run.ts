@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: load benchmarks measured in one run against a bare Bun.serve baseline, so the
- * ratios hold on a noisy machine. Server pinned to core 1, wrk to core 0 (research/baseline.md).
+ * ratios hold on a noisy machine. Server pinned to core 1, wrk to core 0 (README "Performance").
  *
  * Cases: the bare baseline; the floor of the storage design (test/bench/store_floor_server.ts: the
  * bare handler committing what an accepted request commits, through inlet's SQLite store) and of

@@ -1,7 +1,7 @@
 /**
  * Micro-benchmark of the sandboxed pre-execution checks: per-evaluation µs of a filter, a
  * 10-pattern redaction (warm name cache) and an expression dedup key, on a ~1 KB and a ~64 KB
- * Stripe-like body (research/sandbox.md §4 uses the same filter and patterns).
+ * Stripe-like body (the filter and patterns of README "Performance"'s sandbox case).
  *
  * `bun run test/bench/sandbox.ts`. Env: BENCH_ITERATIONS (5000 for 1 KB; a tenth of it for 64 KB).
  */
