@@ -14,10 +14,25 @@ const started = performance.now();
 // The sandbox workers (src/checks/worker.ts) and the XML parser thread (src/ingest/xml_worker.ts)
 // are further entry points: Bun embeds them beside main.
 const execArgv = `--compile-exec-argv=--max-http-header-size=${PARSER_HEADER_BYTES}`;
-const proc = Bun.spawnSync([process.execPath, "build", "--compile", execArgv, "--minify", "--sourcemap", "src/main.ts", "src/checks/worker.ts", "src/ingest/xml_worker.ts", "--outfile", outfile], {
-  stdout: "inherit",
-  stderr: "inherit",
-});
+const proc = Bun.spawnSync(
+  [
+    process.execPath,
+    "build",
+    "--compile",
+    execArgv,
+    "--minify",
+    "--sourcemap",
+    "src/main.ts",
+    "src/checks/worker.ts",
+    "src/ingest/xml_worker.ts",
+    "--outfile",
+    outfile,
+  ],
+  {
+    stdout: "inherit",
+    stderr: "inherit",
+  },
+);
 if (proc.exitCode !== 0) {
   console.error(`build failed (exit ${proc.exitCode})`);
   process.exit(proc.exitCode ?? 1);

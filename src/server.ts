@@ -194,10 +194,25 @@ async function startWork(config: ServerConfig, core: Core, services: Services): 
   services.add({ name: "runners", stop: () => runners.close() });
   const checkPool = new CheckPool({ size: config.sandboxWorkers });
   services.add({ name: "sandbox workers", stop: () => checkPool.close() });
-  const queue = new RunQueue({ store, triggers, execute: runners.execute, concurrency: config.runConcurrency, leaseMs: config.runLeaseSeconds * 1000, log: logEvent });
+  const queue = new RunQueue({
+    store,
+    triggers,
+    execute: runners.execute,
+    concurrency: config.runConcurrency,
+    leaseMs: config.runLeaseSeconds * 1000,
+    log: logEvent,
+  });
   await queue.start();
   services.add({ name: "run queue", stop: () => queue.stop(RUN_DRAIN_MS) });
-  const alerts = new AlertMonitor({ store, triggers, url: config.alertUrl, secret: config.alertSecret, intervalMs: config.alertInterval * 1000, owner: queue.owner, log: logEvent });
+  const alerts = new AlertMonitor({
+    store,
+    triggers,
+    url: config.alertUrl,
+    secret: config.alertSecret,
+    intervalMs: config.alertInterval * 1000,
+    owner: queue.owner,
+    log: logEvent,
+  });
   alerts.start();
   services.add({ name: "alerts", stop: () => alerts.stop() });
   return { metrics: new Metrics(), log, queue, checkPool, alerts, scriptPool: runners.scriptPool };
@@ -219,7 +234,13 @@ async function startConfigFile(config: ServerConfig, core: Core, services: Servi
 }
 
 /** Every request's way in: the front door, the ingest pipeline for webhook calls, the routed app for the rest. */
-function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work, configReloads: ConfigReloads | null): (request: Request) => Response | Promise<Response> {
+function requestHandler(
+  config: ServerConfig,
+  core: Core,
+  live: Live,
+  work: Work,
+  configReloads: ConfigReloads | null,
+): (request: Request) => Response | Promise<Response> {
   const { store, triggers, plugins } = core;
   const { metrics, log, queue, checkPool, alerts } = work;
   // The request as Bun received it, where the edge re-addressed it (see `routable`): its socket's
@@ -264,7 +285,8 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
       alerts: () => alerts.list(),
       destinations: store,
       onDestinationsChanged: () => void queue.readStates().catch(() => {}),
-      transformTest: (source, trigger, timeoutMs) => runTransform(work.scriptPool, { source, trigger, timeoutMs, ctx: { runId: "test", destination: "test", attempt: 1 } }),
+      transformTest: (source, trigger, timeoutMs) =>
+        runTransform(work.scriptPool, { source, trigger, timeoutMs, ctx: { runId: "test", destination: "test", attempt: 1 } }),
       failedAuth,
     },
     health: [
@@ -276,7 +298,15 @@ function requestHandler(config: ServerConfig, core: Core, live: Live, work: Work
         triggerInfo(triggers.list()),
         { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
         ...destinationGauges(triggers.list(), queue.destinationsNow().states, queue.destinationsNow().loads),
-        ...(configReloads ? [instanceCounter("inlet_config_reload_errors_total", "Changes of the --config file that were refused (invalid, half-written, or not applicable); the last good configuration stayed in force.", configReloads.errors)] : []),
+        ...(configReloads
+          ? [
+              instanceCounter(
+                "inlet_config_reload_errors_total",
+                "Changes of the --config file that were refused (invalid, half-written, or not applicable); the last good configuration stayed in force.",
+                configReloads.errors,
+              ),
+            ]
+          : []),
       ],
       // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
       metricsGuard(config.metricsToken, () => live.adminHash, failedAuth),
@@ -350,7 +380,10 @@ async function keepInStep(config: ServerConfig, core: Core, live: Live, services
     const now = new Date();
     return store.sweep(now, new Date(now.getTime() - config.retentionDays * 86_400_000));
   };
-  services.add({ name: "retention sweep", ...every(SWEEP_EVERY_MS, sweep, { immediately: true, onError: (e) => logEvent("warn", "sweep failed", { error: String(e) }) }) });
+  services.add({
+    name: "retention sweep",
+    ...every(SWEEP_EVERY_MS, sweep, { immediately: true, onError: (e) => logEvent("warn", "sweep failed", { error: String(e) }) }),
+  });
 }
 
 /** What whoever started the server should know: triggers whose plugin is missing, a base URL only this machine can call, a data dir open to others. */

@@ -14,7 +14,15 @@ import { ADMIN_TOKEN, startTestServer, waitFor, type TestServer } from "./suppor
 // Alerts (docs/api.md#alerts) through real HTTP: a local destination records every notification.
 const SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
 /** `receivedAt`: `performance.now()` when the destination took it (for delays measured in this process). */
-type Note = { type: string; text: string; alert: any; verified: boolean; headers: Record<string, string>; payload: Record<string, unknown>; receivedAt: number };
+type Note = {
+  type: string;
+  text: string;
+  alert: any;
+  verified: boolean;
+  headers: Record<string, string>;
+  payload: Record<string, unknown>;
+  receivedAt: number;
+};
 const notes: Note[] = [];
 /** Attempts the destination refused (while `failNext` lasts), to compare with what it took later. */
 const refused: Note[] = [];
@@ -51,12 +59,22 @@ afterAll(async () => {
 });
 
 async function server(dataDir?: string): Promise<TestServer> {
-  const s = await startTestServer(dataDir ? { dataDir } : {}, ["--alert-url", alertUrl, "--alert-secret", SECRET, "--alert-interval", "1", "--run-concurrency", "1"]);
+  const s = await startTestServer(dataDir ? { dataDir } : {}, [
+    "--alert-url",
+    alertUrl,
+    "--alert-secret",
+    SECRET,
+    "--alert-interval",
+    "1",
+    "--run-concurrency",
+    "1",
+  ]);
   cleanups.push(() => s.close());
   return s;
 }
 const of = (triggerId: string, kind: string) => notes.filter((n) => n.alert.triggerId === triggerId && n.alert.kind === kind);
-const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json", ...headers } });
+const post = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json", ...headers } });
 
 /** A trigger whose runs stay running (their http target answers only on `release()`), with a backlog rule. */
 async function backlogged(s: TestServer, name: string, count: number) {
@@ -64,7 +82,11 @@ async function backlogged(s: TestServer, name: string, count: number) {
   const held = new Promise<void>((r) => (release = r));
   const slow = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async () => (await held, new Response("ok")) });
   cleanups.push(() => slow.stop(true));
-  const t = await s.createTrigger({ name, workflow: { kind: "http", url: `http://127.0.0.1:${slow.port}/`, timeoutMs: 30_000 }, alerts: [{ kind: "backlog", count }] });
+  const t = await s.createTrigger({
+    name,
+    workflow: { kind: "http", url: `http://127.0.0.1:${slow.port}/`, timeoutMs: 30_000 },
+    alerts: [{ kind: "backlog", count }],
+  });
   return { t, release };
 }
 
@@ -73,7 +95,11 @@ describe("each kind fires and resolves, with exactly one signed notification eac
     const s = await server();
     const quiet = await s.createTrigger({ name: "quiet", alerts: [{ kind: "silence", seconds: 1 }] });
     const guarded = await s.createTrigger({ name: "guarded", auth: { type: "bearer" }, alerts: [{ kind: "auth_failures", count: 2, seconds: 2 }] });
-    const failing = await s.createTrigger({ name: "failing", workflow: { kind: "http", url: "http://127.0.0.1:9/down", retry: { maxAttempts: 1 } }, alerts: [{ kind: "run_failures", count: 1, seconds: 2 }] });
+    const failing = await s.createTrigger({
+      name: "failing",
+      workflow: { kind: "http", url: "http://127.0.0.1:9/down", retry: { maxAttempts: 1 } },
+      alerts: [{ kind: "run_failures", count: 1, seconds: 2 }],
+    });
 
     await waitFor("silence fires", () => of(quiet.id, "silence").length === 1, 10_000);
     expect(of(quiet.id, "silence")[0]).toMatchObject({ type: "alert.firing", verified: true, alert: { state: "firing", triggerName: "quiet", threshold: 1 } });
@@ -176,7 +202,12 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL database"
     const url = await freshDatabase((await sharedPostgres())!, "inlet_alerts");
     cleanups.push(() => dropDatabase(url).catch(() => {}));
     cleanups.push(stopAll);
-    const options = { databaseUrl: url, secretKey: newSecretKey(), adminToken: "alerts-admin-token-0123456789", args: ["--alert-url", alertUrl, "--alert-secret", SECRET, "--alert-interval", "1"] };
+    const options = {
+      databaseUrl: url,
+      secretKey: newSecretKey(),
+      adminToken: "alerts-admin-token-0123456789",
+      args: ["--alert-url", alertUrl, "--alert-secret", SECRET, "--alert-interval", "1"],
+    };
     const a = await startInstance("alert-a", options);
     await startInstance("alert-b", options);
     const t = (await a.api("POST", "/api/triggers", { name: "pg-silence", alerts: [{ kind: "silence", seconds: 1 }] })).body;
@@ -236,7 +267,14 @@ function expectInvalidAlerts(answer: { status: number; body: any; headers: Heade
 describe("GET /api/alerts and the notifications", () => {
   test("carry each rule's id, state and since in the contract's shape, and agree", async () => {
     const s = await server();
-    const t = await s.createTrigger({ name: "shapes", auth: { type: "bearer" }, alerts: [{ kind: "auth_failures", count: 1, seconds: 3 }, { kind: "backlog", count: 1_000_000 }] });
+    const t = await s.createTrigger({
+      name: "shapes",
+      auth: { type: "bearer" },
+      alerts: [
+        { kind: "auth_failures", count: 1, seconds: 3 },
+        { kind: "backlog", count: 1_000_000 },
+      ],
+    });
     await post(t.url, { Authorization: "Bearer wrong" });
     const fired = await waitFor("fires", () => of(t.id, "auth_failures")[0], 10_000);
     expectNotification(fired, "firing", t);
@@ -289,10 +327,18 @@ describe("GET /api/alerts and the notifications", () => {
 
   test("a rule taken off its trigger, or a deleted trigger, leaves the list", async () => {
     const s = await server();
-    const kept = await s.createTrigger({ name: "kept", alerts: [{ kind: "backlog", count: 5 }, { kind: "backlog", count: 6 }] });
+    const kept = await s.createTrigger({
+      name: "kept",
+      alerts: [
+        { kind: "backlog", count: 5 },
+        { kind: "backlog", count: 6 },
+      ],
+    });
     const gone = await s.createTrigger({ name: "gone", alerts: [{ kind: "backlog", count: 5 }] });
     await waitFor("listed", async () => (await listed(s, kept.id)).length === 2 && (await listed(s, gone.id)).length === 1);
-    expect((await s.api("PATCH", `/api/triggers/${kept.id}`, { alerts: [{ kind: "backlog", count: 6 }] })).body.alerts).toEqual([{ kind: "backlog", count: 6 }]);
+    expect((await s.api("PATCH", `/api/triggers/${kept.id}`, { alerts: [{ kind: "backlog", count: 6 }] })).body.alerts).toEqual([
+      { kind: "backlog", count: 6 },
+    ]);
     expect((await s.api("DELETE", `/api/triggers/${gone.id}`)).status).toBe(204);
     await waitFor("dropped", async () => (await listed(s, kept.id)).map((r) => r.threshold).join() === "6" && (await listed(s, gone.id)).length === 0);
     expect((await s.api("PATCH", `/api/triggers/${kept.id}`, { alerts: [] })).body.alerts).toEqual([]);
@@ -304,11 +350,18 @@ describe("GET /api/alerts and the notifications", () => {
     const t = await s.createTrigger({
       name: "two-windows",
       auth: { type: "bearer" },
-      alerts: [{ kind: "auth_failures", count: 1, seconds: 600 }, { kind: "auth_failures", count: 5, seconds: 600 }, { kind: "backlog", count: 1_000_000 }],
+      alerts: [
+        { kind: "auth_failures", count: 1, seconds: 600 },
+        { kind: "auth_failures", count: 5, seconds: 600 },
+        { kind: "backlog", count: 1_000_000 },
+      ],
     });
     const gauge = async (kind: string) => {
       const prefix = `inlet_alert_firing{trigger="${t.id}",kind="${kind}"} `;
-      return (await (await fetch(`${s.url}/metrics`)).text()).split("\n").filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length));
+      return (await (await fetch(`${s.url}/metrics`)).text())
+        .split("\n")
+        .filter((line) => line.startsWith(prefix))
+        .map((line) => line.slice(prefix.length));
     };
     await waitFor("evaluated", async () => (await gauge("backlog")).length > 0);
     expect(await gauge("backlog")).toEqual(["0"]);

@@ -179,7 +179,16 @@ test("the OpenAPI document describes every call", async () => {
   const { status, body } = await server.api("GET", "/api/openapi.json");
   expect(status).toBe(200);
   expect(body.openapi).toBe("3.1.0");
-  for (const path of ["/api/triggers", "/api/triggers/{id}", "/api/triggers/{id}/secret", "/api/triggers/{id}/activity", "/api/runs", "/api/runs/{id}", "/api/plugins", "/api/check"]) {
+  for (const path of [
+    "/api/triggers",
+    "/api/triggers/{id}",
+    "/api/triggers/{id}/secret",
+    "/api/triggers/{id}/activity",
+    "/api/runs",
+    "/api/runs/{id}",
+    "/api/plugins",
+    "/api/check",
+  ]) {
     expect(body.paths[path]).toBeDefined();
   }
   expect(body.components.schemas.TriggerInput.properties.dedup).toBeDefined();

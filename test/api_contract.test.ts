@@ -62,7 +62,15 @@ describe("admin token on every call", () => {
     const before = (await server.api("GET", "/api/triggers")).body;
     // Every route of docs/api.md#calls and docs/api.md#operations is in the list walked below (an empty list would pass).
     expect(calls({ id: t.id, activityId: "any" }).map((c) => c.method).length).toBeGreaterThanOrEqual(15);
-    for (const authorization of [undefined, "Bearer wrong", "Bearer ", `Bearer  ${ADMIN_TOKEN}x`, `Basic ${btoa(`admin:${ADMIN_TOKEN}`)}`, ADMIN_TOKEN, `Token ${ADMIN_TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      "Bearer wrong",
+      "Bearer ",
+      `Bearer  ${ADMIN_TOKEN}x`,
+      `Basic ${btoa(`admin:${ADMIN_TOKEN}`)}`,
+      ADMIN_TOKEN,
+      `Token ${ADMIN_TOKEN}`,
+    ]) {
       for (const call of calls({ id: t.id, activityId: "any" })) {
         const headers: Record<string, string> = { ...JSON_TYPE, ...(authorization === undefined ? {} : { Authorization: authorization }) };
         const response = await server.fetch(server.url + call.path, { method: call.method, body: call.body, headers });
@@ -96,7 +104,11 @@ describe("unknown ids: 404 with a JSON error", () => {
     expect(unknownTrigger.length).toBeGreaterThanOrEqual(10);
     for (const call of [...unknownTrigger, ...unknownRow]) {
       const answer = await raw(call.method, call.path, call.body, JSON_TYPE);
-      expect({ call: `${call.method} ${call.path}`, status: answer.status, error: typeof answer.body?.error }).toEqual({ call: `${call.method} ${call.path}`, status: 404, error: "string" });
+      expect({ call: `${call.method} ${call.path}`, status: answer.status, error: typeof answer.body?.error }).toEqual({
+        call: `${call.method} ${call.path}`,
+        status: 404,
+        error: "string",
+      });
     }
   });
 
@@ -109,7 +121,29 @@ describe("unknown ids: 404 with a JSON error", () => {
   });
 });
 
-const TRIGGER_FIELDS = ["alerts", "app", "auth", "createdAt", "curl", "dedup", "destinations", "filter", "id", "managedBy", "maxBodyBytes", "methods", "name", "redaction", "response", "schema", "sources", "token", "updatedAt", "url", "workflow"];
+const TRIGGER_FIELDS = [
+  "alerts",
+  "app",
+  "auth",
+  "createdAt",
+  "curl",
+  "dedup",
+  "destinations",
+  "filter",
+  "id",
+  "managedBy",
+  "maxBodyBytes",
+  "methods",
+  "name",
+  "redaction",
+  "response",
+  "schema",
+  "sources",
+  "token",
+  "updatedAt",
+  "url",
+  "workflow",
+];
 
 describe("the Trigger", () => {
   test("create fills in every default and answers exactly the contract's fields", async () => {
@@ -148,14 +182,22 @@ describe("the Trigger", () => {
       [{ type: "header" }, { headerName: "X-Webhook-Secret" }],
       [{ type: "header", headerName: "X-Key" }, { headerName: "X-Key" }],
       [{ type: "hmac-sha256" }, { signatureHeader: "X-Signature", encoding: "hex" }],
-      [{ type: "hmac-sha512", signatureHeader: "X-Sig", encoding: "base64" }, { signatureHeader: "X-Sig", encoding: "base64" }],
+      [
+        { type: "hmac-sha512", signatureHeader: "X-Sig", encoding: "base64" },
+        { signatureHeader: "X-Sig", encoding: "base64" },
+      ],
       [{ type: "basic" }, { username: "inlet" }],
       [{ type: "jwt" }, { jwt: { algorithms: ["HS256"] } }],
     ];
     for (const [auth, shown] of cases) {
       const t = await server.createTrigger({ name: `auth-${auth.type}`, auth });
       expect(t.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      const views = [t, (await server.api("GET", `/api/triggers/${t.id}`)).body, (await server.api("GET", "/api/triggers")).body, (await server.api("PATCH", `/api/triggers/${t.id}`, { name: "renamed" })).body];
+      const views = [
+        t,
+        (await server.api("GET", `/api/triggers/${t.id}`)).body,
+        (await server.api("GET", "/api/triggers")).body,
+        (await server.api("PATCH", `/api/triggers/${t.id}`, { name: "renamed" })).body,
+      ];
       const { secret, ...created } = t;
       expect(created.auth).toEqual({ type: auth.type, ...shown, hasSecret: true, previousSecretExpiresAt: null });
       for (const view of views.slice(1)) expect(JSON.stringify(view)).not.toContain(secret);
@@ -173,7 +215,12 @@ describe("the Trigger", () => {
     expect(created.status).toBe(201);
     expect(created.body.auth).toEqual({ type: "none", hasSecret: true, previousSecretExpiresAt: null });
     const patched = await server.api("PATCH", `/api/triggers/${created.body.id}`, { appSecret: "whsec_second-pasted-value" });
-    const views = [created.body, patched.body, (await server.api("GET", `/api/triggers/${created.body.id}`)).body, (await server.api("GET", "/api/triggers")).body];
+    const views = [
+      created.body,
+      patched.body,
+      (await server.api("GET", `/api/triggers/${created.body.id}`)).body,
+      (await server.api("GET", "/api/triggers")).body,
+    ];
     for (const view of views) expect(JSON.stringify(view)).not.toMatch(/pasted-value|appSecret|"secret"/);
     expect((await server.api("GET", `/api/triggers/${created.body.id}/secret`)).status).toBe(404);
     // A generated app secret (GitHub-style) is revealed like a generic one.
@@ -183,7 +230,12 @@ describe("the Trigger", () => {
   });
 
   test("the curl command runs as it is: HMAC modes carry a valid signature, bearer and header read $INLET_SECRET", async () => {
-    for (const auth of [{ type: "hmac-sha256" }, { type: "hmac-sha512", encoding: "base64", signatureHeader: "X-Sig" }, { type: "bearer" }, { type: "header", headerName: "X-Key" }]) {
+    for (const auth of [
+      { type: "hmac-sha256" },
+      { type: "hmac-sha512", encoding: "base64", signatureHeader: "X-Sig" },
+      { type: "bearer" },
+      { type: "header", headerName: "X-Key" },
+    ]) {
       const t = await server.createTrigger({ name: `curl-${auth.type}`, auth });
       expect(t.curl).not.toContain(t.secret);
       const headers = [...(t.curl as string).matchAll(/-H (['"])(.*?)\1/g)].map((m) => m[2].replace("$INLET_SECRET", t.secret).split(/: (.*)/s, 2));
@@ -219,7 +271,11 @@ describe("PATCH: every field on its own, nested objects merged", () => {
     [{ filter: { enabled: false } }, "filter", { enabled: false, mode: "include", expression: '$.type == "ping"' }],
     [{ redaction: { patterns: ["card", "^ssn$"] } }, "redaction", { enabled: true, patterns: ["card", "^ssn$"] }],
     [{ response: { timeoutMs: 7000 } }, "response", { mode: "workflow", timeoutMs: 7000 }],
-    [{ workflow: { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.id" } }, "workflow", { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.id" }],
+    [
+      { workflow: { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.id" } },
+      "workflow",
+      { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.id" },
+    ],
     // Without kind, a workflow's fields change the current one (null removes one): §6's orderingKey alone.
     [{ workflow: { orderingKey: "$.customer.id" } }, "workflow", { kind: "http", url: "http://127.0.0.1:9/hook", orderingKey: "$.customer.id" }],
     [{ workflow: { timeoutMs: 2000, orderingKey: null } }, "workflow", { kind: "http", url: "http://127.0.0.1:9/hook", timeoutMs: 2000 }],
@@ -232,8 +288,24 @@ describe("PATCH: every field on its own, nested objects merged", () => {
     [{ alerts: [{ kind: "silence", seconds: 60 }] }, "alerts", [{ kind: "silence", seconds: 60 }]],
     [{ alerts: [] }, "alerts", []],
     // A list replaces the workflow shorthand (the workflow key goes); a workflow brings it back.
-    [{ destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, respond: true }, { name: "audit", workflow: { kind: "none" } }] }, "destinations", [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, respond: true }, { name: "audit", workflow: { kind: "none" } }]],
-    [{ destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, concurrency: 4 }] }, "destinations", [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, concurrency: 4 }]],
+    [
+      {
+        destinations: [
+          { name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, respond: true },
+          { name: "audit", workflow: { kind: "none" } },
+        ],
+      },
+      "destinations",
+      [
+        { name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, respond: true },
+        { name: "audit", workflow: { kind: "none" } },
+      ],
+    ],
+    [
+      { destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, concurrency: 4 }] },
+      "destinations",
+      [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, concurrency: 4 }],
+    ],
     [{ workflow: { kind: "command", argv: ["/bin/true"] } }, "workflow", { kind: "command", argv: ["/bin/true"] }],
   ];
   /** The two forms of where requests go move together: workflow is the shorthand for destinations [default]. */
@@ -245,7 +317,8 @@ describe("PATCH: every field on its own, nested objects merged", () => {
     for (const [patch, field, expected] of CHANGES) {
       const { status, body } = await server.api("PATCH", `/api/triggers/${t.id}`, patch);
       expect({ patch, status, [field]: body[field] }).toEqual({ patch, status: 200, [field]: expected });
-      for (const other of TRIGGER_FIELDS.filter((f) => ![field, MOVES_WITH[field], "updatedAt", "curl"].includes(f))) expect({ patch, [other]: body[other] }).toEqual({ patch, [other]: before[other] });
+      for (const other of TRIGGER_FIELDS.filter((f) => ![field, MOVES_WITH[field], "updatedAt", "curl"].includes(f)))
+        expect({ patch, [other]: body[other] }).toEqual({ patch, [other]: before[other] });
       if (field === "workflow") expect({ patch, destinations: body.destinations }).toEqual({ patch, destinations: [{ name: "default", workflow: expected }] });
       if (field === "destinations") expect({ patch, workflow: "workflow" in body }).toEqual({ patch, workflow: false });
       expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
@@ -269,7 +342,10 @@ describe("PATCH: every field on its own, nested objects merged", () => {
   test("a refused change changes nothing, not even the fields that were fine", async () => {
     const t = await server.createTrigger({ name: "atomic", auth: { type: "bearer" } });
     const before = (await server.api("GET", `/api/triggers/${t.id}`)).body;
-    expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, { name: "changed", auth: { type: "header" }, dedup: { strategy: "payload-hash", windowSeconds: 0 } }), "/dedup/windowSeconds");
+    expectInvalid(
+      await server.api("PATCH", `/api/triggers/${t.id}`, { name: "changed", auth: { type: "header" }, dedup: { strategy: "payload-hash", windowSeconds: 0 } }),
+      "/dedup/windowSeconds",
+    );
     expect((await server.api("GET", `/api/triggers/${t.id}`)).body).toEqual(before);
     expect((await server.api("GET", `/api/triggers/${t.id}/secret`)).body.secret).toBe(t.secret);
   });
@@ -292,7 +368,22 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
     alerts: {},
     destinations: "crm",
   };
-  const WRONG_PATHS = ["/name", "/app", "/appSecret", "/methods", "/auth/encoding", "/dedup/windowSeconds", "/filter/enabled", "/redaction/patterns", "/response/timeoutMs", "/schema/enabled", "/maxBodyBytes", "/sources/allow", "/alerts", "/destinations"];
+  const WRONG_PATHS = [
+    "/name",
+    "/app",
+    "/appSecret",
+    "/methods",
+    "/auth/encoding",
+    "/dedup/windowSeconds",
+    "/filter/enabled",
+    "/redaction/patterns",
+    "/response/timeoutMs",
+    "/schema/enabled",
+    "/maxBodyBytes",
+    "/sources/allow",
+    "/alerts",
+    "/destinations",
+  ];
 
   test("wrong types, on create and on change, each reported", async () => {
     expectInvalid(await server.api("POST", "/api/triggers", WRONG_TYPES), ...WRONG_PATHS);
@@ -300,7 +391,11 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
     // (A different `app` on a change is refused on its own: a trigger's app never changes.)
     const { app: _app, ...patch } = WRONG_TYPES;
     expectInvalid(await server.api("PATCH", `/api/triggers/${t.id}`, patch), ...WRONG_PATHS.filter((p) => p !== "/app"));
-    expectInvalid(await server.api("POST", "/api/triggers", { name: "w", workflow: { kind: "http", url: "http://x", timeoutMs: "slow", retry: { maxAttempts: 0 } } }), "/workflow/timeoutMs", "/workflow/retry/maxAttempts");
+    expectInvalid(
+      await server.api("POST", "/api/triggers", { name: "w", workflow: { kind: "http", url: "http://x", timeoutMs: "slow", retry: { maxAttempts: 0 } } }),
+      "/workflow/timeoutMs",
+      "/workflow/retry/maxAttempts",
+    );
   });
 
   test("unknown fields, at the top and inside every object", async () => {
@@ -328,10 +423,20 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
 
   test("bodies that are empty, not JSON or not an object; JSON is read whatever the content type says", async () => {
     const t = await server.createTrigger({ name: "bodies" });
-    for (const [method, path] of [["POST", "/api/triggers"], ["PATCH", `/api/triggers/${t.id}`], ["POST", "/api/check"]]) {
+    for (const [method, path] of [
+      ["POST", "/api/triggers"],
+      ["PATCH", `/api/triggers/${t.id}`],
+      ["POST", "/api/check"],
+    ]) {
       for (const body of ["", "  \n", "{", "{'name':'x'}", "[]", "null", "42", '"orders"', '{"name":"x"} trailing']) {
         const answer = await raw(method, path, body, JSON_TYPE);
-        expect({ method, path, body, status: answer.status, paths: answer.body.details?.map((d: { path: string }) => d.path) }).toEqual({ method, path, body, status: 400, paths: [""] });
+        expect({ method, path, body, status: answer.status, paths: answer.body.details?.map((d: { path: string }) => d.path) }).toEqual({
+          method,
+          path,
+          body,
+          status: 400,
+          paths: [""],
+        });
       }
     }
     for (const path of [`/api/triggers/${t.id}/rotate`, `/api/triggers/${t.id}/replay`]) expectInvalid(await raw("POST", path, "{", JSON_TYPE), "");
@@ -357,7 +462,11 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
       [t.id, { redaction: { enabled: true, patterns: Array.from({ length: 51 }, (_, i) => `p${i}`) } }, "/redaction/patterns"],
       [t.id, { redaction: { enabled: true, patterns: ["ok", "x".repeat(201)] } }, "/redaction/patterns/1"],
       [t.id, { workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$[" } }, "/workflow/orderingKey"],
-      [t.id, { destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$[" } }] }, "/destinations/0/workflow/orderingKey"],
+      [
+        t.id,
+        { destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$[" } }] },
+        "/destinations/0/workflow/orderingKey",
+      ],
       [t.id, { destinations: [{ name: "crm", workflow: { kind: "none" }, filter: { expression: "$.a ==" } }] }, "/destinations/0/filter/expression"],
       [t.id, { app: "github" }, "/app"],
       [app.id, { dedup: { strategy: "payload-hash" } }, "/dedup"],
@@ -368,7 +477,13 @@ describe("invalid input: 400 with a one-line error and every problem by path", (
       expect({ patch, status: answer.status, paths: answer.body.details?.map((d: { path: string }) => d.path) }).toEqual({ patch, status: 400, paths: [path] });
     }
     expectInvalid(await server.api("POST", "/api/triggers", { name: "x", redaction: { enabled: true, patterns: ["x".repeat(201)] } }), "/redaction/patterns/0");
-    expect((await server.api("PATCH", `/api/triggers/${t.id}`, { redaction: { enabled: true, patterns: ["x".repeat(200), ...Array.from({ length: 49 }, (_, i) => `p${i}`)] } })).status).toBe(200);
+    expect(
+      (
+        await server.api("PATCH", `/api/triggers/${t.id}`, {
+          redaction: { enabled: true, patterns: ["x".repeat(200), ...Array.from({ length: 49 }, (_, i) => `p${i}`)] },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -418,7 +533,20 @@ describe("Run and ActivityRow shapes", () => {
     const requestId = await deliver(t, { order: 1 });
     expect(requestId).toMatch(UUID);
     const [listed] = (await server.api("GET", `/api/runs?triggerId=${t.id}`)).body;
-    const RUN_FIELDS = ["attempts", "createdAt", "destination", "error", "finishedAt", "id", "orderingKey", "replayOf", "requestId", "result", "status", "triggerId"];
+    const RUN_FIELDS = [
+      "attempts",
+      "createdAt",
+      "destination",
+      "error",
+      "finishedAt",
+      "id",
+      "orderingKey",
+      "replayOf",
+      "requestId",
+      "result",
+      "status",
+      "triggerId",
+    ];
     expect(Object.keys(listed).sort()).toEqual(RUN_FIELDS);
     expect(listed).toMatchObject({ triggerId: t.id, requestId, status: "succeeded", attempts: 1, error: null, replayOf: null, destination: "default" });
     expect(listed.createdAt).toMatch(ISO);
@@ -427,6 +555,16 @@ describe("Run and ActivityRow shapes", () => {
     expect(Object.keys(one).sort()).toEqual([...RUN_FIELDS, "trigger"].sort());
     expect(one).toEqual({ ...listed, trigger: expect.objectContaining({ body: { order: 1 }, requestId, triggerId: t.id, method: "POST", app: null }) });
     const [row] = await server.activity(t.id);
-    expect(row).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), requestId, outcome: "run", label: "Run", runId: listed.id, runIds: [listed.id], detail: null, count: 1 });
+    expect(row).toEqual({
+      id: expect.any(String),
+      at: expect.stringMatching(ISO),
+      requestId,
+      outcome: "run",
+      label: "Run",
+      runId: listed.id,
+      runIds: [listed.id],
+      detail: null,
+      count: 1,
+    });
   });
 });

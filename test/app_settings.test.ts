@@ -114,14 +114,20 @@ test("appSettings: stored with defaults filled, shown on the Trigger, PATCH-able
   expect(created.body.url).toStartWith(PUBLIC);
   expect((await server.api("GET", `/api/triggers/${created.body.id}`)).body.appSettings).toEqual(patched.body.appSettings);
 
-  const bad = await server.api("POST", "/api/triggers", { name: "k", app: "keyed", appSettings: { senders: ["acme", "Not Valid"], confirm: "yes", colour: "red" } });
+  const bad = await server.api("POST", "/api/triggers", {
+    name: "k",
+    app: "keyed",
+    appSettings: { senders: ["acme", "Not Valid"], confirm: "yes", colour: "red" },
+  });
   expect(bad.status).toBe(400);
   expect(bad.body.details).toEqual([
     { path: "/appSettings/colour", message: expect.stringContaining("is not a setting of Keyed") },
     { path: "/appSettings/senders/1", message: "is not a sender id (a-z)" },
     { path: "/appSettings/confirm", message: "must be true or false (Confirm subscriptions)" },
   ]);
-  expect((await server.api("POST", "/api/triggers", { name: "k", app: "keyed" })).body.details).toEqual([{ path: "/appSettings/senders", message: "add at least one sender" }]);
+  expect((await server.api("POST", "/api/triggers", { name: "k", app: "keyed" })).body.details).toEqual([
+    { path: "/appSettings/senders", message: "add at least one sender" },
+  ]);
   expect((await server.api("PATCH", `/api/triggers/${created.body.id}`, { appSettings: { senders: [] } })).status).toBe(400);
   const generic = await server.api("POST", "/api/triggers", { name: "g", appSettings: { senders: ["acme"] } });
   expect(generic.status).toBe(400);

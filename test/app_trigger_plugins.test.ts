@@ -73,9 +73,11 @@ afterAll(async () => {
   rmSync(pluginsDir, { recursive: true, force: true });
 });
 
-const hmac = (alg: "sha256" | "sha512", secret: string, body: string, encoding: "hex" | "base64") => new Bun.CryptoHasher(alg, secret).update(body).digest(encoding);
+const hmac = (alg: "sha256" | "sha512", secret: string, body: string, encoding: "hex" | "base64") =>
+  new Bun.CryptoHasher(alg, secret).update(body).digest(encoding);
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger`)).body as any[];
-const post = (url: string, body: string, headers: Record<string, string>) => server.fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+const post = (url: string, body: string, headers: Record<string, string>) =>
+  server.fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
 
 /** Sends `body` with the headers (and URL) `plugin.sign()` makes for `url`. */
 async function signedPost(plugin: InletPlugin, secret: string, url: string, body: string, contentType = "application/json") {
@@ -87,7 +89,11 @@ async function signedPost(plugin: InletPlugin, secret: string, url: string, body
 test("GET /api/plugins: exactly {id, name, secret: {label, generated}} per plugin (and settings where it declares some), --plugins-dir ones included", async () => {
   const { body } = await server.api("GET", "/api/plugins");
   for (const plugin of body) expect(Object.keys(plugin).sort()).toEqual(plugin.settings ? ["id", "name", "secret", "settings"] : ["id", "name", "secret"]);
-  expect(body.find((p: any) => p.id === "acme-window")).toEqual({ id: "acme-window", name: "Acme (windows)", secret: { label: "Signing secret", generated: false } });
+  expect(body.find((p: any) => p.id === "acme-window")).toEqual({
+    id: "acme-window",
+    name: "Acme (windows)",
+    secret: { label: "Signing secret", generated: false },
+  });
   expect(body.find((p: any) => p.id === "acme-default")).toEqual({ id: "acme-default", name: "Acme (defaults)", secret: { label: "Token", generated: true } });
 });
 
@@ -106,7 +112,8 @@ test("an external plugin with generated: true gets an inlet-made secret, which c
 
 test("delivery ids are remembered for dedupWindowSeconds; without an id, the body's hash for contentDedupWindowSeconds", async () => {
   const t = await server.createTrigger({ name: "windows", app: "acme-window", appSecret: "w-secret" });
-  const send = (body: string, delivery?: string) => post(t.url, body, { "x-sig": hmac("sha256", "w-secret", body, "hex"), ...(delivery ? { "x-delivery": delivery } : {}) });
+  const send = (body: string, delivery?: string) =>
+    post(t.url, body, { "x-sig": hmac("sha256", "w-secret", body, "hex"), ...(delivery ? { "x-delivery": delivery } : {}) });
   const expectRuns = async (n: number) => expect(await runs(t.id)).toHaveLength(n);
   await withPinnedClock(async (clock) => {
     const start = clock.now();
@@ -138,7 +145,8 @@ test("delivery ids are remembered for dedupWindowSeconds; without an id, the bod
 
 test("defaults: delivery ids are remembered 86400 s; no contentDedupWindowSeconds means no content dedup; throwing hooks mean none", async () => {
   const t = await server.createTrigger({ name: "defaults", app: "acme-default" });
-  const send = (body: string, headers: Record<string, string> = {}) => post(t.url, body, { "x-acme-mac": hmac("sha512", t.secret, body, "base64"), ...headers });
+  const send = (body: string, headers: Record<string, string> = {}) =>
+    post(t.url, body, { "x-acme-mac": hmac("sha512", t.secret, body, "base64"), ...headers });
   await withPinnedClock(async (clock) => {
     const start = clock.now();
     await send('{"kind":"a"}', { "x-delivery": "d-1" });
@@ -162,7 +170,8 @@ test("defaults: delivery ids are remembered 86400 s; no contentDedupWindowSecond
 test("$trigger.app holds text: a numeric event or delivery id becomes its string, any other non-string none", async () => {
   const t = await server.createTrigger({ name: "odd-values", app: "acme-default" });
   const send = (body: string) => post(t.url, body, { "x-acme-mac": hmac("sha512", t.secret, body, "base64") });
-  for (const body of ['{"id":42,"kind":7}', '{"id":{"n":1},"kind":["a"]}', '{"id":{"n":2},"kind":true}', '{"id":42,"kind":8}']) expect((await send(body)).status).toBe(200);
+  for (const body of ['{"id":42,"kind":7}', '{"id":{"n":1},"kind":["a"]}', '{"id":{"n":2},"kind":true}', '{"id":42,"kind":8}'])
+    expect((await send(body)).status).toBe(200);
   // Object ids are no ids: they never collapse two deliveries into one dedup key.
   expect((await runs(t.id)).map((run) => run.trigger.app)).toEqual([
     { id: "acme-default", event: null, deliveryId: null },
@@ -186,7 +195,12 @@ test("a written handshake(): a POST is answered only once verified, with ctx; GE
   // The public URL from --base-url, query included.
   expect(check.headers.get("x-seen-url")).toBe(`${PUBLIC}/webhooks/${t.token}?check=abc`);
   expect((await server.fetch(`${t.url}?check=abc`, { method: "HEAD" })).status).toBe(200);
-  for (const [method, query] of [["GET", ""], ["HEAD", "?other=1"], ["PUT", "?check=abc"], ["DELETE", ""]]) {
+  for (const [method, query] of [
+    ["GET", ""],
+    ["HEAD", "?other=1"],
+    ["PUT", "?check=abc"],
+    ["DELETE", ""],
+  ]) {
     const refused = await server.fetch(t.url + query, { method });
     expect([method, refused.status, refused.headers.get("allow")]).toEqual([method, 405, expect.stringContaining("POST")]);
   }
@@ -239,11 +253,15 @@ test("inlet sign prints a curl that a trigger accepts, by the plugin's own sign(
     ...[acme, tw, mg].map((t) => cli(["sign", t.id, "--body", bodyFile, "--base-url", PUBLIC, ...flags])),
   ]);
   expect(listed.code).toBe(0);
-  expect(JSON.parse(listed.stdout)).toContainEqual(expect.objectContaining({ id: "acme-window", name: "Acme (windows)", secret: { label: "Signing secret", generated: false } }));
+  expect(JSON.parse(listed.stdout)).toContainEqual(
+    expect.objectContaining({ id: "acme-window", name: "Acme (windows)", secret: { label: "Signing secret", generated: false } }),
+  );
   for (const [i, t] of [acme, tw, mg].entries()) {
     expect(signed[i].code).toBe(0);
     // The public host, reached at this server.
-    const curl = Bun.spawn(["bash", "-c", `${signed[i].stdout.trim()} --connect-to hooks.example.test:80:127.0.0.1:${port} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });
+    const curl = Bun.spawn(["bash", "-c", `${signed[i].stdout.trim()} --connect-to hooks.example.test:80:127.0.0.1:${port} -o /dev/null -w '%{http_code}'`], {
+      stdout: "pipe",
+    });
     expect([t.app, await new Response(curl.stdout).text()]).toEqual([t.app, "200"]);
     expect(await runs(t.id)).toHaveLength(1);
   }

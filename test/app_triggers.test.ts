@@ -35,8 +35,15 @@ afterAll(async () => {
 /** Sends what `plugin.sign()` produces for `body` to the trigger. */
 async function deliver(plugin: InletPlugin, trigger: any, secret: string, body: string, headers: Record<string, string> = {}, now = new Date()) {
   const base = { "content-type": "application/json", ...headers };
-  const signed = await plugin.sign!({ method: "POST", url: trigger.url, rawBody: new TextEncoder().encode(body), headers: new Headers(base) }, pluginContext(secret, now));
-  return server.fetch(signed.url ?? trigger.url, { method: "POST", body: signed.rawBody ? new Blob([signed.rawBody as Uint8Array<ArrayBuffer>]) : body, headers: { ...base, ...signed.headers } });
+  const signed = await plugin.sign!(
+    { method: "POST", url: trigger.url, rawBody: new TextEncoder().encode(body), headers: new Headers(base) },
+    pluginContext(secret, now),
+  );
+  return server.fetch(signed.url ?? trigger.url, {
+    method: "POST",
+    body: signed.rawBody ? new Blob([signed.rawBody as Uint8Array<ArrayBuffer>]) : body,
+    headers: { ...base, ...signed.headers },
+  });
 }
 
 const hmacHex = (secret: string, body: string) => new Bun.CryptoHasher("sha256", secret).update(body).digest("hex");
@@ -46,7 +53,9 @@ const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId
 test("every built-in plugin and the --plugins-dir one are listed", async () => {
   const { body } = await server.api("GET", "/api/plugins");
   const ids = body.map((p: any) => p.id);
-  for (const id of "github gitlab bitbucket stripe paddle square shopify slack discord twilio sendgrid mailgun mailchimp mandrill postmark standard-webhooks svix clerk resend openai linear jira pagerduty sentry zoom hubspot intercom typeform calendly twitch vercel notion asana dropbox gcp-pubsub aws-sns acme".split(" ")) {
+  for (const id of "github gitlab bitbucket stripe paddle square shopify slack discord twilio sendgrid mailgun mailchimp mandrill postmark standard-webhooks svix clerk resend openai linear jira pagerduty sentry zoom hubspot intercom typeform calendly twitch vercel notion asana dropbox gcp-pubsub aws-sns acme".split(
+    " ",
+  )) {
     expect(ids).toContain(id);
   }
   expect(body.find((p: any) => p.id === "github").secret).toEqual({ label: expect.any(String), generated: true });
@@ -66,7 +75,11 @@ describe("GitHub: generated secret, delivery-id dedup, event, credential headers
     expect(run.trigger.app).toEqual({ id: "github", event: githubFixture.event, deliveryId: githubFixture.deliveryId });
     for (const h of github.credentialHeaders ?? []) expect(run.trigger.headers[h]).toBeUndefined();
     expect((await activity(t.id)).map((r) => r.label)).toEqual(["Deduplicated", "Run"]);
-    const forged = await server.fetch(t.url, { method: "POST", body: githubFixture.body, headers: { ...githubFixture.headers, "x-hub-signature-256": "sha256=" + "0".repeat(64) } });
+    const forged = await server.fetch(t.url, {
+      method: "POST",
+      body: githubFixture.body,
+      headers: { ...githubFixture.headers, "x-hub-signature-256": "sha256=" + "0".repeat(64) },
+    });
     expect(forged.status).toBe(401);
     expect(await forged.json()).toEqual({ error: "authentication failed", request_id: forged.headers.get("x-request-id") });
   });
@@ -78,9 +91,23 @@ describe("Stripe: pasted secret, tolerance enforced by the host", () => {
     expect(t.secret).toBeNull();
     expect(t.auth.hasSecret).toBe(true);
     expect((await deliver(stripe, t, stripeFixture.appSecret, stripeFixture.body)).status).toBe(200);
-    const stale = await deliver(stripe, t, stripeFixture.appSecret, stripeFixture.body.replace(stripeFixture.deliveryId!, "evt_other1"), {}, new Date(Date.now() - 600_000));
+    const stale = await deliver(
+      stripe,
+      t,
+      stripeFixture.appSecret,
+      stripeFixture.body.replace(stripeFixture.deliveryId!, "evt_other1"),
+      {},
+      new Date(Date.now() - 600_000),
+    );
     expect(stale.status).toBe(401);
-    const future = await deliver(stripe, t, stripeFixture.appSecret, stripeFixture.body.replace(stripeFixture.deliveryId!, "evt_other2"), {}, new Date(Date.now() + 600_000));
+    const future = await deliver(
+      stripe,
+      t,
+      stripeFixture.appSecret,
+      stripeFixture.body.replace(stripeFixture.deliveryId!, "evt_other2"),
+      {},
+      new Date(Date.now() + 600_000),
+    );
     expect(future.status).toBe(401);
     const details = (await activity(t.id)).map((r) => r.detail ?? "");
     expect(details.some((d) => d.includes("too old"))).toBe(true);
@@ -94,7 +121,11 @@ describe("a plugin that declares a tolerance: a delivery without its timestamp i
     const t = await server.createTrigger({ name: "linear-ts", app: "linear", appSecret: "lin_wh_secret" });
     const send = (body: Record<string, unknown>) => {
       const raw = JSON.stringify({ type: "Issue", action: "create", ...body });
-      return server.fetch(t.url, { method: "POST", body: raw, headers: { "Content-Type": "application/json", "Linear-Signature": hmacHex("lin_wh_secret", raw) } });
+      return server.fetch(t.url, {
+        method: "POST",
+        body: raw,
+        headers: { "Content-Type": "application/json", "Linear-Signature": hmacHex("lin_wh_secret", raw) },
+      });
     };
     expect((await send({ webhookTimestamp: Date.now() })).status).toBe(200);
     for (const stamp of [{}, { webhookTimestamp: "now" }]) {
@@ -146,7 +177,8 @@ test("an external --plugins-dir plugin works end to end", async () => {
   const t = await server.createTrigger({ name: "acme", app: "acme", appSecret: "acme-secret" });
   const body = JSON.stringify({ kind: "widget.created", id: 7 });
   const signature = hmacHex("acme-secret", body);
-  const send = () => server.fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Acme-Signature": signature, "X-Acme-Delivery": "d-1" } });
+  const send = () =>
+    server.fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Acme-Signature": signature, "X-Acme-Delivery": "d-1" } });
   expect((await send()).status).toBe(200);
   expect((await send()).status).toBe(200);
   const [run, ...rest] = await runs(t.id);
@@ -169,7 +201,10 @@ test("a broken plugin stops the start with a message naming the file", async () 
   const dir = mkdtempSync(join(tmpdir(), "inlet-badplugin-"));
   try {
     writeFileSync(join(dir, "broken.ts"), "export default { id: 'Bad Id', name: 'x' };\n");
-    const proc = Bun.spawn([BUN, "run", join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", join(dir, "data"), "--plugins-dir", dir], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([BUN, "run", join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", join(dir, "data"), "--plugins-dir", dir], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     expect(code).not.toBe(0);
     expect(stderr).toContain(join(dir, "broken.ts"));

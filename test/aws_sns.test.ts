@@ -20,7 +20,22 @@ const UNFETCHED_CERT_PATH = "/SimpleNotificationService-00112233445566778899aabb
 
 // A certificate and key for this run, as AWS's would be (only the key matters to a signature).
 const keys = mkdtempSync(join(tmpdir(), "inlet-sns-keys-"));
-const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(keys, "key.pem"), "-out", join(keys, "cert.pem"), "-days", "2", "-subj", "/CN=sns test double"]);
+const made = Bun.spawnSync([
+  "openssl",
+  "req",
+  "-x509",
+  "-newkey",
+  "rsa:2048",
+  "-nodes",
+  "-keyout",
+  join(keys, "key.pem"),
+  "-out",
+  join(keys, "cert.pem"),
+  "-days",
+  "2",
+  "-subj",
+  "/CN=sns test double",
+]);
 if (made.exitCode !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);
 const PRIVATE_KEY = readFileSync(join(keys, "key.pem"), "utf8");
 const CERTIFICATE = readFileSync(join(keys, "cert.pem"), "utf8");
@@ -86,13 +101,20 @@ async function message(fields: Record<string, unknown> = {}): Promise<{ body: st
   );
   return {
     body: new TextDecoder().decode(signed.rawBody),
-    headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": String(unsigned.Type), "x-amz-sns-message-id": unsigned.MessageId, "x-amz-sns-topic-arn": String(unsigned.TopicArn) },
+    headers: {
+      "content-type": "text/plain; charset=UTF-8",
+      "x-amz-sns-message-type": String(unsigned.Type),
+      "x-amz-sns-message-id": unsigned.MessageId,
+      "x-amz-sns-topic-arn": String(unsigned.TopicArn),
+    },
   };
 }
 
-const post = (url: string, sent: { body: string; headers: Record<string, string> }) => server.fetch(url, { method: "POST", body: sent.body, headers: sent.headers });
+const post = (url: string, sent: { body: string; headers: Record<string, string> }) =>
+  server.fetch(url, { method: "POST", body: sent.body, headers: sent.headers });
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger`)).body as any[];
-const snsTrigger = (name: string, appSettings: Record<string, unknown> = {}) => server.createTrigger({ name, app: "aws-sns", appSettings: { topicArns: [TOPIC], ...appSettings } });
+const snsTrigger = (name: string, appSettings: Record<string, unknown> = {}) =>
+  server.createTrigger({ name, app: "aws-sns", appSettings: { topicArns: [TOPIC], ...appSettings } });
 
 async function expectUniform401(response: Response) {
   expect(response.status).toBe(401);
@@ -108,8 +130,14 @@ test("the plugin is listed with its settings; a trigger needs at least one topic
   ]);
   const none = await server.api("POST", "/api/triggers", { name: "sns-none", app: "aws-sns" });
   expect(none.status).toBe(400);
-  expect(none.body.details).toEqual([{ path: "/appSettings/topicArns", message: "add the ARN of at least one topic (arn:aws:sns:<region>:<account>:<topic>)" }]);
-  const bad = await server.api("POST", "/api/triggers", { name: "sns-bad", app: "aws-sns", appSettings: { topicArns: [TOPIC, "arn:aws:sqs:us-east-1:123456789012:q"] } });
+  expect(none.body.details).toEqual([
+    { path: "/appSettings/topicArns", message: "add the ARN of at least one topic (arn:aws:sns:<region>:<account>:<topic>)" },
+  ]);
+  const bad = await server.api("POST", "/api/triggers", {
+    name: "sns-bad",
+    app: "aws-sns",
+    appSettings: { topicArns: [TOPIC, "arn:aws:sqs:us-east-1:123456789012:q"] },
+  });
   expect(bad.body.details).toEqual([{ path: "/appSettings/topicArns/1", message: "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)" }]);
   expect((await snsTrigger("sns-ok")).appSettings).toEqual({ topicArns: [TOPIC], autoConfirm: false });
 });
@@ -126,7 +154,12 @@ test("signed v1 and v2 notifications run, sent as text/plain: $trigger.body is t
   expect(hits).toEqual([`GET ${CERT_PATH}`]);
   const [v2, v1] = await runs(t.id);
   expect(v1.trigger.body.SignatureVersion).toBe("1");
-  expect(v2.trigger.body).toMatchObject({ Type: "Notification", TopicArn: TOPIC, Subject: "order paid", Message: { order: { id: 1042, total: "19.90" }, status: "paid" } });
+  expect(v2.trigger.body).toMatchObject({
+    Type: "Notification",
+    TopicArn: TOPIC,
+    Subject: "order paid",
+    Message: { order: { id: 1042, total: "19.90" }, status: "paid" },
+  });
   expect(v2.trigger.app).toEqual({ id: "aws-sns", event: "Notification", deliveryId: v2.trigger.body.MessageId });
   // A message that is plain text stays text.
   expect((await post(t.url, await message({ Message: "Hello world!" }))).status).toBe(200);
@@ -194,7 +227,9 @@ test("a SubscriptionConfirmation with Auto-confirm subscriptions: answered 200 a
   expect(response.status).toBe(200);
   expect(hits).toContain(`GET /?Action=ConfirmSubscription&TopicArn=${TOPIC}&Token=2336412f37fb687f5d51e6e241d09c80`);
   expect(await runs(t.id)).toHaveLength(0);
-  expect(await server.activity(t.id)).toEqual([expect.objectContaining({ outcome: "filtered", detail: `SNS subscription to ${TOPIC} confirmed (GET http://${SNS_HOST}/); no run` })]);
+  expect(await server.activity(t.id)).toEqual([
+    expect.objectContaining({ outcome: "filtered", detail: `SNS subscription to ${TOPIC} confirmed (GET http://${SNS_HOST}/); no run` }),
+  ]);
   // A forged confirmation confirms nothing.
   hits.length = 0;
   const forged = await message(confirmation("forged"));

@@ -26,7 +26,10 @@ const validationBody = JSON.stringify([
     id: "2d1781af-3a4c-4d7c-bd0c-e34b19da4e66",
     topic: "/subscriptions/3f2a9c1b-7e10-4d6a-9b8e-5c4d3e2f1a0b",
     subject: "",
-    data: { validationCode: "512d38b6-c7b8-40c8-89fe-f46f9e9622b6", validationUrl: "https://rp-eastus2.eventgrid.azure.net:553/eventsubscriptions/inlet/validate?id=1&token=2" },
+    data: {
+      validationCode: "512d38b6-c7b8-40c8-89fe-f46f9e9622b6",
+      validationUrl: "https://rp-eastus2.eventgrid.azure.net:553/eventsubscriptions/inlet/validate?id=1&token=2",
+    },
     eventType: "Microsoft.EventGrid.SubscriptionValidationEvent",
     eventTime: "2025-06-15T14:26:40.1981776Z",
     metadataVersion: "1",
@@ -48,7 +51,11 @@ const json = { "Content-Type": "application/json", "aeg-event-type": "Notificati
 describe("azure-eventgrid through a real server", () => {
   test("it is a built-in whose secret inlet generates", async () => {
     const { body } = await server.api("GET", "/api/plugins");
-    expect(body.find((p: any) => p.id === "azure-eventgrid")).toMatchObject({ id: "azure-eventgrid", name: "Azure Event Grid", secret: { label: "Delivery key", generated: true } });
+    expect(body.find((p: any) => p.id === "azure-eventgrid")).toMatchObject({
+      id: "azure-eventgrid",
+      name: "Azure Event Grid",
+      secret: { label: "Delivery key", generated: true },
+    });
   });
 
   test("subscription validation is answered with the validationCode only when the key verifies, and is no run", async () => {
@@ -88,8 +95,22 @@ describe("azure-eventgrid through a real server", () => {
   test("CloudEvents: the key in ?code= verifies and is kept out of $trigger.query; a cloudevents-batch+json body is JSON", async () => {
     const t = await server.createTrigger({ name: "ce", app: "azure-eventgrid" });
     const events = [
-      { specversion: "1.0", type: "Microsoft.Storage.BlobCreated", source: "/subscriptions/x/storageAccounts/inletuploads", id: "ce-b", time: "2025-06-15T14:26:40Z", data: { api: "PutBlob" } },
-      { specversion: "1.0", type: "Microsoft.Storage.BlobDeleted", source: "/subscriptions/x/storageAccounts/inletuploads", id: "ce-a", time: "2025-06-15T14:26:41Z", data: { api: "DeleteBlob" } },
+      {
+        specversion: "1.0",
+        type: "Microsoft.Storage.BlobCreated",
+        source: "/subscriptions/x/storageAccounts/inletuploads",
+        id: "ce-b",
+        time: "2025-06-15T14:26:40Z",
+        data: { api: "PutBlob" },
+      },
+      {
+        specversion: "1.0",
+        type: "Microsoft.Storage.BlobDeleted",
+        source: "/subscriptions/x/storageAccounts/inletuploads",
+        id: "ce-a",
+        time: "2025-06-15T14:26:41Z",
+        data: { api: "DeleteBlob" },
+      },
     ];
     const response = await fetch(`${t.url}?code=${t.secret}&tenant=media`, {
       method: "POST",

@@ -40,7 +40,10 @@ test("basic: the username and the generated password, constant-time; every failu
 
 describe("jwt", () => {
   test("HS256 with the generated key: exp required, nbf and iat honoured, issuer and audience checked", async () => {
-    const t = await server.createTrigger({ name: "jwt-hs", auth: { type: "jwt", jwt: { algorithms: ["HS256"], issuer: "acme", audience: "inlet", clockToleranceSeconds: 5 } } });
+    const t = await server.createTrigger({
+      name: "jwt-hs",
+      auth: { type: "jwt", jwt: { algorithms: ["HS256"], issuer: "acme", audience: "inlet", clockToleranceSeconds: 5 } },
+    });
     const key = new TextEncoder().encode(t.secret);
     const token = (claims: Record<string, unknown>, alg = "HS256") => new SignJWT(claims).setProtectedHeader({ alg }).sign(key);
     expect((await post(t.url, `Bearer ${await token({ iss: "acme", aud: "inlet", exp: now() + 60 })}`)).status).toBe(200);
@@ -59,14 +62,25 @@ describe("jwt", () => {
     // alg: none is never accepted.
     const unsigned = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify({ iss: "acme", aud: "inlet", exp: now() + 60 })).toString("base64url")}.`;
     expect((await post(t.url, `Bearer ${unsigned}`)).status).toBe(401);
-    expect((await post(t.url, `Bearer ${await new SignJWT({ iss: "acme", aud: "inlet", exp: now() + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("guess"))}`)).status).toBe(401);
+    expect(
+      (
+        await post(
+          t.url,
+          `Bearer ${await new SignJWT({ iss: "acme", aud: "inlet", exp: now() + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("guess"))}`,
+        )
+      ).status,
+    ).toBe(401);
   });
 
   /** An HS256 trigger with no clockToleranceSeconds, and a sender of tokens with the given claims. */
   async function hsTrigger(name: string) {
     const t = await server.createTrigger({ name, auth: { type: "jwt", jwt: { algorithms: ["HS256"] } } });
     const key = new TextEncoder().encode(t.secret);
-    return { t, send: async (claims: Record<string, unknown>) => (await post(t.url, `Bearer ${await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(key)}`)).status };
+    return {
+      t,
+      send: async (claims: Record<string, unknown>) =>
+        (await post(t.url, `Bearer ${await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(key)}`)).status,
+    };
   }
 
   test("the clock tolerance defaults to 60 s, for exp and nbf alike", () =>
@@ -124,8 +138,10 @@ describe("jwt", () => {
         },
       }),
       /** A token signed by `kid`'s key, or, for a kid the host never held, by the first key. */
-      sign: (kid: string) => new SignJWT({ exp: now() + 60 }).setProtectedHeader({ alg: "ES256", kid }).sign((pairs.find((p) => p.kid === kid) ?? pairs[0]).privateKey),
-      trigger: (name: string) => server.createTrigger({ name, auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${host.server.port}/jwks.json` } } }),
+      sign: (kid: string) =>
+        new SignJWT({ exp: now() + 60 }).setProtectedHeader({ alg: "ES256", kid }).sign((pairs.find((p) => p.kid === kid) ?? pairs[0]).privateKey),
+      trigger: (name: string) =>
+        server.createTrigger({ name, auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${host.server.port}/jwks.json` } } }),
     };
     return host;
   }
@@ -192,7 +208,10 @@ describe("jwt", () => {
     });
     try {
       await withPinnedClock(async (clock) => {
-        const t = await server.createTrigger({ name: "jwt-jwks-down", auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${failing.port}/jwks.json` } } });
+        const t = await server.createTrigger({
+          name: "jwt-jwks-down",
+          auth: { type: "jwt", jwt: { algorithms: ["ES256"], jwksUrl: `http://127.0.0.1:${failing.port}/jwks.json` } },
+        });
         const { privateKey } = await generateKeyPair("ES256");
         const header = `Bearer ${await new SignJWT({ exp: now() + 600 }).setProtectedHeader({ alg: "ES256", kid: "k1" }).sign(privateKey)}`;
         const answers = await Promise.all(Array.from({ length: 25 }, () => post(t.url, header)));
@@ -228,7 +247,10 @@ describe("jwt", () => {
     const details = async (jwt: unknown) => (await server.api("POST", "/api/triggers", { name: "jwt-bad", auth: { type: "jwt", jwt } })).body.details;
     expect((await details({ algorithms: ["HS256", "RS256"], publicKey: pem }))[0].path).toBe("/auth/jwt/algorithms");
     expect((await details({ algorithms: ["RS256"] }))[0].message).toContain("exactly one of publicKey (PEM) or jwksUrl");
-    expect((await details({ algorithms: ["RS256"], publicKey: pem }))[0]).toMatchObject({ path: "/auth/jwt/publicKey", message: expect.stringContaining("is a ec key") });
+    expect((await details({ algorithms: ["RS256"], publicKey: pem }))[0]).toMatchObject({
+      path: "/auth/jwt/publicKey",
+      message: expect.stringContaining("is a ec key"),
+    });
     expect((await details({ algorithms: ["ES256"], publicKey: "nope" }))[0].message).toContain("is not a PEM public key");
     expect((await details({ algorithms: ["none"] }))[0].path).toMatch(/^\/auth\/jwt\/algorithms/);
   });
@@ -252,7 +274,17 @@ test("inlet sign prints a working curl for basic and jwt triggers", async () => 
       await server.createTrigger({ name: "sign-ed", auth: { type: "jwt", jwt: { algorithms: ["EdDSA"], publicKey: await exportSPKI(publicKey) } } }),
     ];
     for (const t of triggers) {
-      const signed = await cli(["sign", t.id, "--body", bodyFile, "--data-dir", server.dataDir, "--base-url", server.url, ...(t.name === "sign-ed" ? ["--key", join(dir, "key.pem")] : [])]);
+      const signed = await cli([
+        "sign",
+        t.id,
+        "--body",
+        bodyFile,
+        "--data-dir",
+        server.dataDir,
+        "--base-url",
+        server.url,
+        ...(t.name === "sign-ed" ? ["--key", join(dir, "key.pem")] : []),
+      ]);
       expect(signed.stderr).toBe("");
       const run = Bun.spawn(["bash", "-c", `${signed.stdout.trim()} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });
       expect(await new Response(run.stdout).text()).toBe("200");

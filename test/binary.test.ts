@@ -34,7 +34,13 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
   const server = await spawnServer([binary], [], { cwd: empty, env: { INLET_ADMIN_TOKEN: "binary-admin-token-0123456789" } });
   try {
     const headers = { Authorization: "Bearer binary-admin-token-0123456789", "Content-Type": "application/json" };
-    const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "bin", auth: { type: "hmac-sha512", encoding: "base64" } }) })).json();
+    const created = await (
+      await fetch(`${server.url}/api/triggers`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name: "bin", auth: { type: "hmac-sha512", encoding: "base64" } }),
+      })
+    ).json();
     const curl = Bun.spawn(["bash", "-c", `${created.curl} -w '\\n%{http_code}'`], { stdout: "pipe" });
     expect((await new Response(curl.stdout).text()).trim().split("\n").at(-1)).toBe("200");
     // The built-in plugins and the panel are inside the binary (docs/plugins.md#loading-plugins).
@@ -57,20 +63,30 @@ test("dist/inlet runs alone in an empty folder: serve, API, webhook, graceful st
         }),
       })
     ).json();
-    const xml = await fetch(checked.url, { method: "POST", body: "<order><type>paid</type><email>a@b.c</email></order>", headers: { "Content-Type": "application/xml" } });
+    const xml = await fetch(checked.url, {
+      method: "POST",
+      body: "<order><type>paid</type><email>a@b.c</email></order>",
+      headers: { "Content-Type": "application/xml" },
+    });
     expect(xml.status).toBe(200);
     const [run] = await (await fetch(`${server.url}/api/runs?triggerId=${checked.id}&include=trigger`, { headers })).json();
     expect(run.trigger.body).toEqual({ order: { type: "paid", email: "[REDACTED]" } });
     expect((await fetch(checked.url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } })).status).toBe(422);
     // A large XML body is parsed on the XML parser thread, also embedded in the binary.
     const orders = Array.from({ length: 800 }, (_, i) => `<item><sku>s${i}</sku><email>x${i}@b.c</email></item>`).join("");
-    const large = await fetch(checked.url, { method: "POST", body: `<order><type>paid</type>${orders}</order>`, headers: { "Content-Type": "application/xml" } });
+    const large = await fetch(checked.url, {
+      method: "POST",
+      body: `<order><type>paid</type>${orders}</order>`,
+      headers: { "Content-Type": "application/xml" },
+    });
     expect(large.status).toBe(200);
     const [largeRun] = await (await fetch(`${server.url}/api/runs?triggerId=${checked.id}&include=trigger&limit=1`, { headers })).json();
     expect(largeRun.trigger.body.order.item).toHaveLength(800);
     expect(largeRun.trigger.body.order.item[799]).toEqual({ sku: "s799", email: "[REDACTED]" });
     // JWTs are verified with jose inside the binary.
-    const jwtTrigger = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "jwt", auth: { type: "jwt" } }) })).json();
+    const jwtTrigger = await (
+      await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "jwt", auth: { type: "jwt" } }) })
+    ).json();
     const key = (await (await fetch(`${server.url}/api/triggers/${jwtTrigger.id}/secret`, { headers })).json()).secret;
     const { SignJWT } = await import("jose");
     const token = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1m").sign(new TextEncoder().encode(key));
@@ -93,14 +109,22 @@ test("dist/inlet scaffolds a plugin, loads it from --plugins-dir and signs a req
   const scaffold = Bun.spawnSync([binary, "plugins", "new", "acme", "--dir", dir], { cwd: empty });
   expect(scaffold.exitCode).toBe(0);
   const env = { INLET_ADMIN_TOKEN: "binary-admin-token-0123456789" };
-  const listed = Bun.spawnSync([binary, "plugins", "list", "--plugins-dir", dir, "--data-dir", join(empty, "d2")], { cwd: empty, env: { ...process.env, ...env } });
+  const listed = Bun.spawnSync([binary, "plugins", "list", "--plugins-dir", dir, "--data-dir", join(empty, "d2")], {
+    cwd: empty,
+    env: { ...process.env, ...env },
+  });
   expect(JSON.parse(listed.stdout.toString()).map((p: any) => p.id)).toContain("acme");
   const server = await spawnServer([binary], ["--plugins-dir", dir, "--data-dir", join(empty, "d2")], { cwd: empty, env });
   try {
     const headers = { Authorization: `Bearer ${env.INLET_ADMIN_TOKEN}`, "Content-Type": "application/json" };
-    const created = await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "acme", app: "acme", appSecret: "acme-secret" }) })).json();
+    const created = await (
+      await fetch(`${server.url}/api/triggers`, { method: "POST", headers, body: JSON.stringify({ name: "acme", app: "acme", appSecret: "acme-secret" }) })
+    ).json();
     Bun.write(join(empty, "body.json"), '{"type":"thing.created"}');
-    const sign = Bun.spawn([binary, "sign", created.id, "--body", join(empty, "body.json"), "--data-dir", join(empty, "d2"), "--plugins-dir", dir, "--base-url", server.url], { cwd: empty, stdout: "pipe" });
+    const sign = Bun.spawn(
+      [binary, "sign", created.id, "--body", join(empty, "body.json"), "--data-dir", join(empty, "d2"), "--plugins-dir", dir, "--base-url", server.url],
+      { cwd: empty, stdout: "pipe" },
+    );
     const curl = (await new Response(sign.stdout).text()).trim();
     expect(curl).toContain("x-acme-signature");
     const sent = Bun.spawn(["bash", "-c", `${curl} -o /dev/null -w '%{http_code}'`], { stdout: "pipe" });

@@ -34,7 +34,10 @@ test("the compiled binary runs script workflows in its own sandbox child, and ki
         })
       ).json();
     const post = (url: string) => fetch(url, { method: "POST", body: '{"n":2}', headers: { "Content-Type": "application/json" } });
-    const answer = await create({ kind: "script", source: "export default ($t, ctx) => ({ status: 201, body: { double: $t.body.n * 2, run: typeof ctx.runId } })" });
+    const answer = await create({
+      kind: "script",
+      source: "export default ($t, ctx) => ({ status: 201, body: { double: $t.body.n * 2, run: typeof ctx.runId } })",
+    });
     const response = await post(answer.url);
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ double: 4, run: "string" });

@@ -34,7 +34,12 @@ async function flood(url: string, n: number, headers: Record<string, string>) {
 /** The trigger's rows once every refusal of the flood is in them (a counted row grows after its answer went out). */
 async function rowsCounting(s: TestServer, triggerId: string, requests: number) {
   return eventually(async () => {
-    const rows = (await s.api("GET", `/api/triggers/${triggerId}/activity?limit=500`)).body as Array<{ requestId: string; outcome: string; detail: string; count: number }>;
+    const rows = (await s.api("GET", `/api/triggers/${triggerId}/activity?limit=500`)).body as Array<{
+      requestId: string;
+      outcome: string;
+      detail: string;
+      count: number;
+    }>;
     return rows.reduce((n, r) => n + r.count, 0) === requests ? rows : null;
   });
 }
@@ -63,8 +68,20 @@ test("500 wrong-secret requests in one minute: 60 rows of their own and one coun
     const rows = await rowsCounting(server, guarded.id, FLOOD);
     expect(rows).toHaveLength(61);
     // Newest first: the counted row (the 61st request's), then the first 60, each its own.
-    expect(rows[0]).toMatchObject({ outcome: "auth_failed", label: "Authentication failed", detail: "wrong bearer token", count: FLOOD - 60, requestId: ids[60], runId: null });
-    expect(rows.slice(1).map((r) => [r.requestId, r.count])).toEqual(ids.slice(0, 60).reverse().map((id) => [id, 1]));
+    expect(rows[0]).toMatchObject({
+      outcome: "auth_failed",
+      label: "Authentication failed",
+      detail: "wrong bearer token",
+      count: FLOOD - 60,
+      requestId: ids[60],
+      runId: null,
+    });
+    expect(rows.slice(1).map((r) => [r.requestId, r.count])).toEqual(
+      ids
+        .slice(0, 60)
+        .reverse()
+        .map((id) => [id, 1]),
+    );
   });
 });
 

@@ -34,7 +34,13 @@ test("a command group alone, or any command with --help, prints its usage", asyn
 });
 
 test("errors are one line on stderr with a non-zero exit", async () => {
-  for (const args of [["bogus"], ["triggers", "show", "nope", ...flags], ["serve", "--port", "http"], ["serve", "--colour", "red"], ["triggers", "frobnicate", ...flags]]) {
+  for (const args of [
+    ["bogus"],
+    ["triggers", "show", "nope", ...flags],
+    ["serve", "--port", "http"],
+    ["serve", "--colour", "red"],
+    ["triggers", "frobnicate", ...flags],
+  ]) {
     const r = await cli(args);
     expect(r.code).not.toBe(0);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

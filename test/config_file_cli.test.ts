@@ -43,7 +43,8 @@ const CONFIG = `triggers:
 
 const list = async (dir: string) => JSON.parse((await cli(["triggers", "list", "--json", "--data-dir", dir])).stdout) as any[];
 const byName = async (dir: string) => Object.fromEntries((await list(dir)).map((t) => [t.name, t]));
-const reveal = async (dir: string, id: string) => JSON.parse((await cli(["triggers", "show", id, "--reveal", "--data-dir", dir])).stdout).secret as string | null;
+const reveal = async (dir: string, id: string) =>
+  JSON.parse((await cli(["triggers", "show", id, "--reveal", "--data-dir", dir])).stdout).secret as string | null;
 
 test("apply prints the plan and makes the triggers, managed by the config; the same file again changes nothing; diff agrees", async () => {
   const dir = freshDir();
@@ -56,19 +57,37 @@ test("apply prints the plan and makes the triggers, managed by the config; the s
   expect(await reveal(dir, made.orders.id)).toBe(ORDERS_SECRET);
   expect(made.deploys.auth.hasSecret).toBe(true);
 
-  expect(await cli(["diff", "-f", config, "--data-dir", dir], ENV)).toEqual({ code: 0, stdout: "= unchanged orders\n= unchanged github\n= unchanged deploys\n", stderr: "" });
+  expect(await cli(["diff", "-f", config, "--data-dir", dir], ENV)).toEqual({
+    code: 0,
+    stdout: "= unchanged orders\n= unchanged github\n= unchanged deploys\n",
+    stderr: "",
+  });
   const again = await cli(["apply", "--file", config, "--data-dir", dir], ENV);
   expect(again).toEqual({ code: 0, stdout: "= unchanged orders\n= unchanged github\n= unchanged deploys\n", stderr: "" });
   expect((await list(dir)).map((t) => [t.name, t.updatedAt])).toEqual(Object.values(made).map((t: any) => [t.name, t.updatedAt]));
 
   // A change: diff says so (exit 2) and changes nothing; --dry-run the same with exit 0; apply makes it.
-  const changed = writeFile("changed.yaml", CONFIG.replace("type: bearer", "type: header, headerName: X-Deploy-Key").replace("  - name: github\n    app: github\n    appSecret: \"${file:" + FILE + "}\"\n", ""));
+  const changed = writeFile(
+    "changed.yaml",
+    CONFIG.replace("type: bearer", "type: header, headerName: X-Deploy-Key").replace(
+      '  - name: github\n    app: github\n    appSecret: "${file:' + FILE + '}"\n',
+      "",
+    ),
+  );
   const diff = await cli(["diff", "-f", changed, "--data-dir", dir], ENV);
   expect(diff).toEqual({ code: 2, stdout: "= unchanged orders\n~ update deploys (auth)\n", stderr: "" });
-  expect(await cli(["apply", "-f", changed, "--dry-run", "--data-dir", dir], ENV)).toEqual({ code: 0, stdout: "= unchanged orders\n~ update deploys (auth)\n", stderr: "" });
+  expect(await cli(["apply", "-f", changed, "--dry-run", "--data-dir", dir], ENV)).toEqual({
+    code: 0,
+    stdout: "= unchanged orders\n~ update deploys (auth)\n",
+    stderr: "",
+  });
   expect((await byName(dir)).deploys.auth.type).toBe("bearer");
   writeFileSync(changed, `${readFileSync(changed, "utf8")}prune: true\n`);
-  expect(await cli(["apply", "-f", changed, "--data-dir", dir], ENV)).toEqual({ code: 0, stdout: "= unchanged orders\n~ update deploys (auth)\n- delete github\n", stderr: "" });
+  expect(await cli(["apply", "-f", changed, "--data-dir", dir], ENV)).toEqual({
+    code: 0,
+    stdout: "= unchanged orders\n~ update deploys (auth)\n- delete github\n",
+    stderr: "",
+  });
   const after = await byName(dir);
   expect(Object.keys(after).sort()).toEqual(["deploys", "orders"]);
   expect(after.deploys.auth).toMatchObject({ type: "header", headerName: "X-Deploy-Key" });
@@ -129,7 +148,11 @@ test("export writes every trigger with placeholders, never a value; applied with
   const config = writeFile("source.yaml", CONFIG);
   expect((await cli(["apply", "-f", config, "--data-dir", dir], ENV)).code).toBe(0);
   const original = await byName(dir);
-  const secrets = { orders: await reveal(dir, original.orders.id), deploys: await reveal(dir, original.deploys.id), github: await reveal(dir, original.github.id) };
+  const secrets = {
+    orders: await reveal(dir, original.orders.id),
+    deploys: await reveal(dir, original.deploys.id),
+    github: await reveal(dir, original.github.id),
+  };
 
   const yaml = await cli(["export", "--data-dir", dir]);
   expect(yaml.code).toBe(0);
@@ -156,17 +179,33 @@ test("export writes every trigger with placeholders, never a value; applied with
     INLET_DEPLOYS_SECRET: secrets.deploys!,
   };
   const elsewhere = freshDir();
-  expect(await cli(["apply", "-f", json, "--data-dir", elsewhere], variables)).toEqual({ code: 0, stdout: "+ create orders\n+ create github\n+ create deploys\n", stderr: "" });
+  expect(await cli(["apply", "-f", json, "--data-dir", elsewhere], variables)).toEqual({
+    code: 0,
+    stdout: "+ create orders\n+ create github\n+ create deploys\n",
+    stderr: "",
+  });
   const copy = await byName(elsewhere);
   for (const name of ["orders", "github", "deploys"]) {
-    expect({ name, token: copy[name].token, secret: await reveal(elsewhere, copy[name].id) }).toEqual({ name, token: original[name].token, secret: secrets[name as keyof typeof secrets] });
+    expect({ name, token: copy[name].token, secret: await reveal(elsewhere, copy[name].id) }).toEqual({
+      name,
+      token: original[name].token,
+      secret: secrets[name as keyof typeof secrets],
+    });
     const { id, url, curl, createdAt, updatedAt, ...settings } = copy[name];
     const { id: _, url: __, curl: ___, createdAt: ____, updatedAt: _____, ...was } = original[name];
     expect(settings).toEqual(was);
   }
   // The original's export, applied back to it, changes nothing.
-  expect(await cli(["diff", "-f", json, "--data-dir", dir], variables)).toEqual({ code: 0, stdout: "= unchanged orders\n= unchanged github\n= unchanged deploys\n", stderr: "" });
-  expect(await cli(["export", "-o", join(root, "x.txt"), "--data-dir", dir])).toEqual({ code: 2, stdout: "", stderr: `inlet: -o ${join(root, "x.txt")}: the format is told by the extension: .yaml, .yml or .json\n` });
+  expect(await cli(["diff", "-f", json, "--data-dir", dir], variables)).toEqual({
+    code: 0,
+    stdout: "= unchanged orders\n= unchanged github\n= unchanged deploys\n",
+    stderr: "",
+  });
+  expect(await cli(["export", "-o", join(root, "x.txt"), "--data-dir", dir])).toEqual({
+    code: 2,
+    stdout: "",
+    stderr: `inlet: -o ${join(root, "x.txt")}: the format is told by the extension: .yaml, .yml or .json\n`,
+  });
 }, 60_000);
 
 test("a trigger managed by the config is not deleted or rotated by the CLI's triggers commands either", async () => {

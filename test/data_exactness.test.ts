@@ -12,7 +12,12 @@ const lastRun = async (id: string) => ((await server.api("GET", `/api/runs?trigg
 
 test("JSON with invalid UTF-8 bytes is 400 invalid JSON body, with the reason in Activity", async () => {
   const t = await server.createTrigger({ name: "utf8" });
-  for (const bad of [[0xff, 0xfe, 0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+  for (const bad of [
+    [0xff, 0xfe, 0xc3],
+    [0xc0, 0xaf],
+    [0xed, 0xa0, 0x80],
+    [0xe2, 0x82],
+  ]) {
     const body = Uint8Array.from([...new TextEncoder().encode('{"s":"a'), ...bad, ...new TextEncoder().encode('b"}')]);
     const r = await fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json" } });
     expect(r.status).toBe(400);
@@ -30,7 +35,11 @@ test("a text or form body whose bytes are not its charset is 400 invalid text bo
   const t = await server.createTrigger({ name: "text-exact" });
   const send = (body: Uint8Array<ArrayBuffer>, type: string) => fetch(t.url, { method: "POST", body, headers: { "Content-Type": type } });
   const bytes = (...values: number[]) => Uint8Array.from(values);
-  for (const [body, type] of [[bytes(0x68, 0xe9), "text/plain"], [bytes(0x61, 0x3d, 0xff), "application/x-www-form-urlencoded"], [bytes(0x68), "text/plain; charset=klingon"]] as const) {
+  for (const [body, type] of [
+    [bytes(0x68, 0xe9), "text/plain"],
+    [bytes(0x61, 0x3d, 0xff), "application/x-www-form-urlencoded"],
+    [bytes(0x68), "text/plain; charset=klingon"],
+  ] as const) {
     const r = await send(body, type);
     expect({ type, status: r.status }).toEqual({ type, status: 400 });
     expect(await r.json()).toEqual({ error: "invalid text body", request_id: r.headers.get("x-request-id") });

@@ -16,11 +16,25 @@ const outcomes = async (id: string) => ((await server.api("GET", `/api/triggers/
 describe("strategies", () => {
   test("event-id reads the well-known paths in order; a body without one is not deduplicated", async () => {
     const t = await server.createTrigger({ name: "eid", dedup: { strategy: "event-id" } });
-    for (const body of [{ event_id: "a" }, { event_id: "a", id: "other" }, { eventId: "b" }, { event: { id: "c" } }, { meta: { event_id: "d" } }, { webhook_id: "e" }, { delivery_id: "f" }, { id: 7 }]) {
+    for (const body of [
+      { event_id: "a" },
+      { event_id: "a", id: "other" },
+      { eventId: "b" },
+      { event: { id: "c" } },
+      { meta: { event_id: "d" } },
+      { webhook_id: "e" },
+      { delivery_id: "f" },
+      { id: 7 },
+    ]) {
       expect((await send(t.url, JSON.stringify(body))).status).toBe(200);
     }
     // Duplicates of each: same keys, other bytes.
-    for (const body of [{ event_id: "a", extra: 1 }, { eventId: "b", x: 2 }, { event: { id: "c" }, y: 1 }, { id: 7, z: true }]) {
+    for (const body of [
+      { event_id: "a", extra: 1 },
+      { eventId: "b", x: 2 },
+      { event: { id: "c" }, y: 1 },
+      { id: 7, z: true },
+    ]) {
       expect((await send(t.url, JSON.stringify(body))).status).toBe(200);
     }
     await send(t.url, JSON.stringify({ nothing: 1 }));

@@ -51,7 +51,9 @@ test("one request, three destinations: an http service, a Slack-shaped message t
         name: "slack",
         workflow: { kind: "http", url: url("/slack") },
         filter: { expression: '$.ref == "refs/heads/main"' },
-        transform: { source: "export default ($trigger, ctx) => ({ body: { text: `push to ${$trigger.body.ref} (${ctx.destination})` }, headers: { 'X-Kind': 'slack' } })" },
+        transform: {
+          source: "export default ($trigger, ctx) => ({ body: { text: `push to ${$trigger.body.ref} (${ctx.destination})` }, headers: { 'X-Kind': 'slack' } })",
+        },
       },
       { name: "audit", workflow: { kind: "command", argv: ["sh", "-c", `cat >> ${audit}; echo >> ${audit}`] } },
     ],
@@ -74,7 +76,12 @@ test("one request, three destinations: an http service, a Slack-shaped message t
   // Another branch: slack's filter leaves it out; the others still get their run.
   await post(t.url, { ref: "refs/heads/dev" });
   await eventually(async () => (await runsOf(t.id)).length === 5);
-  expect((await runsOf(t.id)).slice(0, 2).map((r) => r.destination).sort()).toEqual(["audit", "ci"]);
+  expect(
+    (await runsOf(t.id))
+      .slice(0, 2)
+      .map((r) => r.destination)
+      .sort(),
+  ).toEqual(["audit", "ci"]);
   // A replay of a run goes to that run's destination only.
   const ci = runs.find((r) => r.destination === "ci");
   const replayed = await server.api("POST", `/api/runs/${ci.id}/replay`, {});
@@ -110,7 +117,9 @@ test("the breaker opens after its failures (runs wait, no attempt spent), then t
   answers.set("/flaky", () => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503, headers: { "Retry-After": "0" } }));
   const t = await server.createTrigger({
     name: "breaker",
-    destinations: [{ name: "flaky", workflow: { kind: "http", url: url("/flaky"), retry: { maxAttempts: 1 } }, breaker: { failures: 2, openSeconds: 1 }, concurrency: 1 }],
+    destinations: [
+      { name: "flaky", workflow: { kind: "http", url: url("/flaky"), retry: { maxAttempts: 1 } }, breaker: { failures: 2, openSeconds: 1 }, concurrency: 1 },
+    ],
   });
   for (let i = 0; i < 5; i++) await post(t.url, { i });
   await eventually(async () => (await statesOf(t.id))[0].state === "open");
@@ -156,7 +165,11 @@ test("a rate limit spreads a destination's starts; a transform that throws fails
     name: "rate",
     destinations: [
       { name: "slow", workflow: { kind: "http", url: url("/rate") }, rateLimit: { perSecond: 2 }, concurrency: 8 },
-      { name: "broken", workflow: { kind: "http", url: url("/never"), retry: { maxAttempts: 5 } }, transform: { source: "export default (t) => t.body.missing.field" } },
+      {
+        name: "broken",
+        workflow: { kind: "http", url: url("/never"), retry: { maxAttempts: 5 } },
+        transform: { source: "export default (t) => t.body.missing.field" },
+      },
       { name: "skip", workflow: { kind: "http", url: url("/never") }, transform: { source: "export default () => null" } },
     ],
   });

@@ -9,7 +9,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const crm = { name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm", retry: { maxAttempts: 8 } }, filter: { mode: "include", expression: '$.type == "order.paid"' }, transform: { source: "export default ($trigger) => ({ body: { id: $trigger.body.id } })", timeoutMs: 200 }, rateLimit: { perSecond: 5 }, concurrency: 2, breaker: { failures: 5, openSeconds: 30 }, respond: true };
+const crm = {
+  name: "crm",
+  workflow: { kind: "http", url: "http://127.0.0.1:9/crm", retry: { maxAttempts: 8 } },
+  filter: { mode: "include", expression: '$.type == "order.paid"' },
+  transform: { source: "export default ($trigger) => ({ body: { id: $trigger.body.id } })", timeoutMs: 200 },
+  rateLimit: { perSecond: 5 },
+  concurrency: 2,
+  breaker: { failures: 5, openSeconds: 30 },
+  respond: true,
+};
 const audit = { name: "audit", workflow: { kind: "command", argv: ["/usr/local/bin/audit"] } };
 
 /** The paths of a 400's details (or the status, when it is not a 400). */
@@ -51,7 +60,9 @@ test("workflow and destinations together: 400 at /destinations, and nothing chan
   const both = { workflow: { kind: "none" }, destinations: [audit] };
   const answer = await server.api("POST", "/api/triggers", { name: "both", ...both });
   expect(answer.status).toBe(400);
-  expect(answer.body.details).toEqual([{ path: "/destinations", message: "send workflow or destinations, not both: workflow is the shorthand for one destination named default" }]);
+  expect(answer.body.details).toEqual([
+    { path: "/destinations", message: "send workflow or destinations, not both: workflow is the shorthand for one destination named default" },
+  ]);
   const t = await server.createTrigger({ name: "kept", destinations: [crm] });
   const before = (await server.api("GET", `/api/triggers/${t.id}`)).body;
   expect(refusedAt(await server.api("PATCH", `/api/triggers/${t.id}`, both))).toEqual(["/destinations"]);
@@ -80,16 +91,45 @@ test("each rule and limit: 400 with its path, on create and on change", async ()
     [one({ concurrency: 65 }), "/destinations/0/concurrency"],
     [one({ breaker: { failures: 3 } }), "/destinations/0/breaker"],
     [one({ ...http, breaker: { failures: 3, openSeconds: 601 } }), "/destinations/0/breaker/openSeconds"],
-    [{ destinations: [{ ...audit, respond: true }, { ...crm, respond: true }] }, "/destinations/1/respond"],
+    [
+      {
+        destinations: [
+          { ...audit, respond: true },
+          { ...crm, respond: true },
+        ],
+      },
+      "/destinations/1/respond",
+    ],
     [{ response: { mode: "workflow" }, destinations: [audit, { ...crm, respond: false }] }, "/response/mode"],
-    [{ response: { mode: "workflow" }, destinations: [{ name: "log", workflow: { kind: "none" }, respond: true }, { ...crm, respond: false }] }, "/response/mode"],
+    [
+      {
+        response: { mode: "workflow" },
+        destinations: [
+          { name: "log", workflow: { kind: "none" }, respond: true },
+          { ...crm, respond: false },
+        ],
+      },
+      "/response/mode",
+    ],
   ];
   for (const [body, path] of refused) {
-    expect({ body: JSON.stringify(body).slice(0, 120), create: refusedAt(await server.api("POST", "/api/triggers", { name: "x", ...body })) }).toEqual({ body: JSON.stringify(body).slice(0, 120), create: [path] });
-    expect({ body: JSON.stringify(body).slice(0, 120), change: refusedAt(await server.api("PATCH", `/api/triggers/${t.id}`, body)) }).toEqual({ body: JSON.stringify(body).slice(0, 120), change: [path] });
+    expect({ body: JSON.stringify(body).slice(0, 120), create: refusedAt(await server.api("POST", "/api/triggers", { name: "x", ...body })) }).toEqual({
+      body: JSON.stringify(body).slice(0, 120),
+      create: [path],
+    });
+    expect({ body: JSON.stringify(body).slice(0, 120), change: refusedAt(await server.api("PATCH", `/api/triggers/${t.id}`, body)) }).toEqual({
+      body: JSON.stringify(body).slice(0, 120),
+      change: [path],
+    });
   }
   // The limits themselves are allowed.
-  const edges = one({ ...http, transform: { source: "x".repeat(65_536), timeoutMs: 1000 }, rateLimit: { perSecond: 0.01 }, concurrency: 64, breaker: { failures: 0 } });
+  const edges = one({
+    ...http,
+    transform: { source: "x".repeat(65_536), timeoutMs: 1000 },
+    rateLimit: { perSecond: 0.01 },
+    concurrency: 64,
+    breaker: { failures: 0 },
+  });
   expect((await server.api("PATCH", `/api/triggers/${t.id}`, edges)).status).toBe(200);
   // A change of response mode alone is checked against the current list.
   await server.api("PATCH", `/api/triggers/${t.id}`, { destinations: [audit, crm] });

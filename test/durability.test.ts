@@ -39,7 +39,11 @@ test("SIGKILL mid-load: every acknowledged request has exactly one run, and unfi
     server = await start(4);
     const trigger = await api(server, "/api/triggers", {
       method: "POST",
-      body: JSON.stringify({ name: "durable", auth: { type: "hmac-sha256" }, workflow: { kind: "http", url: `http://127.0.0.1:${target.port}/`, retry: { maxAttempts: 3 } } }),
+      body: JSON.stringify({
+        name: "durable",
+        auth: { type: "hmac-sha256" },
+        workflow: { kind: "http", url: `http://127.0.0.1:${target.port}/`, retry: { maxAttempts: 3 } },
+      }),
     });
     const { secret } = await api(server, `/api/triggers/${trigger.id}/secret`);
 
@@ -96,7 +100,8 @@ test("SIGKILL mid-load: every acknowledged request has exactly one run, and unfi
         before = page[page.length - 1].id;
       }
       if (runs.every((r) => r.status === "succeeded")) break;
-      if (Date.now() > deadline) throw new Error(`runs not finished after restart: ${JSON.stringify(runs.filter((r) => r.status !== "succeeded").slice(0, 3))}`);
+      if (Date.now() > deadline)
+        throw new Error(`runs not finished after restart: ${JSON.stringify(runs.filter((r) => r.status !== "succeeded").slice(0, 3))}`);
       await Bun.sleep(100);
     }
     expect(runs).toHaveLength(atCrash.length);

@@ -22,9 +22,13 @@ let host: string;
 let port: number;
 
 beforeAll(async () => {
-  server = await spawnServer([BUN, `--max-http-header-size=${PARSER_HEADER_BYTES}`, "run", "src/main.ts"], ["--data-dir", dataDir, "--idle-timeout", "1", "--log-requests", "false"], {
-    env: { INLET_ADMIN_TOKEN: ADMIN },
-  });
+  server = await spawnServer(
+    [BUN, `--max-http-header-size=${PARSER_HEADER_BYTES}`, "run", "src/main.ts"],
+    ["--data-dir", dataDir, "--idle-timeout", "1", "--log-requests", "false"],
+    {
+      env: { INLET_ADMIN_TOKEN: ADMIN },
+    },
+  );
   const url = new URL(server.url);
   host = url.hostname;
   port = Number(url.port);
@@ -51,9 +55,15 @@ function expectShape(answer: string, status: number, error: string) {
 
 const admin = { Authorization: `Bearer ${ADMIN}` };
 const activity = async (id = triggerId) =>
-  (await (await fetch(`${server.url}/api/triggers/${id}/activity?limit=500`, { headers: admin })).json()) as Array<{ outcome: string; detail: string | null; requestId: string }>;
+  (await (await fetch(`${server.url}/api/triggers/${id}/activity?limit=500`, { headers: admin })).json()) as Array<{
+    outcome: string;
+    detail: string | null;
+    requestId: string;
+  }>;
 const createTrigger = async (input: Record<string, unknown>) =>
-  (await (await fetch(`${server.url}/api/triggers`, { method: "POST", headers: { ...admin, "Content-Type": "application/json" }, body: JSON.stringify(input) })).json()) as { id: string; token: string };
+  (await (
+    await fetch(`${server.url}/api/triggers`, { method: "POST", headers: { ...admin, "Content-Type": "application/json" }, body: JSON.stringify(input) })
+  ).json()) as { id: string; token: string };
 const requestIdOf = (answer: string) => /x-request-id: (\S+)/i.exec(answer)![1];
 
 test("a body declared larger than Bun's default limit gets the contract's 413", async () => {
@@ -61,8 +71,16 @@ test("a body declared larger than Bun's default limit gets the contract's 413", 
 });
 
 test("large header values, long tokens and long URLs: 431 and 414 in the contract's shape", async () => {
-  expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`), 431, "request header fields too large");
-  expectShape(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(1024 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`), 431, "request header fields too large");
+  expectShape(
+    await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`),
+    431,
+    "request header fields too large",
+  );
+  expectShape(
+    await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(1024 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`),
+    431,
+    "request header fields too large",
+  );
   expectShape(await raw(`POST /webhooks/${"a".repeat(65_536)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`), 414, "uri too long");
 });
 
@@ -70,12 +88,15 @@ test("a 431 or 414 to a known token leaves one rejected Activity row under the a
   const tooLarge = requestIdOf(await raw(`POST /webhooks/${token} HTTP/1.1\r\nHost: edge\r\nX-Big: ${"a".repeat(65_536)}\r\nContent-Length: 2\r\n\r\n{}`));
   const tooLong = requestIdOf(await raw(`POST /webhooks/${token}?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: edge\r\nContent-Length: 2\r\n\r\n{}`));
   // A refusal's row is written after its answer: wait for it.
-  const rowsFor = (requestId: string) => waitFor(`the row of ${requestId}`, async () => {
-    const rows = (await activity()).filter((r) => r.requestId === requestId);
-    return rows.length > 0 && rows;
-  });
+  const rowsFor = (requestId: string) =>
+    waitFor(`the row of ${requestId}`, async () => {
+      const rows = (await activity()).filter((r) => r.requestId === requestId);
+      return rows.length > 0 && rows;
+    });
   expect(await rowsFor(tooLong)).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: uri too long" })]);
-  expect(await rowsFor(tooLarge)).toEqual([expect.objectContaining({ outcome: "rejected", detail: "refused before routing: request header fields too large" })]);
+  expect(await rowsFor(tooLarge)).toEqual([
+    expect.objectContaining({ outcome: "rejected", detail: "refused before routing: request header fields too large" }),
+  ]);
 });
 
 test("an empty token and unknown paths are 404 with a request id", async () => {

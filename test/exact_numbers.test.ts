@@ -32,7 +32,8 @@ const SENT = `{"id":${BIG},"huge":1e400,"long":0.1000000000000000055511151231257
 const send = (url: string, text: string) => fetch(url, { method: "POST", body: text, headers: { "Content-Type": "application/json" } });
 /** A management API answer as text: the test reads the digits as the server wrote them. */
 const apiText = async (path: string) => (await server.fetch(server.url + path, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-const runsOf = async (triggerId: string) => (await server.api("GET", `/api/runs?triggerId=${triggerId}`)).body as Array<{ id: string; orderingKey: string | null; status: string }>;
+const runsOf = async (triggerId: string) =>
+  (await server.api("GET", `/api/runs?triggerId=${triggerId}`)).body as Array<{ id: string; orderingKey: string | null; status: string }>;
 
 test("two different ids beyond 2^53 are two keys for expression dedup: two runs; the same id again is a duplicate", async () => {
   const t = await server.createTrigger({ name: "dedup-big", dedup: { strategy: "expression", expression: "$.id" } });
@@ -65,7 +66,10 @@ test("a filter comparison on an id beyond 2^53 holds only for that very id", asy
 });
 
 test("$trigger.body keeps 1e400, 9007199254740993 and a long fraction as sent: stored, listed, delivered, replayed", async () => {
-  for (const redaction of [{ enabled: false, patterns: [] }, { enabled: true, patterns: ["^email$"] }]) {
+  for (const redaction of [
+    { enabled: false, patterns: [] },
+    { enabled: true, patterns: ["^email$"] },
+  ]) {
     received.length = 0;
     const t = await server.createTrigger({ name: `verbatim-${redaction.enabled}`, redaction, workflow: { kind: "http", url: targetUrl } });
     expect((await send(t.url, SENT)).status).toBe(200);

@@ -79,66 +79,77 @@ test("a second server on a data dir in use says at once that it waits, then exit
 }, 40_000);
 
 // Where /proc shows which files a process has open: that is how the test sees the new server wait.
-test.skipIf(!canSeeOpenFiles)("a restart while the old server still drains a request waits for the data dir, then serves", async () => {
-  const dir = dataDir();
-  const env = { INLET_ADMIN_TOKEN: "restart-admin-token-0123456789abcdef" };
-  const runs = async (server: ServerProcess, triggerId: string) => (await adminApi(server, env.INLET_ADMIN_TOKEN, "GET", `/api/runs?triggerId=${triggerId}`)).body as any[];
-  const old = await serve(["--data-dir", dir], env);
-  // A request in flight whose answer is a command that runs until the test creates `release` ($0 of
-  // the script): the old server's stop finishes it, and holds the data dir's serve.lock until then.
-  // The command gives up by itself after 30 s: it runs in its own process group, so a server killed
-  // outright (a test run cut short) would leave it polling a file that never comes.
-  const release = join(dir, "release");
-  const { body: t } = await adminApi(old, env.INLET_ADMIN_TOKEN, "POST", "/api/triggers", {
-    name: "slow",
-    response: { mode: "workflow", timeoutMs: 30_000 },
-    workflow: { kind: "command", argv: ["sh", "-c", 'i=0; while [ ! -e "$0" ] && [ $i -lt 1500 ]; do sleep 0.02; i=$((i+1)); done; echo \'{"drained":true}\'', release], timeoutMs: 30_000 },
-  });
-  const inFlight = fetch(`${old.url}/webhooks/${t.token}`, { method: "POST", body: "{}" });
-  inFlight.catch(() => {}); // awaited below
-  await waitFor("the run is running", async () => (await runs(old, t.id))[0]?.status === "running");
+test.skipIf(!canSeeOpenFiles)(
+  "a restart while the old server still drains a request waits for the data dir, then serves",
+  async () => {
+    const dir = dataDir();
+    const env = { INLET_ADMIN_TOKEN: "restart-admin-token-0123456789abcdef" };
+    const runs = async (server: ServerProcess, triggerId: string) =>
+      (await adminApi(server, env.INLET_ADMIN_TOKEN, "GET", `/api/runs?triggerId=${triggerId}`)).body as any[];
+    const old = await serve(["--data-dir", dir], env);
+    // A request in flight whose answer is a command that runs until the test creates `release` ($0 of
+    // the script): the old server's stop finishes it, and holds the data dir's serve.lock until then.
+    // The command gives up by itself after 30 s: it runs in its own process group, so a server killed
+    // outright (a test run cut short) would leave it polling a file that never comes.
+    const release = join(dir, "release");
+    const { body: t } = await adminApi(old, env.INLET_ADMIN_TOKEN, "POST", "/api/triggers", {
+      name: "slow",
+      response: { mode: "workflow", timeoutMs: 30_000 },
+      workflow: {
+        kind: "command",
+        argv: ["sh", "-c", 'i=0; while [ ! -e "$0" ] && [ $i -lt 1500 ]; do sleep 0.02; i=$((i+1)); done; echo \'{"drained":true}\'', release],
+        timeoutMs: 30_000,
+      },
+    });
+    const inFlight = fetch(`${old.url}/webhooks/${t.token}`, { method: "POST", body: "{}" });
+    inFlight.catch(() => {}); // awaited below
+    await waitFor("the run is running", async () => (await runs(old, t.id))[0]?.status === "running");
 
-  old.proc.kill("SIGTERM");
-  let fresh: ReturnType<typeof Bun.spawn> | undefined;
-  let listeningAt = Infinity;
-  const starting: Promise<ServerProcess> = serve(["--data-dir", dir], env, (proc) => (fresh = proc)).then((server) => ((listeningAt = performance.now()), server));
-  starting.catch(() => {}); // awaited below, where a start that failed is reported
-  try {
-    await waitFor("the new server at the lock", () => fresh && (fresh.exitCode !== null || hasOpen(fresh.pid, join(dir, "serve.lock"))), 15_000, 10);
-    // Seen waiting for a whole second of the old one's stop: alive, not listening, its store (inlet.db,
-    // opened only once the lock is taken) not open. Without the wait it exits 2 at once; were the lock
-    // let go before the drain, it would open the store within milliseconds. (A window, not a wait for
-    // an event: what is shown is that nothing happens.)
-    const until = performance.now() + 1000;
-    while (performance.now() < until) {
-      expect({ old: old.proc.exitCode, fresh: fresh!.exitCode, store: hasOpen(fresh!.pid, sqlitePathIn(dir)), listening: listeningAt < Infinity }).toEqual({
-        old: null,
-        fresh: null,
-        store: false,
-        listening: false,
-      });
-      await Bun.sleep(10);
+    old.proc.kill("SIGTERM");
+    let fresh: ReturnType<typeof Bun.spawn> | undefined;
+    let listeningAt = Infinity;
+    const starting: Promise<ServerProcess> = serve(["--data-dir", dir], env, (proc) => (fresh = proc)).then(
+      (server) => ((listeningAt = performance.now()), server),
+    );
+    starting.catch(() => {}); // awaited below, where a start that failed is reported
+    try {
+      await waitFor("the new server at the lock", () => fresh && (fresh.exitCode !== null || hasOpen(fresh.pid, join(dir, "serve.lock"))), 15_000, 10);
+      // Seen waiting for a whole second of the old one's stop: alive, not listening, its store (inlet.db,
+      // opened only once the lock is taken) not open. Without the wait it exits 2 at once; were the lock
+      // let go before the drain, it would open the store within milliseconds. (A window, not a wait for
+      // an event: what is shown is that nothing happens.)
+      const until = performance.now() + 1000;
+      while (performance.now() < until) {
+        expect({ old: old.proc.exitCode, fresh: fresh!.exitCode, store: hasOpen(fresh!.pid, sqlitePathIn(dir)), listening: listeningAt < Infinity }).toEqual({
+          old: null,
+          fresh: null,
+          store: false,
+          listening: false,
+        });
+        await Bun.sleep(10);
+      }
+      const releasedAt = performance.now();
+      writeFileSync(release, "");
+
+      // The old one answers its request, exits 0; only then (after the release) does the new one listen.
+      const answer = await inFlight;
+      expect([answer.status, await answer.json()]).toEqual([200, { drained: true }]);
+      expect(await old.proc.exited).toBe(0);
+      const next = await starting;
+      expect(listeningAt).toBeGreaterThan(releasedAt);
+      // And serves the same data dir: the drained run is there, a new request runs.
+      expect((await fetch(`${next.url}/webhooks/${t.token}`, { method: "POST", body: "{}" })).status).toBe(200);
+      expect((await runs(next, t.id)).map((r) => r.status)).toEqual(["succeeded", "succeeded"]);
+      await stop(next);
+    } finally {
+      // Whatever failed: the old server's command ends, and the new server, once it listens, is
+      // among those afterAll stops (or has exited).
+      writeFileSync(release, "");
+      await starting.catch(() => {});
     }
-    const releasedAt = performance.now();
-    writeFileSync(release, "");
-
-    // The old one answers its request, exits 0; only then (after the release) does the new one listen.
-    const answer = await inFlight;
-    expect([answer.status, await answer.json()]).toEqual([200, { drained: true }]);
-    expect(await old.proc.exited).toBe(0);
-    const next = await starting;
-    expect(listeningAt).toBeGreaterThan(releasedAt);
-    // And serves the same data dir: the drained run is there, a new request runs.
-    expect((await fetch(`${next.url}/webhooks/${t.token}`, { method: "POST", body: "{}" })).status).toBe(200);
-    expect((await runs(next, t.id)).map((r) => r.status)).toEqual(["succeeded", "succeeded"]);
-    await stop(next);
-  } finally {
-    // Whatever failed: the old server's command ends, and the new server, once it listens, is
-    // among those afterAll stops (or has exited).
-    writeFileSync(release, "");
-    await starting.catch(() => {});
-  }
-}, 40_000);
+  },
+  40_000,
+);
 
 test("admin-token reset prints a new token that a running server accepts within a second; the old one is refused with a hint", async () => {
   const dir = dataDir();
@@ -181,7 +192,10 @@ test("a server started with INLET_ADMIN_TOKEN keeps that token after an admin-to
   // read is over. The environment's token still works there, the reset one not.
   for (const name of ["after-reset-1", "after-reset-2"]) {
     const made = JSON.parse((await cli(["triggers", "create", "--name", name, "--data-dir", dir], NO_TOKEN)).stdout);
-    await waitFor(`the server serves ${name}`, async () => (await fetch(`${server.url}/webhooks/${made.token}`, { method: "POST", body: "{}" })).status === 200);
+    await waitFor(
+      `the server serves ${name}`,
+      async () => (await fetch(`${server.url}/webhooks/${made.token}`, { method: "POST", body: "{}" })).status === 200,
+    );
   }
   expect((await adminCall(server, token)).status).toBe(200);
   expect((await adminCall(server, fresh)).status).toBe(401);
@@ -211,7 +225,9 @@ test("admin-token reset refuses, on one line, where it cannot help", async () =>
   const missing = join(dataDir(), "nothing-here");
   const none = await cli(["admin-token", "reset", "--data-dir", missing], NO_TOKEN);
   expect(none.code).toBe(2);
-  expect(none.stderr).toBe(`inlet: ${missing} has no inlet.db: no admin token to reset there (check --data-dir; the first 'inlet serve' generates and prints one)\n`);
+  expect(none.stderr).toBe(
+    `inlet: ${missing} has no inlet.db: no admin token to reset there (check --data-dir; the first 'inlet serve' generates and prints one)\n`,
+  );
   const env = await cli(["admin-token", "reset", "--data-dir", missing], { INLET_ADMIN_TOKEN: "from-the-environment-0123456789" });
   expect(env.code).toBe(2);
   expect(env.stderr).toContain("INLET_ADMIN_TOKEN is set");
@@ -227,7 +243,11 @@ test("start-up names the panel and says when trigger URLs only work on this mach
   expect(lines.at(-1)).toBe(`inlet listening on ${server.url}`);
   expect(lines).toContain(`panel: ${server.url}/`);
   expect((await fetch(`${server.url}/`)).headers.get("content-type")).toContain("text/html");
-  await waitFor("the local-only note", () => server.errors().includes(`note: trigger URLs and curl commands use ${server.url}, which only this machine can call`), 5000);
+  await waitFor(
+    "the local-only note",
+    () => server.errors().includes(`note: trigger URLs and curl commands use ${server.url}, which only this machine can call`),
+    5000,
+  );
   expect(server.errors()).toContain("INLET_BASE_URL (or --base-url)");
 
   // No --base-url: the CLI uses the running server's real port (chosen by --port 0), not 8080.
@@ -270,7 +290,11 @@ test("a trigger whose plugin is not loaded is named at start, and one created la
   const withPlugins = ["--data-dir", dir, "--plugins-dir", pluginsDir];
   const first = JSON.parse((await cli(["triggers", "create", "--name", "acme", "--app", "acme-list", "--app-secret", "s3cret", ...withPlugins])).stdout);
   const server = await serve(["--data-dir", dir], { INLET_ADMIN_TOKEN: "first-run-admin-token-0123456789" });
-  await waitFor("the start-up warning", () => server.errors().includes(`warning: trigger "acme" (${first.id}) uses plugin "acme-list", which is not loaded`), 5000);
+  await waitFor(
+    "the start-up warning",
+    () => server.errors().includes(`warning: trigger "acme" (${first.id}) uses plugin "acme-list", which is not loaded`),
+    5000,
+  );
   expect(server.errors()).toContain("start with --plugins-dir DIR holding acme-list.ts");
   const loaded = await cli(["triggers", "list", "--data-dir", dir, "--plugins-dir", pluginsDir]);
   expect(loaded.code).toBe(0);
@@ -281,7 +305,11 @@ test("a trigger whose plugin is not loaded is named at start, and one created la
   const later = JSON.parse((await cli(["triggers", "create", "--name", "tofu", "--app", "acme-tofu", ...withPlugins])).stdout);
   const logged = await waitFor(
     "the warning for a trigger created while the server runs",
-    () => server.errors().split("\n").find((line) => line.includes(`(${later.id}) uses plugin \\"acme-tofu\\"`)),
+    () =>
+      server
+        .errors()
+        .split("\n")
+        .find((line) => line.includes(`(${later.id}) uses plugin \\"acme-tofu\\"`)),
     5000,
     50,
   );

@@ -39,15 +39,32 @@ afterAll(async () => {
 const seconds = () => Math.floor(Date.now() / 1000);
 async function token(audience: string, claims: Record<string, unknown> = {}, signer: KeyObject = key) {
   const now = seconds();
-  return new SignJWT({ aud: audience, azp: "113774264463038321964", email: EMAIL, email_verified: true, iss: "https://accounts.google.com", sub: "113774264463038321964", iat: now, exp: now + 3600, ...claims })
+  return new SignJWT({
+    aud: audience,
+    azp: "113774264463038321964",
+    email: EMAIL,
+    email_verified: true,
+    iss: "https://accounts.google.com",
+    sub: "113774264463038321964",
+    iat: now,
+    exp: now + 3600,
+    ...claims,
+  })
     .setProtectedHeader({ alg: "RS256", kid: await keyIdOf(signer), typ: "JWT" })
     .sign(signer);
 }
 const envelope = (data: string, messageId: string, attributes: Record<string, string> = {}) =>
-  JSON.stringify({ message: { attributes, data, messageId, message_id: messageId, publishTime: "2025-06-15T15:06:40.512Z" }, subscription: "projects/acme-prod/subscriptions/inlet" });
+  JSON.stringify({
+    message: { attributes, data, messageId, message_id: messageId, publishTime: "2025-06-15T15:06:40.512Z" },
+    subscription: "projects/acme-prod/subscriptions/inlet",
+  });
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 const push = (url: string, body: string, bearer: string | null) =>
-  server.fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "APIs-Google", ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }) } });
+  server.fetch(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", "user-agent": "APIs-Google", ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }) },
+  });
 const pubsubTrigger = (name: string, appSettings: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
   server.createTrigger({ name, app: "gcp-pubsub", appSettings: { serviceAccountEmail: EMAIL, jwksUrl: google.jwksUrl, ...appSettings }, ...extra });
 const runsOf = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger`)).body as any[];
@@ -98,10 +115,14 @@ test("data that is not JSON is decoded to its text; without an eventType attribu
 });
 
 test("filters and redaction see the decoded data; under redaction the raw data is not stored", async () => {
-  const t = await pubsubTrigger("screened", {}, {
-    filter: { enabled: true, mode: "include", expression: '$.message.decoded.status == "paid"' },
-    redaction: { enabled: true, patterns: ["^email$"] },
-  });
+  const t = await pubsubTrigger(
+    "screened",
+    {},
+    {
+      filter: { enabled: true, mode: "include", expression: '$.message.decoded.status == "paid"' },
+      redaction: { enabled: true, patterns: ["^email$"] },
+    },
+  );
   const paid = envelope(b64('{"status":"paid","email":"ada@example.com"}'), "m-paid");
   expect((await push(t.url, paid, await token(t.url))).status).toBe(200);
   expect((await push(t.url, envelope(b64('{"status":"refunded"}'), "m-refunded"), await token(t.url))).status).toBe(200);
@@ -129,7 +150,10 @@ test("every refused token is the uniform 401 before anything is stored; Activity
     [await token(t.url, {}, other), "unknown kid"],
     [await token(t.url, { iat: now - 7200, exp: now - 3600 }), "JWT refused: expired"],
     [await token(`${PUBLIC}/webhooks/another`), 'unexpected "aud"'],
-    [await token(t.url, { email: "intruder@evil-project.iam.gserviceaccount.com" }), `"email" is "intruder@evil-project.iam.gserviceaccount.com", not "${EMAIL}"`],
+    [
+      await token(t.url, { email: "intruder@evil-project.iam.gserviceaccount.com" }),
+      `"email" is "intruder@evil-project.iam.gserviceaccount.com", not "${EMAIL}"`,
+    ],
     [await token(t.url, { email_verified: false }), '"email_verified" is false, not true'],
   ];
   for (const [bearer] of cases) {
@@ -138,10 +162,12 @@ test("every refused token is the uniform 401 before anything is stored; Activity
     expect(await response.json()).toEqual({ error: "authentication failed", request_id: response.headers.get("x-request-id") });
   }
   // Refusals are answered before their rows are durable: wait for all of them.
-  const rows = (await eventually(async () => {
-    const settled = await server.activity(t.id);
-    return settled.length === cases.length && settled;
-  })).reverse();
+  const rows = (
+    await eventually(async () => {
+      const settled = await server.activity(t.id);
+      return settled.length === cases.length && settled;
+    })
+  ).reverse();
   expect(rows.map((row) => row.outcome)).toEqual(cases.map(() => "auth_failed"));
   cases.forEach(([, reason], i) => expect(rows[i].detail).toContain(reason));
   expect(await runsOf(t.id)).toEqual([]);
@@ -163,9 +189,15 @@ test("a JWKS host that is down: 503 unavailable with Retry-After and an error ro
 });
 
 test("settings are checked at save: a JWKS URL on a host outside the rule, a missing or malformed service account email", async () => {
-  const refused = await server.api("POST", "/api/triggers", { name: "evil", app: "gcp-pubsub", appSettings: { serviceAccountEmail: EMAIL, jwksUrl: "https://keys.evil.example/certs" } });
+  const refused = await server.api("POST", "/api/triggers", {
+    name: "evil",
+    app: "gcp-pubsub",
+    appSettings: { serviceAccountEmail: EMAIL, jwksUrl: "https://keys.evil.example/certs" },
+  });
   expect(refused.status).toBe(400);
-  expect(refused.body.details).toEqual([{ path: "/appSettings/jwksUrl", message: expect.stringContaining("keys.evil.example is not one of the provider's hosts") }]);
+  expect(refused.body.details).toEqual([
+    { path: "/appSettings/jwksUrl", message: expect.stringContaining("keys.evil.example is not one of the provider's hosts") },
+  ]);
   const t = await pubsubTrigger("patched");
   const patched = await server.api("PATCH", `/api/triggers/${t.id}`, { appSettings: { jwksUrl: "http://127.0.0.1:1/certs" } });
   expect(patched.status).toBe(400);
@@ -176,9 +208,9 @@ test("settings are checked at save: a JWKS URL on a host outside the rule, a mis
   expect((await server.api("POST", "/api/triggers", { name: "none", app: "gcp-pubsub" })).body.details).toEqual([
     { path: "/appSettings/serviceAccountEmail", message: "add the email of the service account the push subscription authenticates as" },
   ]);
-  expect((await server.api("POST", "/api/triggers", { name: "bad", app: "gcp-pubsub", appSettings: { serviceAccountEmail: "not-an-email" } })).body.details).toEqual([
-    { path: "/appSettings/serviceAccountEmail", message: expect.stringContaining("is not an email address") },
-  ]);
+  expect(
+    (await server.api("POST", "/api/triggers", { name: "bad", app: "gcp-pubsub", appSettings: { serviceAccountEmail: "not-an-email" } })).body.details,
+  ).toEqual([{ path: "/appSettings/serviceAccountEmail", message: expect.stringContaining("is not an email address") }]);
 });
 
 test("inlet sign: without a key it cannot make a token (only Google holds its keys); with --key of the stand-in's key its command is accepted", async () => {

@@ -43,16 +43,28 @@ test("SIGTERM: while a request in flight drains, new connections are refused; it
   const reached = new Promise<void>((resolve) => (arrived = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const target = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async () => (arrived(), await released, Response.json({ drained: true }, { status: 201 })) });
+  const target = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async () => (arrived(), await released, Response.json({ drained: true }, { status: 201 })),
+  });
   let server: ServerProcess | undefined;
   try {
-    const input = { name: "held", response: { mode: "workflow", timeoutMs: 60_000 }, workflow: { kind: "http", url: `http://127.0.0.1:${target.port}/`, retry: { maxAttempts: 1 } } };
+    const input = {
+      name: "held",
+      response: { mode: "workflow", timeoutMs: 60_000 },
+      workflow: { kind: "http", url: `http://127.0.0.1:${target.port}/`, retry: { maxAttempts: 1 } },
+    };
     const created = JSON.parse((await cli(["triggers", "create", "--input", "-", "--data-dir", dir], {}, JSON.stringify(input))).stdout);
     server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dir, "--log-requests", "false"]);
     const address = { host: new URL(server.url).hostname, port: Number(new URL(server.url).port) };
     // A fresh socket each time (a pooled keep-alive connection is not a new connection).
     const onNewConnection = () => rawHttp(address, "GET /healthz HTTP/1.1\r\nHost: inlet\r\nConnection: close\r\n\r\n");
-    const inFlight = fetch(`${server.url}/webhooks/${created.token}`, { method: "POST", body: '{"held":true}', headers: { "Content-Type": "application/json" } });
+    const inFlight = fetch(`${server.url}/webhooks/${created.token}`, {
+      method: "POST",
+      body: '{"held":true}',
+      headers: { "Content-Type": "application/json" },
+    });
     let settled = false;
     void inFlight.finally(() => (settled = true)).catch(() => {});
     await reached;

@@ -23,7 +23,11 @@ test("every webhook row of docs/api.md#answers in process", async () => {
   const body = '{"a":1}';
   const sig = new Bun.CryptoHasher("sha512", t.secret).update(body).digest("base64");
   await shape(await call(path, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Signature": `sha512=${sig}` } }), 200);
-  await shape(await call(path, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Signature": "sha512=AAAA" } }), 401, "authentication failed");
+  await shape(
+    await call(path, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Signature": "sha512=AAAA" } }),
+    401,
+    "authentication failed",
+  );
   await shape(await call("/webhooks/nope", { method: "POST", body }), 404, "not found");
   const get = await call(path, { method: "GET" });
   expect(get.headers.get("allow")).toBe("POST");
@@ -31,7 +35,11 @@ test("every webhook row of docs/api.md#answers in process", async () => {
   await shape(await call(path, { method: "POST", body: "x".repeat(2048), headers: { "X-Signature": sig } }), 413, "payload too large");
   const broken = "{broken";
   const brokenSig = new Bun.CryptoHasher("sha512", t.secret).update(broken).digest("base64");
-  await shape(await call(path, { method: "POST", body: broken, headers: { "Content-Type": "application/json", "X-Signature": brokenSig } }), 400, "invalid JSON body");
+  await shape(
+    await call(path, { method: "POST", body: broken, headers: { "Content-Type": "application/json", "X-Signature": brokenSig } }),
+    400,
+    "invalid JSON body",
+  );
 });
 
 test("management API and health in process", async () => {

@@ -23,7 +23,11 @@ test("while one trigger's checks blow their deadline at 20 requests/s, another t
     filter: { enabled: true, mode: "include", expression: "match($.s, $.p) || search($.s, $.q)" },
     redaction: { enabled: true, patterns: ["^(a+)+$"] },
   });
-  const calm = await server.createTrigger({ name: "calm", filter: { enabled: true, expression: '$.type == "paid"' }, redaction: { enabled: true, patterns: ["^email$"] } });
+  const calm = await server.createTrigger({
+    name: "calm",
+    filter: { enabled: true, expression: '$.type == "paid"' },
+    redaction: { enabled: true, patterns: ["^email$"] },
+  });
   let attacking = true;
   const statuses: number[] = [];
   const attacker = async () => {
@@ -47,7 +51,9 @@ test("while one trigger's checks blow their deadline at 20 requests/s, another t
   await Promise.all(attackers);
   latencies.sort((a, b) => a - b);
   const p99 = latencies[Math.floor(latencies.length * 0.99)];
-  console.log(`other trigger while attacked: ${latencies.length} requests, p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; attacked answers: ${[...new Set(statuses)].join(", ")}`);
+  console.log(
+    `other trigger while attacked: ${latencies.length} requests, p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; attacked answers: ${[...new Set(statuses)].join(", ")}`,
+  );
   expect(p99).toBeLessThan(150);
   expect(new Set(statuses)).toEqual(new Set([500]));
   const metrics = await (await fetch(`${server.url}/metrics`)).text();

@@ -140,7 +140,11 @@ test("label values with quotes, backslashes and newlines are escaped, and read b
   metrics.observe(AWKWARD, "run", 200, 0.003);
   metrics.observe(AWKWARD, "run", 200, 7);
   metrics.observe("plain", "auth_failed", 401, 0.0001);
-  const families = parseExposition(metrics.render({ inlet_triggers: 2 }, [{ name: "inlet_x", help: "x", values: { [AWKWARD]: 1 }, series: [{ labels: { trigger: AWKWARD, kind: "silence" }, value: 0 }] }]));
+  const families = parseExposition(
+    metrics.render({ inlet_triggers: 2 }, [
+      { name: "inlet_x", help: "x", values: { [AWKWARD]: 1 }, series: [{ labels: { trigger: AWKWARD, kind: "silence" }, value: 0 }] },
+    ]),
+  );
   const requests = families.get("inlet_webhook_requests_total")!;
   expect(requests.type).toBe("counter");
   expect(requests.samples).toContainEqual({ name: "inlet_webhook_requests_total", labels: { trigger: AWKWARD, outcome: "run", status: "200" }, value: 2 });

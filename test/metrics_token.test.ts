@@ -7,7 +7,8 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/server.
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 
-const get = (server: TestServer, path: string, token?: string) => fetch(`${server.url}${path}`, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });
+const get = (server: TestServer, path: string, token?: string) =>
+  fetch(`${server.url}${path}`, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });
 
 describe("without --metrics-token", () => {
   let server: TestServer;
@@ -34,7 +35,7 @@ describe("with --metrics-token", () => {
   });
   afterAll(() => server.close());
 
-  test("no token: the management API's 401, {\"error\":\"unauthorized\"} with a Bearer challenge; /healthz and /readyz stay open (load balancers)", async () => {
+  test('no token: the management API\'s 401, {"error":"unauthorized"} with a Bearer challenge; /healthz and /readyz stay open (load balancers)', async () => {
     const r = await get(server, "/metrics");
     expect(r.status).toBe(401);
     expect(r.headers.get("content-type")).toBe("application/json");

@@ -69,7 +69,11 @@ describe("migrate on a SQLite data dir", () => {
     const dir = olderDataDir();
     const first = await migrate(["--data-dir", dir]);
     expect(first.code).toBe(0);
-    expect(first.stdout.trim()).toBe(`applied migrations ${MIGRATIONS.slice(1).map((m) => m.version).join(", ")} to SQLite at ${join(dir, "inlet.db")}`);
+    expect(first.stdout.trim()).toBe(
+      `applied migrations ${MIGRATIONS.slice(1)
+        .map((m) => m.version)
+        .join(", ")} to SQLite at ${join(dir, "inlet.db")}`,
+    );
     const second = await migrate([], { INLET_DATA_DIR: dir });
     expect(second.code).toBe(0);
     expect(second.stdout.trim()).toBe(`schema up to date (version ${MIGRATIONS.at(-1)!.version}): SQLite at ${join(dir, "inlet.db")}`);
@@ -83,7 +87,10 @@ describe("migrate on a SQLite data dir", () => {
 
   test("--data-dir while INLET_DATABASE_URL is set is refused, not silently a migration of PostgreSQL", async () => {
     const dir = olderDataDir();
-    expectRefused(await migrate(["--data-dir", dir], { INLET_DATABASE_URL: "postgres://u:p@127.0.0.1:1/x" }), /INLET_DATABASE_URL is set and would be migrated instead: unset it/);
+    expectRefused(
+      await migrate(["--data-dir", dir], { INLET_DATABASE_URL: "postgres://u:p@127.0.0.1:1/x" }),
+      /INLET_DATABASE_URL is set and would be migrated instead: unset it/,
+    );
   });
 
   test("a file that is not SQLite is refused", async () => {
@@ -169,7 +176,14 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     });
     const githubDelivery = (id: string, event: string) => {
       const body = JSON.stringify({ zen: id });
-      return { body, headers: { "X-GitHub-Delivery": id, "X-GitHub-Event": event, "X-Hub-Signature-256": `sha256=${createHmac("sha256", githubSecret).update(body).digest("hex")}` } };
+      return {
+        body,
+        headers: {
+          "X-GitHub-Delivery": id,
+          "X-GitHub-Event": event,
+          "X-Hub-Signature-256": `sha256=${createHmac("sha256", githubSecret).update(body).digest("hex")}`,
+        },
+      };
     };
     const stripeEvent = (id: string) => {
       const body = JSON.stringify({ id, type: "invoice.paid" });
@@ -217,8 +231,14 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const url = await freshDatabase((await sharedPostgres())!);
 
     // A wrong or malformed key is refused before the database is touched.
-    expectRefused(await migrate(["--from-data-dir", source, "--database-url", url], { INLET_SECRET_KEY: randomBytes(32).toString("base64") }), /not the key .* sealed with/);
-    expectRefused(await migrate(["--from-data-dir", source, "--database-url", url], { INLET_SECRET_KEY: "c2hvcnQ=" }), /INLET_SECRET_KEY must be base64 of exactly 32 bytes/);
+    expectRefused(
+      await migrate(["--from-data-dir", source, "--database-url", url], { INLET_SECRET_KEY: randomBytes(32).toString("base64") }),
+      /not the key .* sealed with/,
+    );
+    expectRefused(
+      await migrate(["--from-data-dir", source, "--database-url", url], { INLET_SECRET_KEY: "c2hvcnQ=" }),
+      /INLET_SECRET_KEY must be base64 of exactly 32 bytes/,
+    );
 
     // An empty database on which an instance already started with another key is refused too.
     const clash = await freshDatabase((await sharedPostgres())!);
@@ -274,7 +294,10 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     }
 
     // The database now holds data: a second copy is refused, and changes nothing.
-    expectRefused(await migrate(["--from-data-dir", source, "--database-url", url]), /is not empty \(4 triggers, 13 runs, 18 Activity rows, 8 dedup keys, 0 alert states\): copy into a new, empty database/);
+    expectRefused(
+      await migrate(["--from-data-dir", source, "--database-url", url]),
+      /is not empty \(4 triggers, 13 runs, 18 Activity rows, 8 dedup keys, 0 alert states\): copy into a new, empty database/,
+    );
 
     // With the right INLET_SECRET_KEY given, it is checked and named in the next step.
     const other = await freshDatabase((await sharedPostgres())!);
@@ -298,14 +321,42 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
       appSecretSealed: null,
     });
     const run = (id: string, ms: number): RunRecord & { trigger: unknown } => ({
-      id, triggerId: "t1", requestId: `req-${id}`, status: "succeeded", trigger: { body: { id } }, result: { ok: id }, attempts: 1, error: null, createdAt: iso(ms), finishedAt: iso(ms + 1),
+      id,
+      triggerId: "t1",
+      requestId: `req-${id}`,
+      status: "succeeded",
+      trigger: { body: { id } },
+      result: { ok: id },
+      attempts: 1,
+      error: null,
+      createdAt: iso(ms),
+      finishedAt: iso(ms + 1),
     });
     const activityRow = (id: string, ms: number, runId: string | null): ActivityRecord => ({
-      id: `a-${id}`, triggerId: "t1", at: iso(ms), requestId: `req-${id}`, outcome: runId ? "run" : "filtered", runId, detail: null,
+      id: `a-${id}`,
+      triggerId: "t1",
+      at: iso(ms),
+      requestId: `req-${id}`,
+      outcome: runId ? "run" : "filtered",
+      runId,
+      detail: null,
     });
-    await sqlite.commitIngest({ dedup: { keyHash: "old", windowSeconds: 1 }, run: run("r-old", now - 5000), activity: activityRow("old", now - 5000, "r-old") });
-    await sqlite.commitIngest({ dedup: { keyHash: "live", windowSeconds: 3600 }, run: run("r-live", now - 4000), activity: activityRow("live", now - 4000, "r-live") });
-    await sqlite.commitIngest({ dedup: null, run: { ...run("r-held", now - 3000), status: "running", result: null, attempts: 0, finishedAt: null }, activity: activityRow("held", now - 3000, "r-held"), lease: { owner: "gone-process", untilMs: now + 3_600_000 } });
+    await sqlite.commitIngest({
+      dedup: { keyHash: "old", windowSeconds: 1 },
+      run: run("r-old", now - 5000),
+      activity: activityRow("old", now - 5000, "r-old"),
+    });
+    await sqlite.commitIngest({
+      dedup: { keyHash: "live", windowSeconds: 3600 },
+      run: run("r-live", now - 4000),
+      activity: activityRow("live", now - 4000, "r-live"),
+    });
+    await sqlite.commitIngest({
+      dedup: null,
+      run: { ...run("r-held", now - 3000), status: "running", result: null, attempts: 0, finishedAt: null },
+      activity: activityRow("held", now - 3000, "r-held"),
+      lease: { owner: "gone-process", untilMs: now + 3_600_000 },
+    });
     // Enough rows for several batches; ids that do not sort the way they were written.
     await Promise.all(Array.from({ length: 1200 }, (_, i) => sqlite.recordActivity(activityRow(`bulk-${(i * 7919) % 1200}`, now - 2000 + i, null))));
     const sqliteRuns = await sqlite.listRuns({ limit: 500, includeTrigger: true });
@@ -348,9 +399,15 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const dir = tempDir();
     const sqlite = new SqliteStore(join(dir, "inlet.db"));
     const at = new Date().toISOString();
-    await sqlite.insertTrigger({ config: { id: "t1", token: "tok1", name: "t1", createdAt: at, updatedAt: at } as never, secretSealed: null, appSecretSealed: null });
+    await sqlite.insertTrigger({
+      config: { id: "t1", token: "tok1", name: "t1", createdAt: at, updatedAt: at } as never,
+      secretSealed: null,
+      appSecretSealed: null,
+    });
     await Promise.all(
-      Array.from({ length: 700 }, (_, i) => sqlite.recordActivity({ id: `a${i}`, triggerId: "t1", at, requestId: `r${i}`, outcome: "filtered", runId: null, detail: null })),
+      Array.from({ length: 700 }, (_, i) =>
+        sqlite.recordActivity({ id: `a${i}`, triggerId: "t1", at, requestId: `r${i}`, outcome: "filtered", runId: null, detail: null }),
+      ),
     );
     // PostgreSQL text cannot hold NUL: the last batch fails after earlier ones were sent.
     await sqlite.recordActivity({ id: "bad", triggerId: "t1", at, requestId: "r-bad", outcome: "error", runId: null, detail: "nul \u0000 here" });
@@ -361,7 +418,8 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     expectRefused(failed, /copy to PostgreSQL at .* failed, nothing was written/);
     const raw = new SQL(url, { max: 1 });
     try {
-      const [counts] = await raw`SELECT (SELECT count(*) FROM triggers)::int AS t, (SELECT count(*) FROM activity)::int AS a, (SELECT count(*) FROM meta WHERE key <> 'triggers_revision')::int AS m`;
+      const [counts] =
+        await raw`SELECT (SELECT count(*) FROM triggers)::int AS t, (SELECT count(*) FROM activity)::int AS a, (SELECT count(*) FROM meta WHERE key <> 'triggers_revision')::int AS m`;
       expect(counts).toEqual({ t: 0, a: 0, m: 0 });
     } finally {
       await raw.close();
@@ -412,10 +470,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
   test("a data dir an older inlet left is refused before PostgreSQL is touched, naming the command that brings it up to date", async () => {
     const dir = olderDataDir();
     const url = await freshDatabase((await sharedPostgres())!);
-    expectRefused(
-      await migrate(["--from-data-dir", dir, "--database-url", url]),
-      new RegExp(`is at schema version 1, .*'inlet migrate --data-dir ${dir}'`),
-    );
+    expectRefused(await migrate(["--from-data-dir", dir, "--database-url", url]), new RegExp(`is at schema version 1, .*'inlet migrate --data-dir ${dir}'`));
     const raw = new SQL(url, { max: 1 });
     try {
       expect((await raw`SELECT to_regclass('schema_migrations') AS t`)[0].t).toBeNull();
@@ -433,15 +488,36 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const sqlite = new SqliteStore(join(dir, "inlet.db"));
     const now = Date.now();
     const at = new Date(now).toISOString();
-    await sqlite.insertTrigger({ config: { id: "t1", token: "tok1", name: "t1", createdAt: at, updatedAt: at } as never, secretSealed: null, appSecretSealed: null });
+    await sqlite.insertTrigger({
+      config: { id: "t1", token: "tok1", name: "t1", createdAt: at, updatedAt: at } as never,
+      secretSealed: null,
+      appSecretSealed: null,
+    });
     const row = (id: string, outcome: ActivityRecord["outcome"], runId: string | null, request?: unknown): ActivityRecord => ({
-      id, triggerId: "t1", at, requestId: `req-${id}`, outcome, runId, detail: null, ...(request === undefined ? {} : { request }),
+      id,
+      triggerId: "t1",
+      at,
+      requestId: `req-${id}`,
+      outcome,
+      runId,
+      detail: null,
+      ...(request === undefined ? {} : { request }),
     });
     const filtered = row("a-filtered", "filtered", null, { body: { kept: true } });
     await sqlite.commitIngest({ dedup: null, run: null, activity: filtered });
     // Written in this order: a replay of the filtered request, then two live runs of one key.
     const queued = (id: string, extra: Partial<RunRecord>): RunRecord & { trigger: unknown } => ({
-      id, triggerId: "t1", requestId: `req-${id}`, status: "queued", trigger: { body: { id } }, result: null, attempts: 0, error: null, createdAt: at, finishedAt: null, ...extra,
+      id,
+      triggerId: "t1",
+      requestId: `req-${id}`,
+      status: "queued",
+      trigger: { body: { id } },
+      result: null,
+      attempts: 0,
+      error: null,
+      createdAt: at,
+      finishedAt: null,
+      ...extra,
     });
     const runs = [queued("r-replay", { replayOf: filtered.id }), queued("r-k1", { orderingKey: "key-hash" }), queued("r-k2", { orderingKey: "key-hash" })];
     for (const r of runs) await sqlite.commitIngest({ dedup: null, run: r, activity: row(`a-${r.id}`, "run", r.id) });
@@ -479,7 +555,9 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
       expect(await pg.getActivity("a-later")).toBeNull();
       expect(await pg.listAlerts()).toEqual(sqliteAlerts);
       // The undelivered notification is due at once, without the stopped server's lease; the delivered one is never sent again.
-      expect(await pg.claimAlertNotifications("new-instance", 10, new Date(), 30_000)).toEqual([{ id: "n-pending", alertId: "t1/backlog:2:", payload: '{"n":2}', attempts: 2 }]);
+      expect(await pg.claimAlertNotifications("new-instance", 10, new Date(), 30_000)).toEqual([
+        { id: "n-pending", alertId: "t1/backlog:2:", payload: '{"n":2}', attempts: 2 },
+      ]);
       // Live runs before replays (the lane came along), and the key's second run waits for its first.
       expect((await pg.claimRuns("new-instance", 1, 60_000, new Date())).map((r) => r.id)).toEqual(["r-k1"]);
       expect((await pg.claimRuns("new-instance", 10, 60_000, new Date())).map((r) => r.id)).toEqual(["r-replay"]);

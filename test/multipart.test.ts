@@ -35,7 +35,13 @@ test("Plex's multipart webhook: payload field in $trigger.body, the poster descr
   // Bun's FormData sends the string part without a content type: text, kept as sent.
   expect(JSON.parse(run.trigger.body.payload)).toMatchObject({ event: "media.play", Metadata: { year: 2024 } });
   expect(run.trigger.files).toEqual([
-    { field: "thumb", filename: "poster.jpg", contentType: "image/jpeg", size: thumb.length, sha256: new Bun.CryptoHasher("sha256").update(thumb).digest("hex") },
+    {
+      field: "thumb",
+      filename: "poster.jpg",
+      contentType: "image/jpeg",
+      size: thumb.length,
+      sha256: new Bun.CryptoHasher("sha256").update(thumb).digest("hex"),
+    },
   ]);
   expect(run.trigger.body.thumb).toBeUndefined();
 });
@@ -55,7 +61,14 @@ test("a JSON part is parsed; filters, redaction and HMAC apply to the fields", a
     `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify({ event, Account: { email: "pii@example.org" } })}\r\n` +
     `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--${boundary}--\r\n`;
   const send = (text: string, signer = key) =>
-    server.fetch(t.url, { method: "POST", body: text, headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "X-Signature": `sha256=${createHmac("sha256", signer).update(text).digest("hex")}` } });
+    server.fetch(t.url, {
+      method: "POST",
+      body: text,
+      headers: {
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "X-Signature": `sha256=${createHmac("sha256", signer).update(text).digest("hex")}`,
+      },
+    });
   expect((await send(body("media.play"))).status).toBe(200);
   expect((await send(body("media.pause"))).status).toBe(200);
   expect((await send(body("media.play"), secret)).status).toBe(401);
@@ -68,7 +81,11 @@ test("a JSON part is parsed; filters, redaction and HMAC apply to the fields", a
 
 test("a malformed multipart body is 400 invalid multipart body; more than 1000 parts is 413", async () => {
   const t = await server.createTrigger({ name: "broken-forms" });
-  const truncated = await server.fetch(t.url, { method: "POST", body: '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end', headers: { "Content-Type": "multipart/form-data; boundary=b" } });
+  const truncated = await server.fetch(t.url, {
+    method: "POST",
+    body: '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end',
+    headers: { "Content-Type": "multipart/form-data; boundary=b" },
+  });
   expect(truncated.status).toBe(400);
   expect(await truncated.json()).toEqual({ error: "invalid multipart body", request_id: truncated.headers.get("x-request-id") });
   const noBoundary = await server.fetch(t.url, { method: "POST", body: "x", headers: { "Content-Type": "multipart/form-data" } });

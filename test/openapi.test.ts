@@ -29,7 +29,10 @@ async function call(method: string, path: string, template: string, body?: unkno
   const schema = documented.content?.["application/json"]?.schema;
   if (schema) {
     const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"doc#/components')));
-    expect(validate(answer.body), `${method} ${template} ${answer.status}: ${JSON.stringify(validate.errors)} for ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(true);
+    expect(
+      validate(answer.body),
+      `${method} ${template} ${answer.status}: ${JSON.stringify(validate.errors)} for ${JSON.stringify(answer.body).slice(0, 300)}`,
+    ).toBe(true);
   }
   seen.add(`${method.toLowerCase()} ${template}`);
   return answer;
@@ -46,9 +49,22 @@ test("the document is OpenAPI 3.1 with servers, operation ids, tags and descript
     expect(operation.responses["401"]).toBeDefined();
   }
   const contract = [
-    "post /api/triggers", "get /api/triggers", "get /api/triggers/{id}", "patch /api/triggers/{id}", "delete /api/triggers/{id}",
-    "get /api/triggers/{id}/secret", "get /api/triggers/{id}/activity", "get /api/runs", "get /api/runs/{id}", "get /api/plugins", "post /api/check",
-    "post /api/runs/{id}/replay", "post /api/triggers/{id}/activity/{activityId}/replay", "post /api/triggers/{id}/replay", "post /api/triggers/{id}/rotate", "get /api/alerts",
+    "post /api/triggers",
+    "get /api/triggers",
+    "get /api/triggers/{id}",
+    "patch /api/triggers/{id}",
+    "delete /api/triggers/{id}",
+    "get /api/triggers/{id}/secret",
+    "get /api/triggers/{id}/activity",
+    "get /api/runs",
+    "get /api/runs/{id}",
+    "get /api/plugins",
+    "post /api/check",
+    "post /api/runs/{id}/replay",
+    "post /api/triggers/{id}/activity/{activityId}/replay",
+    "post /api/triggers/{id}/replay",
+    "post /api/triggers/{id}/rotate",
+    "get /api/alerts",
   ];
   for (const c of contract) {
     const [method, path] = c.split(" ");
@@ -59,10 +75,18 @@ test("the document is OpenAPI 3.1 with servers, operation ids, tags and descript
 });
 
 test("every real answer validates against its documented schema", async () => {
-  const created = (await call("POST", "/api/triggers", "/api/triggers", { name: "doc", auth: { type: "bearer" }, filter: { enabled: true, expression: '$.type == "paid"' } })).body;
+  const created = (
+    await call("POST", "/api/triggers", "/api/triggers", { name: "doc", auth: { type: "bearer" }, filter: { enabled: true, expression: '$.type == "paid"' } })
+  ).body;
   const id = created.id;
   await call("POST", "/api/triggers", "/api/triggers", { name: "" });
-  await call("POST", "/api/triggers", "/api/triggers", { name: "hmac", auth: { type: "hmac-sha256" }, dedup: { strategy: "payload-hash" }, schema: { enabled: true, document: { type: "object" } }, sources: { allow: ["127.0.0.1"] } });
+  await call("POST", "/api/triggers", "/api/triggers", {
+    name: "hmac",
+    auth: { type: "hmac-sha256" },
+    dedup: { strategy: "payload-hash" },
+    schema: { enabled: true, document: { type: "object" } },
+    sources: { allow: ["127.0.0.1"] },
+  });
   await call("POST", "/api/triggers", "/api/triggers", { name: "app", app: "stripe", appSecret: "whsec_x" });
   // Trust on first use: an Asana trigger shows until when it is armed, and can be armed again.
   const asana = (await call("POST", "/api/triggers", "/api/triggers", { name: "asana", app: "asana" })).body;
@@ -70,9 +94,29 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", `/api/triggers/${asana.id}/arm`, "/api/triggers/{id}/arm");
   await call("POST", `/api/triggers/${id}/arm`, "/api/triggers/{id}/arm");
   await call("POST", "/api/triggers/nope/arm", "/api/triggers/{id}/arm");
-  await call("POST", "/api/triggers", "/api/triggers", { name: "jwt", auth: { type: "jwt", jwt: { algorithms: ["HS256"] } }, workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$.id" } });
+  await call("POST", "/api/triggers", "/api/triggers", {
+    name: "jwt",
+    auth: { type: "jwt", jwt: { algorithms: ["HS256"] } },
+    workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$.id" },
+  });
   // Several destinations: the Trigger has destinations and no workflow key.
-  const fanOut = { name: "fan-out", response: { mode: "workflow" }, destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/crm" }, filter: { expression: '$.type == "paid"' }, transform: { source: "export default (t) => ({ body: t.body })" }, rateLimit: { perSecond: 0.5 }, concurrency: 4, breaker: { failures: 3, openSeconds: 10 }, respond: true }, { name: "audit", workflow: { kind: "none" } }] };
+  const fanOut = {
+    name: "fan-out",
+    response: { mode: "workflow" },
+    destinations: [
+      {
+        name: "crm",
+        workflow: { kind: "http", url: "http://127.0.0.1:9/crm" },
+        filter: { expression: '$.type == "paid"' },
+        transform: { source: "export default (t) => ({ body: t.body })" },
+        rateLimit: { perSecond: 0.5 },
+        concurrency: 4,
+        breaker: { failures: 3, openSeconds: 10 },
+        respond: true,
+      },
+      { name: "audit", workflow: { kind: "none" } },
+    ],
+  };
   expect("workflow" in (await call("POST", "/api/triggers", "/api/triggers", fanOut)).body).toBe(false);
   await call("POST", "/api/triggers", "/api/triggers", { ...fanOut, workflow: { kind: "none" } });
   await call("GET", "/api/triggers", "/api/triggers");
@@ -114,23 +158,49 @@ test("every real answer validates against its documented schema", async () => {
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a == 1", sample: { a: 1 } });
   await call("POST", "/api/check", "/api/check", { kind: "filter", expression: "$.a = 1" });
   await call("POST", "/api/check", "/api/check", { kind: "other" });
-  const routed = (await server.api("POST", "/api/triggers", { name: "openapi-destinations", destinations: [{ name: "crm", workflow: { kind: "none" } }, { name: "audit", workflow: { kind: "none" } }] })).body;
+  const routed = (
+    await server.api("POST", "/api/triggers", {
+      name: "openapi-destinations",
+      destinations: [
+        { name: "crm", workflow: { kind: "none" } },
+        { name: "audit", workflow: { kind: "none" } },
+      ],
+    })
+  ).body;
   const listed = await call("GET", `/api/triggers/${routed.id}/destinations`, "/api/triggers/{id}/destinations");
-  expect(listed.body.map((d: { name: string; state: string }) => [d.name, d.state])).toEqual([["crm", "ok"], ["audit", "ok"]]);
-  expect((await call("POST", `/api/triggers/${routed.id}/destinations/crm/pause`, "/api/triggers/{id}/destinations/{name}/pause")).body).toMatchObject({ name: "crm", state: "paused" });
-  expect((await call("POST", `/api/triggers/${routed.id}/destinations/crm/resume`, "/api/triggers/{id}/destinations/{name}/resume")).body).toMatchObject({ name: "crm", state: "ok" });
+  expect(listed.body.map((d: { name: string; state: string }) => [d.name, d.state])).toEqual([
+    ["crm", "ok"],
+    ["audit", "ok"],
+  ]);
+  expect((await call("POST", `/api/triggers/${routed.id}/destinations/crm/pause`, "/api/triggers/{id}/destinations/{name}/pause")).body).toMatchObject({
+    name: "crm",
+    state: "paused",
+  });
+  expect((await call("POST", `/api/triggers/${routed.id}/destinations/crm/resume`, "/api/triggers/{id}/destinations/{name}/resume")).body).toMatchObject({
+    name: "crm",
+    state: "ok",
+  });
   expect((await call("POST", `/api/triggers/${routed.id}/destinations/nope/pause`, "/api/triggers/{id}/destinations/{name}/pause")).status).toBe(404);
   expect((await call("GET", "/api/triggers/nope/destinations", "/api/triggers/{id}/destinations")).status).toBe(404);
   const $trigger = { body: { id: "evt_1" }, headers: {}, query: {} };
-  const shaped = await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default (t) => ({ body: { id: t.body.id }, headers: { 'X-A': 'b' } })", trigger: $trigger });
+  const shaped = await call("POST", "/api/transform/test", "/api/transform/test", {
+    source: "export default (t) => ({ body: { id: t.body.id }, headers: { 'X-A': 'b' } })",
+    trigger: $trigger,
+  });
   expect(shaped.body).toEqual({ result: { body: { id: "evt_1" }, headers: { "X-A": "b" } } });
-  expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default () => null", trigger: $trigger })).body).toEqual({ result: null });
-  expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default () => { throw new Error('nope') }", trigger: $trigger })).body.error).toStartWith("transform: ");
+  expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default () => null", trigger: $trigger })).body).toEqual({
+    result: null,
+  });
+  expect(
+    (await call("POST", "/api/transform/test", "/api/transform/test", { source: "export default () => { throw new Error('nope') }", trigger: $trigger })).body
+      .error,
+  ).toStartWith("transform: ");
   expect((await call("POST", "/api/transform/test", "/api/transform/test", { source: "", trigger: $trigger })).status).toBe(400);
   await call("DELETE", `/api/triggers/${id}`, "/api/triggers/{id}");
   await call("DELETE", `/api/triggers/${id}`, "/api/triggers/{id}");
   // Every documented operation was exercised.
-  for (const route of ROUTES) if (route.operationId !== "openApi") expect(seen.has(`${route.method} ${route.path}`), `${route.method} ${route.path} exercised`).toBe(true);
+  for (const route of ROUTES)
+    if (route.operationId !== "openApi") expect(seen.has(`${route.method} ${route.path}`), `${route.method} ${route.path} exercised`).toBe(true);
 });
 
 test("an API viewer on another origin may load the document: the CORS preflight is answered without the token, the document only with it", async () => {
@@ -143,7 +213,9 @@ test("an API viewer on another origin may load the document: the CORS preflight 
   expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
   const anonymous = await server.fetch(`${server.url}/api/openapi.json`, { headers: { Origin: "https://viewer.example" } });
   expect(anonymous.status).toBe(401);
-  const loaded = await server.fetch(`${server.url}/api/openapi.json`, { headers: { Origin: "https://viewer.example", Authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const loaded = await server.fetch(`${server.url}/api/openapi.json`, {
+    headers: { Origin: "https://viewer.example", Authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
   expect(loaded.status).toBe(200);
   expect(loaded.headers.get("access-control-allow-origin")).toBe("*");
   // Other calls stay behind the token, preflight included.

@@ -104,7 +104,10 @@ describe("one instance", () => {
   test("an ordering key that is not a JSONPath query is refused at save", async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
-    const bad = await server.api("POST", "/api/triggers", { name: "bad-key", workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "customer.id" } });
+    const bad = await server.api("POST", "/api/triggers", {
+      name: "bad-key",
+      workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "customer.id" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].path).toBe("/workflow/orderingKey");
   });
@@ -215,7 +218,11 @@ describe("one instance, observed with gates", () => {
   });
   // Its one destination may run as many at once as the server has slots: a run that waits, waits for its key.
   const orderedTrigger = (name: string, extra: Record<string, unknown> = {}, orderingKey = "$.customer") =>
-    server.createTrigger({ name, ...extra, destinations: [{ name: "default", workflow: { kind: "http", url: target.url, retry: { maxAttempts: 3 }, orderingKey }, concurrency: 8 }] });
+    server.createTrigger({
+      name,
+      ...extra,
+      destinations: [{ name: "default", workflow: { kind: "http", url: target.url, retry: { maxAttempts: 3 }, orderingKey }, concurrency: 8 }],
+    });
   /** The live run (not a replay) whose body carries `label`. */
   const runOf = async (triggerId: string, label: string) =>
     ((await server.api("GET", `/api/runs?triggerId=${triggerId}&include=trigger`)).body as any[]).find((r) => r.trigger.body.label === label && !r.replayOf);
@@ -224,7 +231,14 @@ describe("one instance, observed with gates", () => {
   test("a run waits while an earlier run of its key runs or is retried, then they go in acceptance order; other keys and runs with no key go on", async () => {
     const t = await orderedTrigger("gated-order");
     target.refuseOnce.set("A1", "1");
-    for (const [customer, label] of [["A", "A1"], ["A", "A2"], ["A", "A3"], ["B", "B1"], [undefined, "N1"], [undefined, "N2"]]) {
+    for (const [customer, label] of [
+      ["A", "A1"],
+      ["A", "A2"],
+      ["A", "A3"],
+      ["B", "B1"],
+      [undefined, "N1"],
+      [undefined, "N2"],
+    ]) {
       expect((await post(t.url, { customer, label })).status).toBe(200);
     }
     // B1, and N1 with N2 (no node selected: not ordered, not even with each other), are in flight together.

@@ -35,7 +35,9 @@ test("a server started on an existing 0755 data dir keeps every file there 0600,
     for (const name of ["inlet.db", "inlet.db-wal", "inlet.db-shm", "secret.key", "serve.lock"]) expect(Object.keys(files)).toContain(name);
     for (const [name, mode] of Object.entries(files)) expect({ name, mode }).toEqual({ name, mode: "600" });
     const warned = server.warnings.filter((line) => line.includes(dataDir));
-    expect(warned).toEqual([`warning: data dir ${dataDir} has mode 0755: group or others may list or change what is in it; make it private with: chmod 700 ${dataDir}`]);
+    expect(warned).toEqual([
+      `warning: data dir ${dataDir} has mode 0755: group or others may list or change what is in it; make it private with: chmod 700 ${dataDir}`,
+    ]);
   } finally {
     await server.close();
   }

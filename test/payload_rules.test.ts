@@ -60,14 +60,22 @@ describe("JSON Schema", () => {
   });
 
   test("an invalid schema is refused at save with a message that helps; a hostile pattern costs only its own request", async () => {
-    const invalid = await server.api("POST", "/api/triggers", { name: "bad-schema", schema: { enabled: true, document: { type: "object", properties: { id: { pattern: "(" } } } } });
+    const invalid = await server.api("POST", "/api/triggers", {
+      name: "bad-schema",
+      schema: { enabled: true, document: { type: "object", properties: { id: { pattern: "(" } } } },
+    });
     expect(invalid.status).toBe(400);
-    expect(invalid.body.details).toEqual([{ path: "/schema/document/properties/id/pattern", message: expect.stringContaining("is not a valid regular expression") }]);
+    expect(invalid.body.details).toEqual([
+      { path: "/schema/document/properties/id/pattern", message: expect.stringContaining("is not a valid regular expression") },
+    ]);
     const missing = await server.api("POST", "/api/triggers", { name: "no-doc", schema: { enabled: true } });
     expect(missing.body.details[0].path).toBe("/schema/document");
 
     // Outside I-Regexp (the lookahead), so the sandbox runs it; `^(a+)+$` alone would run on the linear engine.
-    const hostile = await server.createTrigger({ name: "schema-redos", schema: { enabled: true, document: { properties: { s: { type: "string", pattern: "^(a+)+(?!b)$" } } } } });
+    const hostile = await server.createTrigger({
+      name: "schema-redos",
+      schema: { enabled: true, document: { properties: { s: { type: "string", pattern: "^(a+)+(?!b)$" } } } },
+    });
     const slow = await post(hostile.url, JSON.stringify({ s: "a".repeat(40) + "!" }));
     expect(slow.status).toBe(500);
     expect((await slow.json()).error).toBe("pre-execution check failed");
@@ -143,10 +151,17 @@ const schemaDetails = async (url: string, body: string, headers: Record<string, 
 };
 
 describe("JSON Schema details and order", () => {
-  test("paths are JSON Pointers (escaped keys, array indexes, the whole body is \"\"); at most 20 details", async () => {
+  test('paths are JSON Pointers (escaped keys, array indexes, the whole body is ""); at most 20 details', async () => {
     const t = await server.createTrigger({
       name: "pointers",
-      schema: { enabled: true, document: { type: "object", required: ["x/y"], properties: { "a/b": { type: "string" }, "m~n": { type: "string" }, items: { type: "array", items: { properties: { price: { type: "number" } } } } } } },
+      schema: {
+        enabled: true,
+        document: {
+          type: "object",
+          required: ["x/y"],
+          properties: { "a/b": { type: "string" }, "m~n": { type: "string" }, items: { type: "array", items: { properties: { price: { type: "number" } } } } },
+        },
+      },
     });
     const details = await schemaDetails(t.url, JSON.stringify({ "a/b": 1, "m~n": 2, items: [{ price: 1 }, { price: "1" }] }));
     expect(details.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
@@ -179,7 +194,10 @@ describe("JSON Schema details and order", () => {
 
     const xml = await server.createTrigger({
       name: "schema-xml",
-      schema: { enabled: true, document: { required: ["order"], properties: { order: { type: "object", required: ["@_id"], properties: { "@_id": { pattern: "^[0-9]+$" } } } } } },
+      schema: {
+        enabled: true,
+        document: { required: ["order"], properties: { order: { type: "object", required: ["@_id"], properties: { "@_id": { pattern: "^[0-9]+$" } } } } },
+      },
     });
     const asXml = { "Content-Type": "text/xml" };
     expect((await post(xml.url, '<order id="7"><total>1</total></order>', asXml)).status).toBe(200);
@@ -247,7 +265,17 @@ describe("XML content types and hostile XML", () => {
   test("documents that are not well-formed are 400 invalid XML body; entity tricks are refused or inert", async () => {
     const t = await server.createTrigger({ name: "xml-hostile" });
     const xml = (body: BodyInit) => post(t.url, body, { "Content-Type": "application/xml" });
-    const malformed = ["", "not xml", "<a/><b/>", "<a></a><b></b>", "<a/>trailing text", "<a/>text<!-- c -->", '<a x="1" x="2"/>', "<a>&</a>", '<!DOCTYPE a [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><a/>'];
+    const malformed = [
+      "",
+      "not xml",
+      "<a/><b/>",
+      "<a></a><b></b>",
+      "<a/>trailing text",
+      "<a/>text<!-- c -->",
+      '<a x="1" x="2"/>',
+      "<a>&</a>",
+      '<!DOCTYPE a [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><a/>',
+    ];
     for (const body of [...malformed, Uint8Array.from([0x3c, 0x61, 0x3e, 0xe9, 0x3c, 0x2f, 0x61, 0x3e])]) {
       const r = await xml(body);
       expect([body, r.status, await r.json()]).toEqual([body, 400, { error: "invalid XML body", request_id: r.headers.get("x-request-id") }]);

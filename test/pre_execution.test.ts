@@ -8,14 +8,22 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  server.fetch(url, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json", ...headers } });
+  server.fetch(url, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 const runs = async (id: string) => (await server.api("GET", `/api/runs?triggerId=${id}&include=trigger&limit=500`)).body as any[];
 const activity = (id: string) => server.activity(id);
 
 describe("filter", () => {
   test("Include runs only when true; a skipped event is a 200 with a Filtered row and no run", async () => {
     const t = await server.createTrigger({ name: "inc", filter: { enabled: true, mode: "include", expression: '$.type == "order.paid" && $.amount > 100' } });
-    for (const body of [{ type: "order.paid", amount: 150 }, { type: "order.paid", amount: 50 }, { type: "order.created", amount: 500 }]) {
+    for (const body of [
+      { type: "order.paid", amount: 150 },
+      { type: "order.paid", amount: 50 },
+      { type: "order.created", amount: 500 },
+    ]) {
       const r = await send(t.url, body);
       expect(r.status).toBe(200);
       expect((await r.json()).received).toBe(true);
@@ -83,7 +91,10 @@ describe("redaction", () => {
   });
 
   test("patterns are validated: count, length, syntax", async () => {
-    const tooMany = await server.api("POST", "/api/triggers", { name: "p", redaction: { enabled: true, patterns: Array.from({ length: 51 }, (_, i) => `f${i}`) } });
+    const tooMany = await server.api("POST", "/api/triggers", {
+      name: "p",
+      redaction: { enabled: true, patterns: Array.from({ length: 51 }, (_, i) => `f${i}`) },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.details[0].path).toBe("/redaction/patterns");
     const tooLong = await server.api("POST", "/api/triggers", { name: "p", redaction: { enabled: true, patterns: ["x".repeat(201)] } });
@@ -171,7 +182,10 @@ test("order: dedup before filter, filter before redaction; a filtered event's ke
 describe("POST /api/check", () => {
   const check = (body: unknown) => server.api("POST", "/api/check", body);
   test("jsonpath: nodelist values in document order", async () => {
-    expect((await check({ kind: "jsonpath", expression: "$.items[*].id", sample: { items: [{ id: 1 }, { id: 2 }] } })).body).toEqual({ ok: true, result: [1, 2] });
+    expect((await check({ kind: "jsonpath", expression: "$.items[*].id", sample: { items: [{ id: 1 }, { id: 2 }] } })).body).toEqual({
+      ok: true,
+      result: [1, 2],
+    });
     expect((await check({ kind: "jsonpath", expression: "$.a" })).body).toEqual({ ok: true });
     const bad = (await check({ kind: "jsonpath", expression: "$.a[" })).body;
     expect(bad.ok).toBe(false);

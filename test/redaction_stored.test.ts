@@ -20,7 +20,8 @@ const post = (url: string, body: BodyInit, headers: Record<string, string> = {})
 
 /** No file of the data dir (the database, its WAL) holds `text`. */
 function storedNowhere(text: string): void {
-  for (const file of readdirSync(server.dataDir)) expect({ file, holds: readFileSync(join(server.dataDir, file)).includes(text) }).toEqual({ file, holds: false });
+  for (const file of readdirSync(server.dataDir))
+    expect({ file, holds: readFileSync(join(server.dataDir, file)).includes(text) }).toEqual({ file, holds: false });
 }
 
 test("JSON sent as text, octet-stream or with no content type is stored redacted, as its redacted JSON text", async () => {

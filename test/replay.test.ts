@@ -40,10 +40,11 @@ const apiOn = async (on: TestServer, method: string, path: string, body?: unknow
 };
 const api = (method: string, path: string, body?: unknown) => apiOn(server, method, path, body);
 const runsOf = async (triggerId: string) => (await api("GET", `/api/runs?triggerId=${triggerId}&include=trigger`)).body as any[];
-const settledOn = (on: TestServer, runId: string) => eventually(async () => {
-  const run = (await apiOn(on, "GET", `/api/runs/${runId}`)).body;
-  return run.status === "succeeded" || run.status === "failed" ? run : null;
-});
+const settledOn = (on: TestServer, runId: string) =>
+  eventually(async () => {
+    const run = (await apiOn(on, "GET", `/api/runs/${runId}`)).body;
+    return run.status === "succeeded" || run.status === "failed" ? run : null;
+  });
 const settled = (runId: string) => settledOn(server, runId);
 
 describe("replaying one run", () => {
@@ -57,7 +58,10 @@ describe("replaying one run", () => {
 
     // Fix the target, point the workflow elsewhere and add a redaction: the replay uses what is current.
     status = 200;
-    await api("PATCH", `/api/triggers/${t.id}`, { workflow: { kind: "http", url: targetUrl("/new"), retry: { maxAttempts: 1 } }, redaction: { enabled: true, patterns: ["^email$"] } });
+    await api("PATCH", `/api/triggers/${t.id}`, {
+      workflow: { kind: "http", url: targetUrl("/new"), retry: { maxAttempts: 1 } },
+      redaction: { enabled: true, patterns: ["^email$"] },
+    });
     const replayed = await api("POST", `/api/runs/${original.id}/replay`);
     expect(replayed.status).toBe(201);
     expect(replayed.body).toMatchObject({ triggerId: t.id, requestId, replayOf: original.id });
@@ -98,7 +102,11 @@ describe("replaying one run", () => {
 describe("replaying a filtered request", () => {
   test("the current filter decides (or is skipped); auth failures and rejections are never replayable", async () => {
     status = 200;
-    const t = await server.createTrigger({ name: "replay-filtered", auth: { type: "bearer" }, filter: { enabled: true, mode: "include", expression: '$.type == "paid"' } });
+    const t = await server.createTrigger({
+      name: "replay-filtered",
+      auth: { type: "bearer" },
+      filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
+    });
     await post(t.url, { type: "refund", card: "4242" }, { Authorization: `Bearer ${t.secret}` });
     await post(t.url, { type: "refund", n: 2 }, { Authorization: `Bearer ${t.secret}` });
     await post(t.url, { type: "paid" }, { Authorization: "Bearer wrong" });
@@ -108,10 +116,17 @@ describe("replaying a filtered request", () => {
 
     expect(await api("POST", `/api/triggers/${t.id}/activity/${first.id}/replay`, { filter: "apply" })).toEqual({ status: 200, body: { outcome: "filtered" } });
     // A still-filtered replay leaves its own Filtered row, naming what it replays.
-    expect((await server.activity(t.id))[0]).toMatchObject({ outcome: "filtered", detail: `replay of ${first.id}: filter (include) did not match`, requestId: first.requestId });
+    expect((await server.activity(t.id))[0]).toMatchObject({
+      outcome: "filtered",
+      detail: `replay of ${first.id}: filter (include) did not match`,
+      requestId: first.requestId,
+    });
 
     // The filter was wrong: fixed, the same request now becomes a run, with the current redaction.
-    await api("PATCH", `/api/triggers/${t.id}`, { filter: { expression: '$.type == "paid" || $.type == "refund"' }, redaction: { enabled: true, patterns: ["card"] } });
+    await api("PATCH", `/api/triggers/${t.id}`, {
+      filter: { expression: '$.type == "paid" || $.type == "refund"' },
+      redaction: { enabled: true, patterns: ["card"] },
+    });
     const run = await api("POST", `/api/triggers/${t.id}/activity/${first.id}/replay`);
     expect(run.status).toBe(201);
     expect(run.body).toMatchObject({ replayOf: first.id, requestId: first.requestId, trigger: { body: { type: "refund", card: "[REDACTED]" } } });
@@ -125,12 +140,20 @@ describe("replaying a filtered request", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain("only Filtered requests can be replayed");
     // Nor is their request kept (docs/api.md#replay): only Filtered rows hold one.
-    const invalid = await fetch(t.url, { method: "POST", body: "{not json", headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.secret}` } });
+    const invalid = await fetch(t.url, {
+      method: "POST",
+      body: "{not json",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.secret}` },
+    });
     expect(invalid.status).toBe(400);
     expect((await server.activity(t.id)).some((r) => r.outcome === "rejected")).toBe(true);
     const db = new Database(sqlitePathIn(server.dataDir), { readonly: true });
     try {
-      const kept = db.query<{ outcome: string; kept: number }, [string]>("SELECT outcome, request_json IS NOT NULL AS kept FROM activity WHERE trigger_id = ? AND outcome IN ('auth_failed', 'rejected')").all(t.id);
+      const kept = db
+        .query<{ outcome: string; kept: number }, [string]>(
+          "SELECT outcome, request_json IS NOT NULL AS kept FROM activity WHERE trigger_id = ? AND outcome IN ('auth_failed', 'rejected')",
+        )
+        .all(t.id);
       expect(kept.map((r) => r.outcome).sort()).toEqual(["auth_failed", "rejected"]);
       expect(kept.every((r) => r.kept === 0)).toBe(true);
     } finally {
@@ -160,7 +183,10 @@ describe("bulk replay", () => {
     await eventually(async () => (await runsOf(t.id)).every((r) => r.status === "failed"));
     const failed = (await runsOf(t.id)).reverse();
 
-    expect(await api("POST", `/api/triggers/${t.id}/replay`, { status: ["failed"], dryRun: true })).toEqual({ status: 200, body: { matched: 5, replayed: 0, runIds: [] } });
+    expect(await api("POST", `/api/triggers/${t.id}/replay`, { status: ["failed"], dryRun: true })).toEqual({
+      status: 200,
+      body: { matched: 5, replayed: 0, runIds: [] },
+    });
     expect((await api("POST", `/api/triggers/${t.id}/replay`, { status: ["succeeded"], dryRun: true })).body.matched).toBe(0);
     const window = { since: failed[1].createdAt, until: failed[3].createdAt, dryRun: true };
     expect((await api("POST", `/api/triggers/${t.id}/replay`, window)).body.matched).toBe(3);
@@ -252,7 +278,11 @@ describe("replay: what each promise of docs/api.md#replay pins", () => {
     const replayed = await api("POST", `/api/triggers/${t.id}/activity/${row.id}/replay`);
     expect(replayed.status).toBe(201);
     // What was redacted when it arrived stays redacted: the kept request is the redacted $trigger.
-    expect(replayed.body).toMatchObject({ replayOf: row.id, requestId: row.requestId, trigger: { requestId: row.requestId, body: { test: true, card: "[REDACTED]" } } });
+    expect(replayed.body).toMatchObject({
+      replayOf: row.id,
+      requestId: row.requestId,
+      trigger: { requestId: row.requestId, body: { test: true, card: "[REDACTED]" } },
+    });
     expect(Object.keys(replayed.body.trigger.headers).map((h) => h.toLowerCase())).not.toContain("authorization");
     const rows = await server.activity(t.id);
     expect(rows).toHaveLength(3);
@@ -297,7 +327,11 @@ describe("replay: what each promise of docs/api.md#replay pins", () => {
     });
     const small = await startTestServer({}, ["--run-concurrency", "1"]);
     try {
-      const t = await small.createTrigger({ name: "replay-workflow-mode", response: { mode: "workflow", timeoutMs: 5000 }, workflow: { kind: "http", url: `http://127.0.0.1:${gated.port}/`, retry: { maxAttempts: 1 } } });
+      const t = await small.createTrigger({
+        name: "replay-workflow-mode",
+        response: { mode: "workflow", timeoutMs: 5000 },
+        workflow: { kind: "http", url: `http://127.0.0.1:${gated.port}/`, retry: { maxAttempts: 1 } },
+      });
       // In workflow response mode the caller gets the target's own status.
       for (const n of [1, 2]) expect((await post(t.url, { n })).status).toBe(500);
       mode = "hold";
@@ -380,8 +414,10 @@ describe("replay: what each promise of docs/api.md#replay pins", () => {
     const bad = await bulk(t.id, { status: ["broken"], limit: 100_001, dryRun: "yes", until: "1", extra: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual(["/dryRun", "/extra", "/limit", "/status/0", "/until"]);
-    for (const when of ["2026-02-30T00:00:00Z", "2026/01/02", "Jan 5 2026", "yesterday"]) expect((await bulk(t.id, { since: when })).body.details).toEqual([{ path: "/since", message: expect.stringContaining("ISO-8601") }]);
-    for (const when of ["2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.678+02:00"]) expect((await bulk(t.id, { since: when, dryRun: true })).status).toBe(200);
+    for (const when of ["2026-02-30T00:00:00Z", "2026/01/02", "Jan 5 2026", "yesterday"])
+      expect((await bulk(t.id, { since: when })).body.details).toEqual([{ path: "/since", message: expect.stringContaining("ISO-8601") }]);
+    for (const when of ["2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.678+02:00"])
+      expect((await bulk(t.id, { since: when, dryRun: true })).status).toBe(200);
     const backwards = await bulk(t.id, { since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" });
     expect(backwards.body.details).toEqual([{ path: "/until", message: "must not be before since" }]);
     expect((await bulk(t.id, { status: "failed", limit: 1.5 })).body.details.map((d: { path: string }) => d.path).sort()).toEqual(["/limit", "/status"]);
@@ -442,7 +478,11 @@ function latestAttemptOnly(store: string, serverOf: () => TestServer) {
     const call = (method: string, path: string, body?: unknown) => apiOn(serverOf(), method, path, body);
     const bulk = (triggerId: string, body: unknown) => call("POST", `/api/triggers/${triggerId}/replay`, body);
     const filteredTrigger = (name: string) =>
-      serverOf().createTrigger({ name, filter: { enabled: true, mode: "exclude", expression: "$.skip == true" }, workflow: { kind: "http", url: targetUrl("/latest"), retry: { maxAttempts: 1 } } });
+      serverOf().createTrigger({
+        name,
+        filter: { enabled: true, mode: "exclude", expression: "$.skip == true" },
+        workflow: { kind: "http", url: targetUrl("/latest"), retry: { maxAttempts: 1 } },
+      });
 
     test("a filtered request that a replay of its older Filtered row ran is not selected through its newer Filtered row", async () => {
       status = 200;
@@ -531,7 +571,10 @@ test("a replay is retried like a live run: its target failing the first attempt,
     },
   });
   try {
-    const t = await server.createTrigger({ name: "replay-retried", workflow: { kind: "http", url: `http://127.0.0.1:${flaky.port}/`, retry: { maxAttempts: 2 } } });
+    const t = await server.createTrigger({
+      name: "replay-retried",
+      workflow: { kind: "http", url: `http://127.0.0.1:${flaky.port}/`, retry: { maxAttempts: 2 } },
+    });
     await post(t.url, { n: 1 });
     const [original] = await runsOf(t.id);
     expect(await settled(original.id)).toMatchObject({ status: "succeeded", attempts: 2 });

@@ -36,7 +36,11 @@ test("report mode: a wrong secret gets 200 and a run marked unverified, a report
   expect(right.status).toBe(200);
 
   const [verified, unverified] = await runs(t.id);
-  expect(unverified.trigger).toMatchObject({ requestId: wrong.headers.get("x-request-id"), auth: { verified: false, reason: "wrong bearer token" }, body: { id: 1 } });
+  expect(unverified.trigger).toMatchObject({
+    requestId: wrong.headers.get("x-request-id"),
+    auth: { verified: false, reason: "wrong bearer token" },
+    body: { id: 1 },
+  });
   expect(verified.trigger.auth).toEqual({ verified: true });
   const rows = await server.activity(t.id);
   expect(rows.map((r) => [r.outcome, r.detail])).toEqual([
@@ -44,10 +48,14 @@ test("report mode: a wrong secret gets 200 and a run marked unverified, a report
     ["run", "report-only: authentication failed: wrong bearer token"],
   ]);
   expect(await metrics()).toContain(`inlet_auth_failures_total{trigger="${t.id}",mode="report"} 1`);
-  const alert = await waitFor("the auth_failures alert fires", async () => {
-    const alerts = (await server.api("GET", "/api/alerts")).body as any[];
-    return alerts.find((a) => a.triggerId === t.id && a.state === "firing");
-  }, 10_000);
+  const alert = await waitFor(
+    "the auth_failures alert fires",
+    async () => {
+      const alerts = (await server.api("GET", "/api/alerts")).body as any[];
+      return alerts.find((a) => a.triggerId === t.id && a.state === "firing");
+    },
+    10_000,
+  );
   expect(alert).toMatchObject({ kind: "auth_failures", value: 1, threshold: 1 });
 }, 20_000);
 
@@ -85,7 +93,10 @@ test("sources in report mode: an address outside the list gets 200, $trigger.sou
   const [run] = await runs(t.id);
   expect(run.trigger.sources).toEqual({ allowed: false, address: "127.0.0.1" });
   expect(run.trigger).not.toContainKey("auth");
-  expect((await server.activity(t.id))[0]).toMatchObject({ outcome: "run", detail: "report-only: source address 127.0.0.1 is not in the trigger's allowed sources" });
+  expect((await server.activity(t.id))[0]).toMatchObject({
+    outcome: "run",
+    detail: "report-only: source address 127.0.0.1 is not in the trigger's allowed sources",
+  });
   // Back to enforce, by a change of mode alone: the list stays and refuses again.
   const enforced = await server.api("PATCH", `/api/triggers/${t.id}`, { sources: { mode: "enforce" } });
   expect(enforced.body.sources).toEqual({ allow: ["192.0.2.0/24"], mode: "enforce" });
@@ -93,14 +104,26 @@ test("sources in report mode: an address outside the list gets 200, $trigger.sou
 });
 
 test("app triggers report too; their handshakes stay enforced", async () => {
-  const t = await server.createTrigger({ name: "slack-rollout", app: "slack", appSecret: "slack_signing_secret", auth: { mode: "report", reportUntil: inHours(3) } });
+  const t = await server.createTrigger({
+    name: "slack-rollout",
+    app: "slack",
+    appSecret: "slack_signing_secret",
+    auth: { mode: "report", reportUntil: inHours(3) },
+  });
   expect(t.auth).toMatchObject({ type: "none", mode: "report" });
-  const event = await post(t.url, { "X-Slack-Signature": "v0=forged", "X-Slack-Request-Timestamp": String(Math.floor(Date.now() / 1000)) }, '{"type":"event_callback","event_id":"Ev1"}');
+  const event = await post(
+    t.url,
+    { "X-Slack-Signature": "v0=forged", "X-Slack-Request-Timestamp": String(Math.floor(Date.now() / 1000)) },
+    '{"type":"event_callback","event_id":"Ev1"}',
+  );
   expect(event.status).toBe(200);
   expect((await runs(t.id))[0].trigger.auth).toEqual({ verified: false, reason: expect.any(String) });
 
   const challenge = JSON.stringify({ type: "url_verification", challenge: "c-123" });
-  const signed = await slack.sign!({ method: "POST", url: t.url, rawBody: new TextEncoder().encode(challenge), headers: new Headers({ "content-type": "application/json" }) }, pluginContext("wrong-secret", new Date()));
+  const signed = await slack.sign!(
+    { method: "POST", url: t.url, rawBody: new TextEncoder().encode(challenge), headers: new Headers({ "content-type": "application/json" }) },
+    pluginContext("wrong-secret", new Date()),
+  );
   const forged = await fetch(t.url, { method: "POST", body: challenge, headers: { "content-type": "application/json", ...signed.headers } });
   expect(forged.status).toBe(401);
   expect((await server.activity(t.id))[0]).toMatchObject({ outcome: "auth_failed" });

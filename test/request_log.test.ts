@@ -13,10 +13,18 @@ const LINE_KEYS = ["time", "level", "msg", "requestId", "triggerId", "method", "
 test("the request log: one JSON line per webhook request, whatever its end, and never a body, secret, token, query or header value", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "inlet-request-log-"));
   // Logging is on by default; Bun's parser limit raised as `npm start` does, so the edge answers 431 itself.
-  const server = await spawnServer([BUN, `--max-http-header-size=${PARSER_HEADER_BYTES}`, "run", "src/main.ts"], ["--data-dir", dataDir], { env: { INLET_ADMIN_TOKEN: ADMIN } });
+  const server = await spawnServer([BUN, `--max-http-header-size=${PARSER_HEADER_BYTES}`, "run", "src/main.ts"], ["--data-dir", dataDir], {
+    env: { INLET_ADMIN_TOKEN: ADMIN },
+  });
   try {
-    const api = (path: string, init: RequestInit = {}) => fetch(server.url + path, { ...init, headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" } });
-    const t = await (await api("/api/triggers", { method: "POST", body: JSON.stringify({ name: "logged", auth: { type: "bearer" }, redaction: { enabled: true, patterns: ["^email$"] } }) })).json();
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(server.url + path, { ...init, headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" } });
+    const t = await (
+      await api("/api/triggers", {
+        method: "POST",
+        body: JSON.stringify({ name: "logged", auth: { type: "bearer" }, redaction: { enabled: true, patterns: ["^email$"] } }),
+      })
+    ).json();
     const { secret } = await (await api(`/api/triggers/${t.id}/secret`)).json();
     const post = (body: string, headers: Record<string, string>, url = `${t.url}?sig=QUERY-MARKER-q`) =>
       fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Trace": "HEADER-MARKER-h", ...headers } });
@@ -29,7 +37,10 @@ test("the request log: one JSON line per webhook request, whatever its end, and 
     answered(await fetch(`${t.url}?email=QUERY-MARKER-get`, { headers: { Authorization: `Bearer ${secret}` } }));
     answered(await post("{}", {}, `${server.url}/webhooks/UNKNOWN-TOKEN-MARKER?sig=QUERY-MARKER-u`));
     const { hostname, port } = new URL(server.url);
-    const refused = await rawHttp({ host: hostname, port: Number(port) }, `POST /webhooks/${t.token}?sig=QUERY-MARKER-e HTTP/1.1\r\nHost: x\r\nX-Big: ${"HEADER-MARKER-big".repeat(4096)}\r\nContent-Length: 2\r\n\r\n{}`);
+    const refused = await rawHttp(
+      { host: hostname, port: Number(port) },
+      `POST /webhooks/${t.token}?sig=QUERY-MARKER-e HTTP/1.1\r\nHost: x\r\nX-Big: ${"HEADER-MARKER-big".repeat(4096)}\r\nContent-Length: 2\r\n\r\n{}`,
+    );
     ids.set(refused.match(/x-request-id: (\S+)/i)![1], Number(refused.slice(9, 12)));
     expect([...ids.values()]).toEqual([200, 401, 400, 405, 404, 431]);
     // The management API is not the request log's.

@@ -22,8 +22,26 @@ test("--retention-days: from the server's start on, older Activity rows and fini
       const at = new Date(now - ageDays * DAY).toISOString();
       const id = Bun.randomUUIDv7();
       const requestId = crypto.randomUUID();
-      const run = outcome === "run" ? { id, triggerId: t.id, requestId, status: "succeeded" as const, trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at } : null;
-      await store.commitIngest({ dedup: { keyHash, windowSeconds: 3600 }, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at, requestId, outcome, runId: run?.id ?? null, detail: null } });
+      const run =
+        outcome === "run"
+          ? {
+              id,
+              triggerId: t.id,
+              requestId,
+              status: "succeeded" as const,
+              trigger: { body: {} },
+              result: null,
+              attempts: 1,
+              error: null,
+              createdAt: at,
+              finishedAt: at,
+            }
+          : null;
+      await store.commitIngest({
+        dedup: { keyHash, windowSeconds: 3600 },
+        run,
+        activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at, requestId, outcome, runId: run?.id ?? null, detail: null },
+      });
       return id;
     };
     const old = await request(10, "old-run", "run");

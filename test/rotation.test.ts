@@ -24,7 +24,8 @@ async function server(overrides: Parameters<typeof startTestServer>[0] = {}): Pr
   return s;
 }
 
-const post = (url: string, headers: Record<string, string>, body = "{}") => fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
+const post = (url: string, headers: Record<string, string>, body = "{}") =>
+  fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
 const bearer = (url: string, token: string) => post(url, { Authorization: `Bearer ${token}` });
 const hmac = (url: string, secret: string, body = '{"n":1}', alg: "sha256" | "sha512" = "sha256") =>
   post(url, { "X-Signature": `${alg}=${new Bun.CryptoHasher(alg, secret).update(body).digest("hex")}` }, body);
@@ -123,7 +124,10 @@ test("an app trigger with a pasted secret: the provider signs with both during i
   const t = created.body;
   const send = async (secret: string) => {
     const body = '{"id":"evt_' + crypto.randomUUID() + '","type":"x"}';
-    const signed = await stripe.sign!({ method: "POST", url: t.url, rawBody: new TextEncoder().encode(body), headers: new Headers() }, pluginContext(secret, new Date()));
+    const signed = await stripe.sign!(
+      { method: "POST", url: t.url, rawBody: new TextEncoder().encode(body), headers: new Headers() },
+      pluginContext(secret, new Date()),
+    );
     return fetch(t.url, { method: "POST", body, headers: { "Content-Type": "application/json", ...signed.headers } });
   };
   expect((await s.api("POST", `/api/triggers/${t.id}/rotate`, { overlapSeconds: 60 })).body.details[0].path).toBe("/appSecret");
@@ -139,8 +143,15 @@ test("a trigger whose plugin generates a secret but was given one rotates the wa
   const s = await server();
   const send = async (url: string, secret: string) => {
     const body = JSON.stringify({ zen: crypto.randomUUID() });
-    const signed = await github.sign!({ method: "POST", url, rawBody: new TextEncoder().encode(body), headers: new Headers() }, pluginContext(secret, new Date()));
-    return fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": crypto.randomUUID(), ...signed.headers } });
+    const signed = await github.sign!(
+      { method: "POST", url, rawBody: new TextEncoder().encode(body), headers: new Headers() },
+      pluginContext(secret, new Date()),
+    );
+    return fetch(url, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json", "X-GitHub-Event": "ping", "X-GitHub-Delivery": crypto.randomUUID(), ...signed.headers },
+    });
   };
   const pasted = (await s.api("POST", "/api/triggers", { name: "gh-pasted", app: "github", appSecret: "pasted-old-0123456789" })).body;
   expect((await send(pasted.url, "pasted-old-0123456789")).status).toBe(200);

@@ -31,11 +31,17 @@ async function storeEverySecret(server: TestServer): Promise<string[]> {
 /** The sealed values the triggers table holds, columns and the rotation's alike. */
 function sealedValues(dataDir: string): string[] {
   const db = new Database(sqlitePathIn(dataDir), { readonly: true });
-  const rows = db.query<{ config: string; secret_sealed: string | null; app_secret_sealed: string | null }, []>("SELECT config, secret_sealed, app_secret_sealed FROM triggers").all();
+  const rows = db
+    .query<{ config: string; secret_sealed: string | null; app_secret_sealed: string | null }, []>(
+      "SELECT config, secret_sealed, app_secret_sealed FROM triggers",
+    )
+    .all();
   db.close();
   return rows.flatMap((row) => {
     const rotation = JSON.parse(row.config).rotation ?? {};
-    return [row.secret_sealed, row.app_secret_sealed, rotation.previousSecretSealed, rotation.previousAppSecretSealed].filter((v): v is string => typeof v === "string");
+    return [row.secret_sealed, row.app_secret_sealed, rotation.previousSecretSealed, rotation.previousAppSecretSealed].filter(
+      (v): v is string => typeof v === "string",
+    );
   });
 }
 
@@ -71,7 +77,11 @@ test("with INLET_SECRET_KEY, secrets are sealed with that key and no key file is
     expect(existsSync(join(server.dataDir, "secret.key"))).toBe(false);
     expectNowhereInDataDir(server.dataDir, secrets);
     const box = SealedBox.fromKey(key);
-    expect(sealedValues(server.dataDir).map((value) => box.open(value)).sort()).toEqual([...secrets].sort());
+    expect(
+      sealedValues(server.dataDir)
+        .map((value) => box.open(value))
+        .sort(),
+    ).toEqual([...secrets].sort());
   } finally {
     await server.close();
   }

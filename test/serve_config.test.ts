@@ -38,7 +38,10 @@ ${extra}`;
 test("serve --config with a file that cannot be applied does not start: every error on stderr, exit 2", async () => {
   const dataDir = mkdtempSync(join(root, "bad-"));
   const bad = join(root, "bad.yaml");
-  writeFileSync(bad, "triggers:\n  - name: orders\n    auth: { type: bearer, secret: short }\n  - name: x\n    filter: { enabled: true, expression: '$.a = 1' }\n");
+  writeFileSync(
+    bad,
+    "triggers:\n  - name: orders\n    auth: { type: bearer, secret: short }\n  - name: x\n    filter: { enabled: true, expression: '$.a = 1' }\n",
+  );
   const refused = await cli(["serve", "--port", "0", "--data-dir", dataDir, "--config", bad], ENV);
   expect(refused.code).toBe(2);
   expect(refused.stdout).not.toContain("inlet listening");
@@ -48,8 +51,14 @@ test("serve --config with a file that cannot be applied does not start: every er
   expect(lines.at(-1)).toBe(`inlet: ${bad}: the config file was not applied (2 errors): the server did not start`);
 
   const missing = await cli(["serve", "--port", "0", "--data-dir", dataDir, "--config", join(root, "nowhere.yaml")], ENV);
-  expect(missing).toMatchObject({ code: 2, stderr: `${join(root, "nowhere.yaml")}: cannot be read: no such file\ninlet: ${join(root, "nowhere.yaml")}: the config file was not applied (1 error): the server did not start\n` });
-  expect(await cli(["serve", "--port", "0", "--data-dir", dataDir, "--watch"], ENV)).toMatchObject({ code: 2, stderr: "inlet: --watch watches the config file: give it with --config FILE (or INLET_CONFIG)\n" });
+  expect(missing).toMatchObject({
+    code: 2,
+    stderr: `${join(root, "nowhere.yaml")}: cannot be read: no such file\ninlet: ${join(root, "nowhere.yaml")}: the config file was not applied (1 error): the server did not start\n`,
+  });
+  expect(await cli(["serve", "--port", "0", "--data-dir", dataDir, "--watch"], ENV)).toMatchObject({
+    code: 2,
+    stderr: "inlet: --watch watches the config file: give it with --config FILE (or INLET_CONFIG)\n",
+  });
   // Nothing of it was applied.
   expect(JSON.parse((await cli(["triggers", "list", "--json", "--data-dir", dataDir], ENV)).stdout)).toEqual([]);
 }, 60_000);
@@ -59,7 +68,9 @@ test("serve --config --watch: applied at start, then each change (in place, by r
   const folder = mkdtempSync(join(root, "conf-"));
   const file = join(folder, "inlet.yaml");
   writeFileSync(file, configText());
-  const server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dataDir, "--log-requests", "false", "--config", file, "--watch"], { env: ENV });
+  const server = await spawnServer([BUN, "run", join(ROOT, "src/main.ts")], ["--data-dir", dataDir, "--log-requests", "false", "--config", file, "--watch"], {
+    env: ENV,
+  });
   servers.push(server);
   const api = (method: string, path: string, body?: unknown) => adminApi(server, ADMIN, method, path, body);
   const triggers = async () => Object.fromEntries(((await api("GET", "/api/triggers")).body as any[]).map((t) => [t.name, t]));
@@ -69,12 +80,20 @@ test("serve --config --watch: applied at start, then each change (in place, by r
   const orders = (await triggers()).orders;
   expect([orders.token, orders.managedBy]).toEqual([ORDERS_TOKEN, "config"]);
   const body = '{"type":"order.paid"}';
-  const signed = await fetch(`${server.url}/webhooks/${ORDERS_TOKEN}`, { method: "POST", body, headers: { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", ORDERS_SECRET).update(body).digest("hex")}` } });
+  const signed = await fetch(`${server.url}/webhooks/${ORDERS_TOKEN}`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", ORDERS_SECRET).update(body).digest("hex")}` },
+  });
   expect(signed.status).toBe(200);
   expect(await reloadErrors()).toBe(0);
 
   // API edits of a managed trigger: 409; reading, revealing, Activity and replay still work.
-  for (const [method, path, input] of [["PATCH", `/api/triggers/${orders.id}`, { name: "renamed" }], ["DELETE", `/api/triggers/${orders.id}`, undefined], ["POST", `/api/triggers/${orders.id}/rotate`, {}]] as const) {
+  for (const [method, path, input] of [
+    ["PATCH", `/api/triggers/${orders.id}`, { name: "renamed" }],
+    ["DELETE", `/api/triggers/${orders.id}`, undefined],
+    ["POST", `/api/triggers/${orders.id}/rotate`, {}],
+  ] as const) {
     expect({ method, ...(await api(method, path, input)) }).toEqual({ method, status: 409, body: { error: "managed by config file" } });
   }
   expect((await api("GET", `/api/triggers/${orders.id}/secret`)).body).toEqual({ secret: ORDERS_SECRET });
@@ -98,7 +117,7 @@ test("serve --config --watch: applied at start, then each change (in place, by r
 
   // 3. Half-written: refused, counted, logged; the last good configuration stays.
   const before = await triggers();
-  writeFileSync(file, "triggers:\n  - name: orders\n    auth: { type: hmac-sha256, secret: \"${ORDERS_SEC");
+  writeFileSync(file, 'triggers:\n  - name: orders\n    auth: { type: hmac-sha256, secret: "${ORDERS_SEC');
   await waitFor("the refusal counted", async () => (await reloadErrors()) === 1);
   await waitFor("the refusal logged", () => server.errors().includes("config file not applied: the last good configuration stays in force"));
   expect(server.errors()).toContain("not valid YAML");
@@ -117,5 +136,6 @@ test("serve --config --watch: applied at start, then each change (in place, by r
 
   // The log never holds a secret or a pinned token.
   await waitFor("the apply logged", () => server.errors().includes('"plan":["= unchanged orders","- delete deploys"]'));
-  for (const secret of [ORDERS_SECRET, ORDERS_TOKEN, (await api("GET", `/api/triggers/${deploys.id}/secret`)).body?.secret].filter(Boolean)) expect(server.errors()).not.toContain(secret);
+  for (const secret of [ORDERS_SECRET, ORDERS_TOKEN, (await api("GET", `/api/triggers/${deploys.id}/secret`)).body?.secret].filter(Boolean))
+    expect(server.errors()).not.toContain(secret);
 }, 60_000);

@@ -54,7 +54,12 @@ const createTrigger = async (server: ServerProcess, token: string) => {
 };
 
 /** The lines `serve` printed, and the one line a script waits for among them. */
-const listeningLines = (server: ServerProcess) => server.output().trim().split("\n").filter((line) => line.startsWith("inlet listening on"));
+const listeningLines = (server: ServerProcess) =>
+  server
+    .output()
+    .trim()
+    .split("\n")
+    .filter((line) => line.startsWith("inlet listening on"));
 
 test("with nothing set: 127.0.0.1, the data in ./inlet-data, URLs from http://HOST:PORT, one listening line with the port --port 0 chose", async () => {
   const cwd = tempDir();
@@ -81,7 +86,15 @@ test("every setting from its environment twin: INLET_HOST, INLET_PORT, INLET_DAT
   const port = freePort();
   // `sh` drops the `--port 0` that spawnServer puts first, so that INLET_PORT decides.
   const withoutPortFlag = ["sh", "-c", `shift 3; exec "$0" run '${MAIN}' serve "$@"`, BUN];
-  const env = { ...CLEAN, INLET_HOST: "localhost", INLET_PORT: String(port), INLET_DATA_DIR: dataDir, INLET_BASE_URL: "https://hooks.example.com/", INLET_PLUGINS_DIR: PLUGINS_DIR, INLET_ADMIN_TOKEN: TOKEN };
+  const env = {
+    ...CLEAN,
+    INLET_HOST: "localhost",
+    INLET_PORT: String(port),
+    INLET_DATA_DIR: dataDir,
+    INLET_BASE_URL: "https://hooks.example.com/",
+    INLET_PLUGINS_DIR: PLUGINS_DIR,
+    INLET_ADMIN_TOKEN: TOKEN,
+  };
   const server = await spawnServer(withoutPortFlag, [], { env });
   expect(listeningLines(server)).toEqual([`inlet listening on http://localhost:${port}`]);
   expect(server.adminToken).toBeNull();
@@ -99,7 +112,14 @@ test("a flag wins over its environment twin", async () => {
   const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   try {
     // Had the environment won, this start would fail: its host is not here, its port is taken.
-    const env = { ...CLEAN, INLET_HOST: "203.0.113.9", INLET_PORT: String(taken.port), INLET_DATA_DIR: fromEnv, INLET_BASE_URL: "https://env.example.com", INLET_ADMIN_TOKEN: TOKEN };
+    const env = {
+      ...CLEAN,
+      INLET_HOST: "203.0.113.9",
+      INLET_PORT: String(taken.port),
+      INLET_DATA_DIR: fromEnv,
+      INLET_BASE_URL: "https://env.example.com",
+      INLET_ADMIN_TOKEN: TOKEN,
+    };
     const server = await spawnServer([BUN, "run", MAIN], ["--host", "127.0.0.1", "--data-dir", fromFlag, "--base-url", "https://flag.example.com"], { env });
     expect(listeningLines(server)).toEqual([expect.stringMatching(/^inlet listening on http:\/\/127\.0\.0\.1:\d+$/)]);
     expect(server.url).not.toEndWith(`:${taken.port}`);
@@ -114,7 +134,9 @@ test("a flag wins over its environment twin", async () => {
 
 test("INLET_METRICS_TOKEN: /metrics of a started `inlet serve` asks for it (or the admin token)", async () => {
   const metricsToken = "serve-settings-metrics-token-0123456789";
-  const server = await spawnServer([BUN, "run", MAIN], ["--data-dir", tempDir()], { env: { ...CLEAN, INLET_ADMIN_TOKEN: TOKEN, INLET_METRICS_TOKEN: metricsToken } });
+  const server = await spawnServer([BUN, "run", MAIN], ["--data-dir", tempDir()], {
+    env: { ...CLEAN, INLET_ADMIN_TOKEN: TOKEN, INLET_METRICS_TOKEN: metricsToken },
+  });
   const scrape = (token?: string) => fetch(`${server.url}/metrics`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   const refused = await scrape();
   expect(refused.status).toBe(401);

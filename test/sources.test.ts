@@ -21,7 +21,8 @@ afterAll(async () => {
   await dualStack.close();
 });
 
-const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json", ...headers } });
+const post = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", body: "{}", headers: { "Content-Type": "application/json", ...headers } });
 
 test("another address gets 403 before authentication, with a rejected row naming it; an allowed one goes on", async () => {
   const closed = await server.createTrigger({ name: "closed", auth: { type: "bearer" }, sources: { allow: ["192.0.2.0/24", "2001:db8::/32"] } });
@@ -31,7 +32,10 @@ test("another address gets 403 before authentication, with a rejected row naming
   expect(id).toMatch(UUID);
   expect(await forbidden.json()).toEqual({ error: "forbidden", request_id: id });
   // Never reached authentication: rejected, not auth_failed.
-  expect((await server.activity(closed.id))[0]).toMatchObject({ outcome: "rejected", detail: "source address 127.0.0.1 is not in the trigger's allowed sources" });
+  expect((await server.activity(closed.id))[0]).toMatchObject({
+    outcome: "rejected",
+    detail: "source address 127.0.0.1 is not in the trigger's allowed sources",
+  });
   expect(closed.sources).toEqual({ allow: ["192.0.2.0/24", "2001:db8::/32"] });
 
   const open = await server.createTrigger({ name: "local", auth: { type: "bearer" }, sources: { allow: ["127.0.0.0/8"] } });
@@ -97,7 +101,11 @@ test("IPv4, IPv6 and IPv4-mapped IPv6 callers are matched against ranges of thei
 
 test("a forbidden address is refused before its body is read or its credential checked: one rejected row", async () => {
   const t = await server.createTrigger({ name: "first", auth: { type: "hmac-sha256" }, maxBodyBytes: 10, sources: { allow: ["2001:db8::/32"] } });
-  const r = await fetch(t.url, { method: "POST", body: JSON.stringify({ far: "x".repeat(1000) }), headers: { "Content-Type": "application/json", "X-Signature": "nope" } });
+  const r = await fetch(t.url, {
+    method: "POST",
+    body: JSON.stringify({ far: "x".repeat(1000) }),
+    headers: { "Content-Type": "application/json", "X-Signature": "nope" },
+  });
   expect(r.status).toBe(403);
   expect(await r.json()).toEqual({ error: "forbidden", request_id: r.headers.get("x-request-id") });
   const rows = await server.activity(t.id);

@@ -8,7 +8,9 @@ import { withTempDir } from "./support/temp_dir.ts";
 test("a mistyped --database-url scheme never prints the password", async () => {
   const r = await cli(["serve", "--port", "0", "--database-url", "postgress://inlet:TOPSECRET@localhost:5432/x"]);
   expect(r.code).toBe(2);
-  expect(r.stderr).toBe('inlet: --database-url: must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE (got "postgress://inlet:***@localhost:5432/x")\n');
+  expect(r.stderr).toBe(
+    'inlet: --database-url: must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE (got "postgress://inlet:***@localhost:5432/x")\n',
+  );
   const env = await cli(["serve", "--port", "0"], { INLET_DATABASE_URL: "inlet:TOPSECRET@localhost" });
   expect(env.stderr).not.toContain("TOPSECRET");
 });
@@ -39,11 +41,17 @@ test("a bad INLET_SECRET_KEY or INLET_ADMIN_TOKEN: one line saying what it must 
     const dataDir = join(dir, "data");
     const cases: Array<[Record<string, string>, string]> = [
       [{ INLET_SECRET_KEY: "NOT*base64*TOPSECRET" }, "INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it is not base64"],
-      [{ INLET_SECRET_KEY: Buffer.from("TOPSECRET-16-byt").toString("base64") }, "INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it decodes to 16 bytes"],
+      [
+        { INLET_SECRET_KEY: Buffer.from("TOPSECRET-16-byt").toString("base64") },
+        "INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it decodes to 16 bytes",
+      ],
       [{ INLET_ADMIN_TOKEN: "TOPSECRET" }, "INLET_ADMIN_TOKEN: must be at least 16 characters (got 9 characters, not shown)"],
     ];
     for (const [env, reason] of cases) {
-      for (const args of [["serve", "--port", "0"], ["triggers", "list"]]) {
+      for (const args of [
+        ["serve", "--port", "0"],
+        ["triggers", "list"],
+      ]) {
         const r = await cli([...args, "--data-dir", dataDir], env);
         expect(r.code).not.toBe(0);
         expect(r.stdout).toBe("");
@@ -68,7 +76,11 @@ test("a data dir holding something else than inlet's files: every command names 
       [keyDir, `data dir ${keyDir}: its inlet.db or secret.key is a directory, not a file`],
     ];
     for (const [dataDir, reason] of cases) {
-      for (const args of [["serve", "--port", "0"], ["triggers", "list"], ["runs", "list"]]) {
+      for (const args of [
+        ["serve", "--port", "0"],
+        ["triggers", "list"],
+        ["runs", "list"],
+      ]) {
         const r = await cli([...args, "--data-dir", dataDir]);
         expect(r.code).not.toBe(0);
         expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining(reason)]);

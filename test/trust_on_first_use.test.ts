@@ -90,7 +90,8 @@ test("Asana: a handshake after the 15 minutes is the uniform 401, saying how to 
 test("Notion: the token it re-sends (the same one) is answered after the window, another is refused", async () => {
   await withPinnedClock(async (clock) => {
     const t = await server.createTrigger({ name: "notion", app: "notion" });
-    const verification = (token: string) => fetch(t.url, { method: "POST", body: JSON.stringify({ verification_token: token }), headers: { "Content-Type": "application/json" } });
+    const verification = (token: string) =>
+      fetch(t.url, { method: "POST", body: JSON.stringify({ verification_token: token }), headers: { "Content-Type": "application/json" } });
     expect((await verification("secret_first")).status).toBe(200);
     clock.advance(30 * MINUTE);
     expect((await verification("secret_first")).status).toBe(200);
@@ -100,7 +101,10 @@ test("Notion: the token it re-sends (the same one) is answered after the window,
 
 test("arm: 404 for an unknown id, 409 saying why for a trigger whose plugin adopts no secret; only such triggers show armedUntil", async () => {
   expect(await server.api("POST", "/api/triggers/nope/arm")).toMatchObject({ status: 404, body: { error: "trigger not found" } });
-  for (const input of [{ name: "stripe", app: "stripe", appSecret: "whsec_x" }, { name: "generic", auth: { type: "bearer" } }]) {
+  for (const input of [
+    { name: "stripe", app: "stripe", appSecret: "whsec_x" },
+    { name: "generic", auth: { type: "bearer" } },
+  ]) {
     const t = await server.createTrigger(input);
     expect("armedUntil" in t).toBe(false);
     const refused = await server.api("POST", `/api/triggers/${t.id}/arm`);

@@ -83,7 +83,10 @@ describe("authentication failures: one identical 401, the real reason only in Ac
   test("bearer: missing, wrong, malformed", async () => {
     const t = await server.createTrigger({ name: "b", auth: { type: "bearer" } });
     const bodies: string[] = [];
-    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: `Bearer  ${t.secret}` }, { Authorization: `Basic ${t.secret}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: `Bearer  ${t.secret}` }, { Authorization: `Basic ${t.secret}` }] as Record<
+      string,
+      string
+    >[]) {
       const r = await post(t.url, "{}", headers);
       await expectShape(r.clone(), 401, "authentication failed");
       const { request_id, ...rest } = await r.json();
@@ -126,7 +129,13 @@ describe("authentication failures: one identical 401, the real reason only in Ac
   }
 
   test("the curl command of every mode runs as is (INLET_SECRET exported for bearer/header)", async () => {
-    for (const auth of [{ type: "none" }, { type: "bearer" }, { type: "header", headerName: "X-Token" }, { type: "hmac-sha256" }, { type: "hmac-sha512", encoding: "base64" }]) {
+    for (const auth of [
+      { type: "none" },
+      { type: "bearer" },
+      { type: "header", headerName: "X-Token" },
+      { type: "hmac-sha256" },
+      { type: "hmac-sha512", encoding: "base64" },
+    ]) {
       const t = await server.createTrigger({ name: `curl-${auth.type}`, auth });
       // Asynchronous: the server answering the curl lives in this very process.
       const proc = Bun.spawn(["bash", "-c", `${t.curl} -w '\\n%{http_code}'`], { env: { ...process.env, INLET_SECRET: t.secret ?? "" }, stdout: "pipe" });
@@ -143,21 +152,55 @@ describe("authentication is decided before the body is parsed", () => {
   const malformed = [
     { what: "not JSON", body: "{not json", type: "application/json", error: "invalid JSON body" },
     { what: "JSON nested deeper than 256", body: "[".repeat(300) + "]".repeat(300), type: "application/json", error: "invalid JSON body" },
-    { what: "JSON that is not UTF-8", body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), type: "application/json", error: "invalid JSON body" },
+    {
+      what: "JSON that is not UTF-8",
+      body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+      type: "application/json",
+      error: "invalid JSON body",
+    },
     { what: "malformed XML", body: "<order><id>1</order>", type: "application/xml", error: "invalid XML body" },
   ];
   type Body = string | Uint8Array<ArrayBuffer>;
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const hs256 = (secret: string) => new SignJWT({ exp: Math.floor(Date.now() / 1000) + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(secret));
+  const hs256 = (secret: string) =>
+    new SignJWT({ exp: Math.floor(Date.now() / 1000) + 60 }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(secret));
   // One trigger per authentication family: the right credential for a body, and wrong or missing ones.
-  const modes: Array<{ input: Record<string, unknown>; right(secret: string, body: Body): Record<string, string> | Promise<Record<string, string>>; wrong: Record<string, string>[] }> = [
+  const modes: Array<{
+    input: Record<string, unknown>;
+    right(secret: string, body: Body): Record<string, string> | Promise<Record<string, string>>;
+    wrong: Record<string, string>[];
+  }> = [
     { input: { auth: { type: "bearer" } }, right: bearer, wrong: [{}, bearer("wrong")] },
-    { input: { auth: { type: "header", headerName: "X-Webhook-Secret" } }, right: (secret) => ({ "X-Webhook-Secret": secret }), wrong: [{}, { "X-Webhook-Secret": "wrong" }] },
-    { input: { auth: { type: "hmac-sha256" } }, right: (secret, body) => ({ "X-Signature": `sha256=${sign(secret, body)}` }), wrong: [{}, { "X-Signature": `sha256=${"0".repeat(64)}` }, { "X-Signature": "not a signature" }] },
-    { input: { auth: { type: "hmac-sha512", encoding: "base64" } }, right: (secret, body) => ({ "X-Signature": sign(secret, body, "sha512", "base64") }), wrong: [{}, { "X-Signature": sign("wrong", "{}", "sha512", "base64") }] },
-    { input: { auth: { type: "basic" } }, right: (secret) => ({ Authorization: `Basic ${btoa(`inlet:${secret}`)}` }), wrong: [{}, { Authorization: `Basic ${btoa("inlet:wrong")}` }] },
-    { input: { auth: { type: "jwt", jwt: { algorithms: ["HS256"] } } }, right: async (secret) => bearer(await hs256(secret)), wrong: [{}, bearer("not.a.jwt")] },
-    { input: { app: "github" }, right: (secret, body) => ({ "X-Hub-Signature-256": `sha256=${sign(secret, body)}` }), wrong: [{}, { "X-Hub-Signature-256": `sha256=${"0".repeat(64)}` }] },
+    {
+      input: { auth: { type: "header", headerName: "X-Webhook-Secret" } },
+      right: (secret) => ({ "X-Webhook-Secret": secret }),
+      wrong: [{}, { "X-Webhook-Secret": "wrong" }],
+    },
+    {
+      input: { auth: { type: "hmac-sha256" } },
+      right: (secret, body) => ({ "X-Signature": `sha256=${sign(secret, body)}` }),
+      wrong: [{}, { "X-Signature": `sha256=${"0".repeat(64)}` }, { "X-Signature": "not a signature" }],
+    },
+    {
+      input: { auth: { type: "hmac-sha512", encoding: "base64" } },
+      right: (secret, body) => ({ "X-Signature": sign(secret, body, "sha512", "base64") }),
+      wrong: [{}, { "X-Signature": sign("wrong", "{}", "sha512", "base64") }],
+    },
+    {
+      input: { auth: { type: "basic" } },
+      right: (secret) => ({ Authorization: `Basic ${btoa(`inlet:${secret}`)}` }),
+      wrong: [{}, { Authorization: `Basic ${btoa("inlet:wrong")}` }],
+    },
+    {
+      input: { auth: { type: "jwt", jwt: { algorithms: ["HS256"] } } },
+      right: async (secret) => bearer(await hs256(secret)),
+      wrong: [{}, bearer("not.a.jwt")],
+    },
+    {
+      input: { app: "github" },
+      right: (secret, body) => ({ "X-Hub-Signature-256": `sha256=${sign(secret, body)}` }),
+      wrong: [{}, { "X-Hub-Signature-256": `sha256=${"0".repeat(64)}` }],
+    },
   ];
 
   for (const mode of modes) {
@@ -351,7 +394,11 @@ describe("docs/api.md#answers row by row: request ids, headers and Activity", ()
   test("redaction covers the query too: a GET trigger's query is its body, and never stored unredacted", async () => {
     const get = await server.createTrigger({ name: "get-pii", methods: ["GET"], redaction: { enabled: true, patterns: ["^email$"] } });
     await expectShape(await server.fetch(`${get.url}?email=query-pii%40example.org&n=1`), 200);
-    const postPii = await server.createTrigger({ name: "post-pii", redaction: { enabled: true, patterns: ["^email$"] }, filter: { enabled: true, expression: "$.keep == true" } });
+    const postPii = await server.createTrigger({
+      name: "post-pii",
+      redaction: { enabled: true, patterns: ["^email$"] },
+      filter: { enabled: true, expression: "$.keep == true" },
+    });
     await expectShape(await post(`${postPii.url}?email=query-pii%40example.org`, '{"keep":true}'), 200);
     await expectShape(await post(`${postPii.url}?email=query-pii%40example.org`, '{"keep":false}'), 200);
     for (const t of [get, postPii]) {

@@ -16,10 +16,18 @@ const scriptAnswering = (name: string, source: string) =>
 describe("workflow headers are checked when the trigger is saved", () => {
   test("a value with CR/LF, NUL or another control character, or past Latin-1, is a 400 naming the header", async () => {
     const workflow = (headers: Record<string, string>) => ({ kind: "http", url: "http://127.0.0.1:9/hook", headers });
-    for (const [name, value] of [["X-Evil", "a\r\nSet-Cookie: x=1"], ["X-Nul", "a\0b"], ["X-Bell", "\u0007"], ["X-Price", "5 €"]]) {
+    for (const [name, value] of [
+      ["X-Evil", "a\r\nSet-Cookie: x=1"],
+      ["X-Nul", "a\0b"],
+      ["X-Bell", "\u0007"],
+      ["X-Price", "5 €"],
+    ]) {
       const created = await server.api("POST", "/api/triggers", { name: "h", workflow: workflow({ [name]: value }) });
       expect(created.status).toBe(400);
-      expect(created.body).toEqual({ error: expect.any(String), details: [{ path: `/workflow/headers/${name}`, message: expect.stringContaining("position") }] });
+      expect(created.body).toEqual({
+        error: expect.any(String),
+        details: [{ path: `/workflow/headers/${name}`, message: expect.stringContaining("position") }],
+      });
     }
     const badName = await server.api("POST", "/api/triggers", { name: "h", workflow: workflow({ "X Source": "inlet" }) });
     expect(badName.body.details).toEqual([{ path: "/workflow/headers/X Source", message: expect.stringContaining("header name") }]);
@@ -34,7 +42,10 @@ describe("workflow headers are checked when the trigger is saved", () => {
 
 describe("what a workflow answers the sender", () => {
   test("never carries Set-Cookie or Set-Cookie2; the workflow's other headers are kept", async () => {
-    const t = await scriptAnswering("cookie", "export default () => ({ status: 201, headers: { 'Set-Cookie': 'session=stolen; Path=/', 'set-cookie2': 'a=b', 'X-Kept': 'yes' }, body: { ok: true } })");
+    const t = await scriptAnswering(
+      "cookie",
+      "export default () => ({ status: 201, headers: { 'Set-Cookie': 'session=stolen; Path=/', 'set-cookie2': 'a=b', 'X-Kept': 'yes' }, body: { ok: true } })",
+    );
     const response = await post(t.url, {});
     expect(response.status).toBe(201);
     expect(response.headers.get("set-cookie")).toBeNull();
@@ -45,7 +56,10 @@ describe("what a workflow answers the sender", () => {
   });
 
   test("a header value the answer cannot carry is dropped: the sender gets the rest of what the run recorded as succeeded, never a 500", async () => {
-    const t = await scriptAnswering("bad-header", "export default () => ({ status: 202, headers: { 'X-Price': '5 €', 'X-Bell': 'a\\u0007b', 'X-Kept': 'yes' }, body: 'done' })");
+    const t = await scriptAnswering(
+      "bad-header",
+      "export default () => ({ status: 202, headers: { 'X-Price': '5 €', 'X-Bell': 'a\\u0007b', 'X-Kept': 'yes' }, body: 'done' })",
+    );
     const response = await post(t.url, {});
     expect(response.status).toBe(202);
     expect(response.headers.get("x-price")).toBeNull();

@@ -40,7 +40,10 @@ describe("workflow response mode", () => {
   test("a script's {status, headers, body} is the response, with X-Request-Id", async () => {
     const t = await server.createTrigger({
       name: "script-answer",
-      ...workflowMode({ kind: "script", source: "export default ($trigger, ctx) => ({ status: 202, headers: { 'X-Order': String($trigger.body.order) }, body: { ok: true, run: ctx.runId } })" }),
+      ...workflowMode({
+        kind: "script",
+        source: "export default ($trigger, ctx) => ({ status: 202, headers: { 'X-Order': String($trigger.body.order) }, body: { ok: true, run: ctx.runId } })",
+      }),
     });
     const response = await post(t.url, { order: 7 });
     expect(response.status).toBe(202);
@@ -59,11 +62,17 @@ describe("workflow response mode", () => {
   });
 
   test("a script that throws or hits its limits: 500 workflow failed; the reason is in the run", async () => {
-    const t = await server.createTrigger({ name: "script-throws", ...workflowMode({ kind: "script", source: "export default () => { throw new Error('no amount') }" }) });
+    const t = await server.createTrigger({
+      name: "script-throws",
+      ...workflowMode({ kind: "script", source: "export default () => { throw new Error('no amount') }" }),
+    });
     const requestId = await expectFailure(await post(t.url, {}), 500, "workflow failed");
     const [run] = await runsOf(t.id);
     expect(run).toMatchObject({ requestId, status: "failed", error: "the script threw Error: no amount" });
-    const spin = await server.createTrigger({ name: "script-spins", ...workflowMode({ kind: "script", source: "export default () => { while (true) {} }", timeoutMs: 150 }) });
+    const spin = await server.createTrigger({
+      name: "script-spins",
+      ...workflowMode({ kind: "script", source: "export default () => { while (true) {} }", timeoutMs: 150 }),
+    });
     const started = performance.now();
     await expectFailure(await post(spin.url, {}), 500, "workflow failed");
     expect(performance.now() - started).toBeLessThan(1500);
@@ -71,7 +80,10 @@ describe("workflow response mode", () => {
   });
 
   test("a command's JSON stdout is a 200; a non-zero exit is 500 workflow failed", async () => {
-    const t = await server.createTrigger({ name: "command-json", ...workflowMode({ kind: "command", argv: ["sh", "-c", 'read -r t; echo "{\\"run\\":\\"$INLET_RUN_ID\\",\\"trigger\\":$t}"'] }) });
+    const t = await server.createTrigger({
+      name: "command-json",
+      ...workflowMode({ kind: "command", argv: ["sh", "-c", 'read -r t; echo "{\\"run\\":\\"$INLET_RUN_ID\\",\\"trigger\\":$t}"'] }),
+    });
     const response = await post(t.url, { a: 1 });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
@@ -200,7 +212,12 @@ describe("what each workflow kind is given, and how runs move through their stat
       { kind: "script", source: "export default ($trigger) => ({ body: $trigger })" },
     ];
     for (const workflow of kinds) {
-      const t = await server.createTrigger({ name: `given-${workflow.kind}`, auth: { type: "bearer" }, redaction: { enabled: true, patterns: ["^email$"] }, ...workflowMode(workflow) });
+      const t = await server.createTrigger({
+        name: `given-${workflow.kind}`,
+        auth: { type: "bearer" },
+        redaction: { enabled: true, patterns: ["^email$"] },
+        ...workflowMode(workflow),
+      });
       const response = await fetch(`${t.url}?email=query-pii%40example.org&page=2`, {
         method: "POST",
         body: JSON.stringify({ email: "body-pii@example.org", order: { id: 7 } }),
@@ -211,7 +228,14 @@ describe("what each workflow kind is given, and how runs move through their stat
       const given = await response.json();
       const [run] = (await server.api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).body;
       expect(given).toEqual(run.trigger);
-      expect(given).toMatchObject({ body: { email: "[REDACTED]", order: { id: 7 } }, query: { email: "[REDACTED]", page: "2" }, method: "POST", requestId: run.requestId, triggerId: t.id, app: null });
+      expect(given).toMatchObject({
+        body: { email: "[REDACTED]", order: { id: 7 } },
+        query: { email: "[REDACTED]", page: "2" },
+        method: "POST",
+        requestId: run.requestId,
+        triggerId: t.id,
+        app: null,
+      });
       expect(given.headers["x-custom"]).toBe("kept");
       expect(Object.keys(given.headers)).not.toContain("authorization");
       expect(JSON.stringify(given)).not.toMatch(/pii@example|Bearer/);
@@ -232,7 +256,10 @@ describe("what each workflow kind is given, and how runs move through their stat
       return new Response("done");
     };
     // Its one destination may run more than the server's 4 at once: the server's bound is what holds here.
-    const t = await server.createTrigger({ name: "saturated", destinations: [{ name: "default", workflow: { kind: "http", url: targetUrl }, concurrency: 64 }] });
+    const t = await server.createTrigger({
+      name: "saturated",
+      destinations: [{ name: "default", workflow: { kind: "http", url: targetUrl }, concurrency: 64 }],
+    });
     for (let i = 0; i < 6; i++) expect((await post(t.url, { i })).status).toBe(200);
     await eventually(() => inFlight === 4);
     const during = await runsOf(t.id);

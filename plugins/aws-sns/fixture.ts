@@ -30,7 +30,10 @@ export default {
           awsRegion: "us-east-1",
           eventTime: "2025-06-15T15:06:39.912Z",
           eventName: "ObjectCreated:Put",
-          s3: { bucket: { name: "orders-inbox", arn: "arn:aws:s3:::orders-inbox" }, object: { key: "2025/06/15/order-1042.json", size: 2104, eTag: "d41d8cd98f00b204e9800998ecf8427e" } },
+          s3: {
+            bucket: { name: "orders-inbox", arn: "arn:aws:s3:::orders-inbox" },
+            object: { key: "2025/06/15/order-1042.json", size: 2104, eTag: "d41d8cd98f00b204e9800998ecf8427e" },
+          },
         },
       ],
     }),

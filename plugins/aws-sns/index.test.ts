@@ -33,7 +33,10 @@ async function signedMessage(fields: Record<string, unknown> = {}, key = TEST_PR
 }
 
 const messageOf = (req: PluginRequest) => JSON.parse(new TextDecoder().decode(req.rawBody)) as Record<string, unknown>;
-const withMessage = (req: PluginRequest, changes: Record<string, unknown>) => ({ ...req, rawBody: encoder.encode(JSON.stringify({ ...messageOf(req), ...changes })) });
+const withMessage = (req: PluginRequest, changes: Record<string, unknown>) => ({
+  ...req,
+  rawBody: encoder.encode(JSON.stringify({ ...messageOf(req), ...changes })),
+});
 
 async function judged(req: PluginRequest, ctx = contextWith()) {
   return authenticateAppRequest(plugin, req, ctx);
@@ -77,7 +80,8 @@ describe("aws-sns plugin", () => {
       Token: "233...",
       TopicArn: "arn:aws:sns:us-east-2:123456789012:s4-MySNSTopic-1G1WEFCOXTC0P",
       Message: "My Test Message",
-      SubscribeURL: "https://sns.us-east-2.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-2:123456789012:s4-MySNSTopic-1G1WEFCOXTC0P&Token=233...",
+      SubscribeURL:
+        "https://sns.us-east-2.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-2:123456789012:s4-MySNSTopic-1G1WEFCOXTC0P&Token=233...",
       Timestamp: "2019-01-31T19:25:13.719Z",
     } as SnsMessage;
     expect(stringToSign(confirmation)).toBe(
@@ -90,7 +94,10 @@ describe("aws-sns plugin", () => {
   });
 
   test("accepts SignatureVersion 1 (SHA1withRSA) and 2 (SHA256withRSA) signatures made by openssl with the certificate's key", async () => {
-    for (const [version, digest] of [["1", "-sha1"], ["2", "-sha256"]] as const) {
+    for (const [version, digest] of [
+      ["1", "-sha1"],
+      ["2", "-sha256"],
+    ] as const) {
       const unsigned = { ...JSON.parse(fixture.body), SignatureVersion: version, Timestamp: NOW.toISOString() };
       const { ok, out } = openssl(["dgst", digest, "-sign", keyFile], stringToSign(unsigned)!);
       expect(ok).toBe(true);
@@ -109,7 +116,10 @@ describe("aws-sns plugin", () => {
       expect(message.Timestamp).toBe(NOW.toISOString());
       const signatureFile = join(scratch, `signature-${version}.bin`);
       writeFileSync(signatureFile, Buffer.from(message.Signature as string, "base64"));
-      const check = openssl(["dgst", version === "1" ? "-sha1" : "-sha256", "-verify", publicFile, "-signature", signatureFile], stringToSign(message as SnsMessage)!);
+      const check = openssl(
+        ["dgst", version === "1" ? "-sha1" : "-sha256", "-verify", publicFile, "-signature", signatureFile],
+        stringToSign(message as SnsMessage)!,
+      );
       expect(check.ok).toBe(true);
       expect(await judged(req)).toEqual({ ok: true });
     }
@@ -212,7 +222,11 @@ describe("aws-sns plugin", () => {
   test("a SubscriptionConfirmation without auto-confirm: answered 200, and its detail names the SubscribeURL; nothing fetched but the certificate", async () => {
     const fetched: string[] = [];
     const ctx = contextWith({}, fetched);
-    const req = await signedMessage({ Type: "SubscriptionConfirmation", SubscribeURL: SUBSCRIBE_URL, Token: "2336412f37fb687f5d51e6e241d09c805a5a57b30d712f794cc5f6a988666d92" });
+    const req = await signedMessage({
+      Type: "SubscriptionConfirmation",
+      SubscribeURL: SUBSCRIBE_URL,
+      Token: "2336412f37fb687f5d51e6e241d09c805a5a57b30d712f794cc5f6a988666d92",
+    });
     expect(await judged(req, ctx)).toEqual({ ok: true });
     const answer = (await plugin.handshake!(req, ctx)) as { response: Response; detail: string };
     expect(answer.response.status).toBe(200);
@@ -256,11 +270,14 @@ describe("aws-sns plugin", () => {
   });
 
   test("Topic ARNs: at least one, each arn:aws:sns:<region>:<account>:<topic>; auto-confirm is off by default", () => {
-    const check = (topicArns: unknown) => resolveAppSettings(plugin, { topicArns }, undefined, { triggerUrl: "https://inlet.example.com/webhooks/t", fetchProblem: () => null });
+    const check = (topicArns: unknown) =>
+      resolveAppSettings(plugin, { topicArns }, undefined, { triggerUrl: "https://inlet.example.com/webhooks/t", fetchProblem: () => null });
     expect(check([TOPIC, "arn:aws-cn:sns:cn-north-1:123456789012:orders", "arn:aws:sns:us-east-1:123456789012:orders.fifo"])).toMatchObject({
       settings: { topicArns: [TOPIC, "arn:aws-cn:sns:cn-north-1:123456789012:orders", "arn:aws:sns:us-east-1:123456789012:orders.fifo"], autoConfirm: false },
     });
-    expect(check([]).problems).toEqual([{ path: "/appSettings/topicArns", message: "add the ARN of at least one topic (arn:aws:sns:<region>:<account>:<topic>)" }]);
+    expect(check([]).problems).toEqual([
+      { path: "/appSettings/topicArns", message: "add the ARN of at least one topic (arn:aws:sns:<region>:<account>:<topic>)" },
+    ]);
     expect(check(["arn:aws:sqs:us-east-1:123456789012:orders", "arn:aws:sns:us-east-1:12345:orders", "orders"]).problems).toEqual([
       { path: "/appSettings/topicArns/0", message: "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)" },
       { path: "/appSettings/topicArns/1", message: "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)" },
@@ -273,7 +290,11 @@ describe("aws-sns plugin", () => {
     expect(() => plugin.sign!(unsigned, pluginContext("", NOW))).toThrow("SNS messages are signed with AWS's private key");
     const ec = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     expect(() => plugin.sign!(unsigned, pluginContext(ec, NOW))).toThrow("an SNS signing key is RSA, not ec");
-    expect(() => plugin.sign!(requestOf({ body: JSON.stringify({ TopicArn: TOPIC }) }), pluginContext(TEST_PRIVATE_KEY, NOW))).toThrow("an SNS Notification needs Message");
-    expect(() => plugin.sign!(requestOf({ body: JSON.stringify({ TopicArn: TOPIC, Message: "hi" }) }), pluginContext(TEST_PRIVATE_KEY, NOW))).toThrow("names no SigningCertURL");
+    expect(() => plugin.sign!(requestOf({ body: JSON.stringify({ TopicArn: TOPIC }) }), pluginContext(TEST_PRIVATE_KEY, NOW))).toThrow(
+      "an SNS Notification needs Message",
+    );
+    expect(() => plugin.sign!(requestOf({ body: JSON.stringify({ TopicArn: TOPIC, Message: "hi" }) }), pluginContext(TEST_PRIVATE_KEY, NOW))).toThrow(
+      "names no SigningCertURL",
+    );
   });
 });

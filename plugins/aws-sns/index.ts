@@ -82,7 +82,8 @@ async function confirmSubscription(message: SnsMessage, ctx: PluginContext): Pro
   } catch {
     // Not a URL: said below.
   }
-  if (action !== "ConfirmSubscription") throw new Error(`the SubscribeURL ${withoutQuery(subscribeUrl)} is not an SNS ConfirmSubscription URL; the subscription was not confirmed`);
+  if (action !== "ConfirmSubscription")
+    throw new Error(`the SubscribeURL ${withoutQuery(subscribeUrl)} is not an SNS ConfirmSubscription URL; the subscription was not confirmed`);
   await ctx.confirmUrl(subscribeUrl, CONFIRMATIONS);
   return withoutQuery(subscribeUrl);
 }
@@ -196,10 +197,12 @@ export default definePlugin({
     const given = parsed as Record<string, unknown>;
     const version = given.SignatureVersion === "1" ? "1" : "2";
     const message = { Type: "Notification", MessageId: randomUUID(), ...given, Timestamp: formatTimestamp(ctx.now, "rfc3339"), SignatureVersion: version };
-    if (!isSnsMessage(message)) throw cannotSign(`an SNS message's Type is Notification, SubscriptionConfirmation or UnsubscribeConfirmation, not ${JSON.stringify(message.Type)}`);
+    if (!isSnsMessage(message))
+      throw cannotSign(`an SNS message's Type is Notification, SubscriptionConfirmation or UnsubscribeConfirmation, not ${JSON.stringify(message.Type)}`);
     const missing = missingSignedFields(message);
     if (missing.length > 0) throw cannotSign(`an SNS ${message.Type} needs ${missing.join(", ")}`);
-    if (textField(message, "SigningCertURL") === null) throw cannotSign("the message names no SigningCertURL: where the certificate of the signing key is served");
+    if (textField(message, "SigningCertURL") === null)
+      throw cannotSign("the message names no SigningCertURL: where the certificate of the signing key is served");
     const signature = signWithKey(DIGESTS[version], Buffer.from(stringToSign(message)!, "utf8"), key).toString("base64");
     return { headers: {}, rawBody: encoder.encode(JSON.stringify({ ...message, Signature: signature })) };
   },

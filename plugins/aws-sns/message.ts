@@ -34,7 +34,8 @@ export function snsMessageOf(rawBody: Uint8Array): SnsMessage | null {
 }
 
 /** The field as a string, or null when it is missing or not a string. */
-export const textField = (message: Record<string, unknown>, name: string): string | null => (typeof message[name] === "string" ? (message[name] as string) : null);
+export const textField = (message: Record<string, unknown>, name: string): string | null =>
+  typeof message[name] === "string" ? (message[name] as string) : null;
 
 /** The signed fields `message` lacks (or has as something other than a string). */
 export function missingSignedFields(message: SnsMessage): string[] {

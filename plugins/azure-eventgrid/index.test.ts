@@ -8,7 +8,8 @@ import plugin from "./index.ts";
 const NOW = new Date(1_750_000_000_000);
 const KEY = fixture.appSecret;
 const ctx = (secret = KEY) => pluginContext(secret, NOW);
-const keyed = (parts: Parameters<typeof requestOf>[0] = {}) => requestOf({ ...parts, headers: { "aeg-sas-key": KEY, ...(parts.headers as Record<string, string>) } });
+const keyed = (parts: Parameters<typeof requestOf>[0] = {}) =>
+  requestOf({ ...parts, headers: { "aeg-sas-key": KEY, ...(parts.headers as Record<string, string>) } });
 
 // The validation event as Event Grid sends it when a subscription is created (Event Grid schema).
 const validation = JSON.stringify([
@@ -18,7 +19,8 @@ const validation = JSON.stringify([
     subject: "",
     data: {
       validationCode: "512d38b6-c7b8-40c8-89fe-f46f9e9622b6",
-      validationUrl: "https://rp-eastus2.eventgrid.azure.net:553/eventsubscriptions/inlet/validate?id=512d38b6&t=2025-06-15T14:26:40Z&apiVersion=2018-05-01-preview&token=1A1A",
+      validationUrl:
+        "https://rp-eastus2.eventgrid.azure.net:553/eventsubscriptions/inlet/validate?id=512d38b6&t=2025-06-15T14:26:40Z&apiVersion=2018-05-01-preview&token=1A1A",
     },
     eventType: "Microsoft.EventGrid.SubscriptionValidationEvent",
     eventTime: "2025-06-15T14:26:40.1981776Z",
@@ -101,12 +103,20 @@ describe("azure-eventgrid: validation handshakes, only with the key", () => {
     expect(answer.headers.get("webhook-allowed-rate")).toBe("*");
     expect(answer.headers.get("allow")).toBe("POST, OPTIONS");
     expect(await answer.text()).toBe("");
-    const viaQuery = (await handshakeAnswer(plugin, options({ "WebHook-Request-Origin": "eventgrid.azure.net" }, `${TRIGGER_URL}?code=${KEY}`), ctx())) as Response;
+    const viaQuery = (await handshakeAnswer(
+      plugin,
+      options({ "WebHook-Request-Origin": "eventgrid.azure.net" }, `${TRIGGER_URL}?code=${KEY}`),
+      ctx(),
+    )) as Response;
     expect(viaQuery.headers.get("webhook-allowed-origin")).toBe("eventgrid.azure.net");
   });
 
   test("an OPTIONS without the key, or without WebHook-Request-Origin, gets no answer", async () => {
-    for (const req of [options({ "WebHook-Request-Origin": "eventgrid.azure.net" }), options({ "aeg-sas-key": "wrong", "WebHook-Request-Origin": "eventgrid.azure.net" }), options({ "aeg-sas-key": KEY })]) {
+    for (const req of [
+      options({ "WebHook-Request-Origin": "eventgrid.azure.net" }),
+      options({ "aeg-sas-key": "wrong", "WebHook-Request-Origin": "eventgrid.azure.net" }),
+      options({ "aeg-sas-key": KEY }),
+    ]) {
       expect(await handshakeAnswer(plugin, req, ctx())).toBeNull();
     }
   });

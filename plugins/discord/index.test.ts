@@ -18,8 +18,7 @@ describe("discord plugin", () => {
   // docs/plugins.md#test-vectors: tweetnacl keyPair.fromSeed(32 × 0x01), checked with discord-interactions verifyKey.
   test("reproduces the verifyKey-checked Ed25519 vector", async () => {
     const publicKey = "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c";
-    const signature =
-      "9ef52e0980512fc86504213828935ead2d8ad69632af84e31aae7c0a1593a04f81779d871c1d68240dce56038c60788e51e59a6c3f14c72a4183c785b1e8b70e";
+    const signature = "9ef52e0980512fc86504213828935ead2d8ad69632af84e31aae7c0a1593a04f81779d871c1d68240dce56038c60788e51e59a6c3f14c72a4183c785b1e8b70e";
     const req = requestOf({ body: '{"type":1}' });
     const signed = await discord.sign!(req, pluginContext("01".repeat(32), at(1700000000)));
     expect(signed.headers).toEqual({ "X-Signature-Ed25519": signature, "X-Signature-Timestamp": "1700000000" });
@@ -64,7 +63,11 @@ describe("discord plugin", () => {
       version: 1,
       application_id: "1247865092134326272",
       type: 1,
-      event: { type: "APPLICATION_AUTHORIZED", timestamp: "2025-06-15T14:26:40.000000+00:00", data: { integration_type: 0, scopes: ["applications.commands"] } },
+      event: {
+        type: "APPLICATION_AUTHORIZED",
+        timestamp: "2025-06-15T14:26:40.000000+00:00",
+        data: { integration_type: 0, scopes: ["applications.commands"] },
+      },
     };
     expect(await handshake(event)).toBeNull();
     const req = await signedFixture(discord, { ...fixture, body: JSON.stringify(event) }, NOW);

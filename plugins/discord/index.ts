@@ -51,10 +51,20 @@ const discord: InletPlugin = definePlugin({
   },
   handshakes: [
     // An interaction PING wants a PONG (type 1).
-    { when: [{ field: ["type"], equals: 1 }, { field: ["event"], present: false }], reply: { json: { type: 1 } } },
+    {
+      when: [
+        { field: ["type"], equals: 1 },
+        { field: ["event"], present: false },
+      ],
+      reply: { json: { type: 1 } },
+    },
     // A Webhook Events PING (type 0, no event) wants an empty 204.
     {
-      when: [{ field: ["type"], equals: 0 }, { field: ["event"], present: false }, { field: ["application_id"], present: true }],
+      when: [
+        { field: ["type"], equals: 0 },
+        { field: ["event"], present: false },
+        { field: ["application_id"], present: true },
+      ],
       reply: { status: 204 },
     },
   ],

@@ -4,8 +4,7 @@ import { accepted, requestOf, TRIGGER_URL } from "../_shared/test_support.ts";
 import fixture from "./fixture.ts";
 import plugin from "./index.ts";
 
-const challenge = (method = "GET", value = "<script>alert(1)</script>") =>
-  requestOf({ method, url: `${TRIGGER_URL}?challenge=${encodeURIComponent(value)}` });
+const challenge = (method = "GET", value = "<script>alert(1)</script>") => requestOf({ method, url: `${TRIGGER_URL}?challenge=${encodeURIComponent(value)}` });
 
 describe("dropbox: signature", () => {
   bodyHmacCases(plugin, fixture, { header: "X-Dropbox-Signature", algorithm: "sha256", encoding: "hex" });

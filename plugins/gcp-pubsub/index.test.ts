@@ -1,7 +1,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createPrivateKey, generateKeyPairSync } from "node:crypto";
 import { SignJWT, UnsecuredJWT } from "jose";
-import { authenticateAppRequest, fetchRuleProblem, pluginContext, resolveAppSettings, settingsWithDefaults, ProviderUnavailable, type InletPlugin, type PluginRequest } from "../../src/plugins/index.ts";
+import {
+  authenticateAppRequest,
+  fetchRuleProblem,
+  pluginContext,
+  resolveAppSettings,
+  settingsWithDefaults,
+  ProviderUnavailable,
+  type InletPlugin,
+  type PluginRequest,
+} from "../../src/plugins/index.ts";
 import { KeyFetchGate } from "../../src/auth/key_fetch_gate.ts";
 import { ProviderFetch } from "../../src/plugins/provider_fetch.ts";
 import { requestOf, TRIGGER_URL } from "../_shared/test_support.ts";
@@ -21,12 +30,25 @@ const signingKey = createPrivateKey(google.privatePem);
 
 /** The context the host gives the trigger's hooks: its settings, a fetcher allowing the stand-in, a pinned clock. */
 function contextFor(settings: Record<string, string> = {}, providerFetch = google.providerFetch()) {
-  return pluginContext("", NOW, false, { settings: settingsWithDefaults(pubsub.settings, { serviceAccountEmail: EMAIL, jwksUrl: google.jwksUrl, ...settings }), providerFetch });
+  return pluginContext("", NOW, false, {
+    settings: settingsWithDefaults(pubsub.settings, { serviceAccountEmail: EMAIL, jwksUrl: google.jwksUrl, ...settings }),
+    providerFetch,
+  });
 }
 
 /** A token laid out as Google's documentation shows Pub/Sub's (header and claims), signed here with jose. */
 async function googleToken(claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}, key = signingKey) {
-  return new SignJWT({ aud: TRIGGER_URL, azp: "113774264463038321964", email: EMAIL, sub: "113774264463038321964", email_verified: true, iss: "https://accounts.google.com", iat: unix, exp: unix + 3600, ...claims })
+  return new SignJWT({
+    aud: TRIGGER_URL,
+    azp: "113774264463038321964",
+    email: EMAIL,
+    sub: "113774264463038321964",
+    email_verified: true,
+    iss: "https://accounts.google.com",
+    iat: unix,
+    exp: unix + 3600,
+    ...claims,
+  })
     .setProtectedHeader({ alg: "RS256", kid: await keyIdOf(key), typ: "JWT", ...header })
     .sign(key);
 }
@@ -54,15 +76,29 @@ describe("gcp-pubsub plugin: the push's OIDC token", () => {
     const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
     const cases: Array<[string, string | null, RegExp]> = [
       ["no token", null, /^gcp-pubsub signature missing or invalid$/],
-      ["alg none", new UnsecuredJWT({ aud: TRIGGER_URL, email: EMAIL, email_verified: true, iss: "https://accounts.google.com", exp: unix + 60 }).encode(), /JWT refused: (algorithm not allowed|refused)/],
+      [
+        "alg none",
+        new UnsecuredJWT({ aud: TRIGGER_URL, email: EMAIL, email_verified: true, iss: "https://accounts.google.com", exp: unix + 60 }).encode(),
+        /JWT refused: (algorithm not allowed|refused)/,
+      ],
       ["unknown kid", await googleToken({}, {}, other), /unknown kid/],
       ["a known kid, another key", await googleToken({}, { kid: await keyIdOf(signingKey) }, other), /signature does not verify/],
       ["expired", await googleToken({ iat: unix - 7200, exp: unix - 3600 }), /JWT refused: expired/],
       ["wrong audience", await googleToken({ aud: "https://inlet.example.com/webhooks/another" }), /unexpected "aud"/],
       ["wrong issuer", await googleToken({ iss: "https://evil.example" }), /unexpected "iss"/],
-      ["wrong email", await googleToken({ email: "someone@evil-project.iam.gserviceaccount.com" }), /"email" is "someone@evil-project.iam.gserviceaccount.com", not "pubsub-push@acme-prod.iam.gserviceaccount.com"/],
+      [
+        "wrong email",
+        await googleToken({ email: "someone@evil-project.iam.gserviceaccount.com" }),
+        /"email" is "someone@evil-project.iam.gserviceaccount.com", not "pubsub-push@acme-prod.iam.gserviceaccount.com"/,
+      ],
       ["unverified email", await googleToken({ email_verified: false }), /"email_verified" is false, not true/],
-      ["no exp", await new SignJWT({ aud: TRIGGER_URL, email: EMAIL, email_verified: true, iss: "https://accounts.google.com" }).setProtectedHeader({ alg: "RS256", kid: await keyIdOf(signingKey) }).sign(signingKey), /"exp"/],
+      [
+        "no exp",
+        await new SignJWT({ aud: TRIGGER_URL, email: EMAIL, email_verified: true, iss: "https://accounts.google.com" })
+          .setProtectedHeader({ alg: "RS256", kid: await keyIdOf(signingKey) })
+          .sign(signingKey),
+        /"exp"/,
+      ],
     ];
     for (const [what, token, reason] of cases) {
       const result = await authenticate(push(token));
@@ -127,13 +163,18 @@ describe("gcp-pubsub plugin: the push's OIDC token", () => {
     const signed = await pubsub.sign!(unsigned, pluginContext(google.privatePem, NOW, false, { settings: ctx.settings }));
     expect(Object.keys(signed.headers)).toEqual(["Authorization"]);
     expect(await authenticate(requestOf({ body: fixture.body, headers: signed.headers }), ctx)).toEqual({ ok: true });
-    await expect(Promise.resolve().then(() => pubsub.sign!(unsigned, pluginContext("", NOW, false, { settings: ctx.settings })))).rejects.toMatchObject({ code: "cannot_sign" });
+    await expect(Promise.resolve().then(() => pubsub.sign!(unsigned, pluginContext("", NOW, false, { settings: ctx.settings })))).rejects.toMatchObject({
+      code: "cannot_sign",
+    });
   });
 });
 
 describe("gcp-pubsub plugin: settings", () => {
   const check = (given: Record<string, unknown>) =>
-    resolveAppSettings(pubsub, given, undefined, { triggerUrl: TRIGGER_URL, fetchProblem: (url, rule) => fetchRuleProblem(url, rule, new Set([google.hostPort])) }).problems;
+    resolveAppSettings(pubsub, given, undefined, {
+      triggerUrl: TRIGGER_URL,
+      fetchProblem: (url, rule) => fetchRuleProblem(url, rule, new Set([google.hostPort])),
+    }).problems;
 
   test("Audience, Service account email and JWKS URL, by those labels; the email is required and checked", () => {
     expect(pubsub.settings!.map((s) => [s.key, s.label, s.kind])).toEqual([
@@ -142,8 +183,12 @@ describe("gcp-pubsub plugin: settings", () => {
       ["jwksUrl", "JWKS URL", "text"],
     ]);
     expect(check({ serviceAccountEmail: EMAIL })).toEqual([]);
-    expect(check({})).toEqual([{ path: "/appSettings/serviceAccountEmail", message: "add the email of the service account the push subscription authenticates as" }]);
-    expect(check({ serviceAccountEmail: "pubsub-push" })).toEqual([{ path: "/appSettings/serviceAccountEmail", message: expect.stringContaining("is not an email address") }]);
+    expect(check({})).toEqual([
+      { path: "/appSettings/serviceAccountEmail", message: "add the email of the service account the push subscription authenticates as" },
+    ]);
+    expect(check({ serviceAccountEmail: "pubsub-push" })).toEqual([
+      { path: "/appSettings/serviceAccountEmail", message: expect.stringContaining("is not an email address") },
+    ]);
   });
 
   test("a JWKS URL is accepted on Google's host or a --provider-fetch-allow one, refused elsewhere", () => {
@@ -160,7 +205,10 @@ describe("gcp-pubsub plugin: settings", () => {
 
 describe("gcp-pubsub plugin: the push envelope", () => {
   const b64 = (text: string | Uint8Array) => Buffer.from(text).toString("base64");
-  const envelope = (data: string) => ({ message: { data, attributes: { eventType: "OBJECT_FINALIZE" }, messageId: "m-1", publishTime: "2025-06-15T15:06:40.512Z" }, subscription: "projects/p/subscriptions/s" });
+  const envelope = (data: string) => ({
+    message: { data, attributes: { eventType: "OBJECT_FINALIZE" }, messageId: "m-1", publishTime: "2025-06-15T15:06:40.512Z" },
+    subscription: "projects/p/subscriptions/s",
+  });
 
   test("message.data is decoded into message.decoded: JSON when it parses (numbers exact), else its text; the raw data is kept", () => {
     const json = withDecodedData(envelope(b64('{"order":9007199254740993,"ok":true}')), false) as any;
@@ -185,7 +233,10 @@ describe("gcp-pubsub plugin: the push envelope", () => {
   test("under redaction the raw data is left out once decoded (it would keep an unredacted copy); the body given is unchanged", () => {
     const body = envelope(b64('{"email":"a@b.c"}'));
     const copy = structuredClone(body);
-    expect(withDecodedData(body, true)).toEqual({ ...body, message: { attributes: body.message.attributes, messageId: "m-1", publishTime: body.message.publishTime, decoded: { email: "a@b.c" } } });
+    expect(withDecodedData(body, true)).toEqual({
+      ...body,
+      message: { attributes: body.message.attributes, messageId: "m-1", publishTime: body.message.publishTime, decoded: { email: "a@b.c" } },
+    });
     expect(body).toEqual(copy);
   });
 

@@ -45,7 +45,12 @@ export default definePlugin({
       label: "Service account email",
       kind: "text",
       help: "The service account the push subscription authenticates as.",
-      check: (email) => (email === "" ? "add the email of the service account the push subscription authenticates as" : EMAIL.test(text(email)) ? null : "is not an email address (e.g. push@my-project.iam.gserviceaccount.com)"),
+      check: (email) =>
+        email === ""
+          ? "add the email of the service account the push subscription authenticates as"
+          : EMAIL.test(text(email))
+            ? null
+            : "is not an email address (e.g. push@my-project.iam.gserviceaccount.com)",
     },
     {
       key: "jwksUrl",
@@ -88,7 +93,9 @@ export default definePlugin({
     try {
       key = createPrivateKey(ctx.secret);
     } catch {
-      throw cannotSign("Google signs Pub/Sub's tokens with its own keys: give a test RSA private key (PEM, --key FILE) whose JWKS the trigger's JWKS URL serves");
+      throw cannotSign(
+        "Google signs Pub/Sub's tokens with its own keys: give a test RSA private key (PEM, --key FILE) whose JWKS the trigger's JWKS URL serves",
+      );
     }
     const email = text(ctx.settings.serviceAccountEmail);
     if (email === "") throw cannotSign("the trigger has no Service account email to put in the token");

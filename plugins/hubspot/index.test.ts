@@ -39,9 +39,9 @@ describe("hubspot: published vectors", () => {
     expect(hubspotLegacySignature(ctx, "v2", DOCS_SECRET, "GET", "https://www.example.com/webhook_uri", encode(""))).toBe(
       "eee2dddcc73c94d699f5e395f4b9d454a069a6855fbfa152e91e88823087200e",
     );
-    expect(
-      hubspotLegacySignature(ctx, "v2", DOCS_SECRET, "POST", "https://www.example.com/webhook_uri", encode('{"example_field":"example_value"}')),
-    ).toBe("9569219f8ba981ffa6f6f16aa0f48637d35d728c7e4d93d0d52efaa512af7900");
+    expect(hubspotLegacySignature(ctx, "v2", DOCS_SECRET, "POST", "https://www.example.com/webhook_uri", encode('{"example_field":"example_value"}'))).toBe(
+      "9569219f8ba981ffa6f6f16aa0f48637d35d728c7e4d93d0d52efaa512af7900",
+    );
   });
 
   test("v3: base64 HMAC-SHA256 of method + uri + body + timestamp", async () => {
@@ -102,7 +102,14 @@ describe("hubspot: verification", () => {
     const now = new Date();
     const req = await signedFixture(plugin, fixture, now);
     expect(req.url).toEndWith("?source=hubspot%2Fcrm");
-    const decodedSignature = hubspotSignatureV3(ctx, fixture.appSecret, "POST", req.url.replace("%2F", "/"), req.rawBody, req.headers.get("x-hubspot-request-timestamp") as string);
+    const decodedSignature = hubspotSignatureV3(
+      ctx,
+      fixture.appSecret,
+      "POST",
+      req.url.replace("%2F", "/"),
+      req.rawBody,
+      req.headers.get("x-hubspot-request-timestamp") as string,
+    );
     expect(req.headers.get("x-hubspot-signature-v3")).toBe(decodedSignature);
     expect(await accepted(plugin, req, fixture.appSecret, now)).toBe(true);
   });
@@ -158,9 +165,9 @@ describe("hubspot: delivery id and event", () => {
 
   test("event: the batch's distinct subscription types", () => {
     expect(plugin.event(requestOf(), JSON.parse(fixture.body))).toBe("contact.propertyChange");
-    expect(plugin.event(requestOf(), [{ subscriptionType: "deal.creation" }, { subscriptionType: "contact.creation" }, { subscriptionType: "deal.creation" }])).toBe(
-      "deal.creation,contact.creation",
-    );
+    expect(
+      plugin.event(requestOf(), [{ subscriptionType: "deal.creation" }, { subscriptionType: "contact.creation" }, { subscriptionType: "deal.creation" }]),
+    ).toBe("deal.creation,contact.creation");
     expect(plugin.event(requestOf(), { callbackId: "x" })).toBeNull();
   });
 });

@@ -8,7 +8,17 @@
  * keeps v1/v2 only for backwards compatibility; neither covers the timestamp, so accepting them
  * would let anyone who captured one delivery strip its v3 headers and replay it for ever.
  */
-import { definePlugin, distinctJoined, ExactNumber, parseJson, type PluginContext, type PluginRequest, signedTimestampRecipe, stringAt, valueAt } from "../../src/plugins/index.ts";
+import {
+  definePlugin,
+  distinctJoined,
+  ExactNumber,
+  parseJson,
+  type PluginContext,
+  type PluginRequest,
+  signedTimestampRecipe,
+  stringAt,
+  valueAt,
+} from "../../src/plugins/index.ts";
 import { hubspotRequestUri } from "./signature.ts";
 
 /** The events of a webhooks-API delivery (a JSON array of up to 100), or `null` for any other body. */

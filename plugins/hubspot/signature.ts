@@ -12,8 +12,18 @@ import { concatBytes, type PluginContext } from "../../src/plugins/index.ts";
 
 // HubSpot signs the URI with these escapes decoded (its docs list exactly this set).
 const DECODED: Record<string, string> = {
-  "%3A": ":", "%2F": "/", "%3F": "?", "%40": "@", "%21": "!", "%24": "$",
-  "%27": "'", "%28": "(", "%29": ")", "%2A": "*", "%2C": ",", "%3B": ";",
+  "%3A": ":",
+  "%2F": "/",
+  "%3F": "?",
+  "%40": "@",
+  "%21": "!",
+  "%24": "$",
+  "%27": "'",
+  "%28": "(",
+  "%29": ")",
+  "%2A": "*",
+  "%2C": ",",
+  "%3B": ";",
 };
 
 /**

@@ -18,6 +18,7 @@ export default definePlugin({
   credentialHeaders: [],
   contentDedupWindowSeconds: 3600,
   // `subscribe`, `unsubscribe`, `profile`, `upemail`, `cleaned`, `campaign`.
-  event: (req, body) => stringAt(body !== null && typeof body === "object" ? body : Object.fromEntries(new URLSearchParams(decoder.decode(req.rawBody))), "type"),
+  event: (req, body) =>
+    stringAt(body !== null && typeof body === "object" ? body : Object.fromEntries(new URLSearchParams(decoder.decode(req.rawBody))), "type"),
   handshake: (req) => (req.method === "GET" ? new Response(null, { status: 200 }) : null),
 });

@@ -18,7 +18,12 @@ export default {
       "recipient-domain": "example.com",
       tags: ["receipts"],
       message: {
-        headers: { to: "ada@example.com", "message-id": "20250615142639.1.A1B2C3D4E5F6@mg.acme.example", from: "billing@acme.example", subject: "Your receipt" },
+        headers: {
+          to: "ada@example.com",
+          "message-id": "20250615142639.1.A1B2C3D4E5F6@mg.acme.example",
+          from: "billing@acme.example",
+          subject: "Your receipt",
+        },
         size: 2104,
       },
       "delivery-status": { code: 250, message: "OK", "attempt-no": 1, "session-seconds": 0.42 },

@@ -25,7 +25,11 @@ const withBody = (req: PluginRequest, body: unknown): PluginRequest => ({ ...req
 describe("mailgun plugin", () => {
   test("verifies the signature block of the fixture, HMAC-SHA256(key, timestamp + token)", async () => {
     const block = JSON.parse(fixture.body).signature;
-    expect(createHmac("sha256", fixture.appSecret).update(block.timestamp + block.token).digest("hex")).toBe(block.signature);
+    expect(
+      createHmac("sha256", fixture.appSecret)
+        .update(block.timestamp + block.token)
+        .digest("hex"),
+    ).toBe(block.signature);
     expect(await accepted(mailgun, requestOf({ body: fixture.body, headers: { "content-type": "application/json" } }), fixture.appSecret, NOW)).toBe(true);
   });
 
@@ -34,7 +38,11 @@ describe("mailgun plugin", () => {
     const { signature, "event-data": eventData } = bodyOf(req);
     expect(signature.timestamp).toBe("1750000000");
     expect(signature.token).toMatch(/^[0-9a-f]{50}$/);
-    expect(signature.signature).toBe(createHmac("sha256", fixture.appSecret).update(signature.timestamp + signature.token).digest("hex"));
+    expect(signature.signature).toBe(
+      createHmac("sha256", fixture.appSecret)
+        .update(signature.timestamp + signature.token)
+        .digest("hex"),
+    );
     expect(eventData).toEqual(JSON.parse(fixture.body)["event-data"]);
     expect(await accepted(mailgun, req, fixture.appSecret, NOW)).toBe(true);
   });
@@ -66,7 +74,9 @@ describe("mailgun plugin", () => {
     const req = await signed(NOW);
     const body = bodyOf(req);
     const parentKey = "key-parent-account";
-    const parent = createHmac("sha256", parentKey).update(body.signature.timestamp + body.signature.token).digest("hex");
+    const parent = createHmac("sha256", parentKey)
+      .update(body.signature.timestamp + body.signature.token)
+      .digest("hex");
     const sub = withBody(req, { ...body, signature: { ...body.signature, "parent-signature": parent } });
     expect(await accepted(mailgun, sub, parentKey, NOW)).toBe(true);
     expect(await accepted(mailgun, sub, fixture.appSecret, NOW)).toBe(true);

@@ -8,7 +8,18 @@
  * read too (url-encoded forms; multipart bodies are not).
  */
 import { randomBytes } from "node:crypto";
-import { cannotSign, definePlugin, formatTimestamp, parseJson, parseTimestamp, type PluginRequest, stringAt, timestampText, timingSafeAnyOf, valueAt } from "../../src/plugins/index.ts";
+import {
+  cannotSign,
+  definePlugin,
+  formatTimestamp,
+  parseJson,
+  parseTimestamp,
+  type PluginRequest,
+  stringAt,
+  timestampText,
+  timingSafeAnyOf,
+  valueAt,
+} from "../../src/plugins/index.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -47,7 +58,10 @@ export default definePlugin({
     const { timestamp, token, signatures } = signatureBlock(req);
     if (timestamp === null || token === null || signatures.length === 0 || !ctx.secret) return false;
     const expected = ctx.hmac("sha256", ctx.secret, timestamp + token, "hex");
-    return timingSafeAnyOf(signatures.map((sig) => sig.toLowerCase()), expected);
+    return timingSafeAnyOf(
+      signatures.map((sig) => sig.toLowerCase()),
+      expected,
+    );
   },
   timestamp(req) {
     return parseTimestamp(signatureBlock(req).timestamp);

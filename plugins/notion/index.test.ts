@@ -6,8 +6,7 @@ import fixture from "./fixture.ts";
 import plugin from "./index.ts";
 
 const TOKEN = "secret_tMrlL1qK5vuQAh1b6cZGhFChZTSYJlce98V0pYn7yBl";
-const verification = (extra: Record<string, string> = {}) =>
-  requestOf({ headers: extra, body: JSON.stringify({ verification_token: TOKEN }) });
+const verification = (extra: Record<string, string> = {}) => requestOf({ headers: extra, body: JSON.stringify({ verification_token: TOKEN }) });
 const asObject = (result: HandshakeResult) => result as { response: Response; adoptSecret?: string };
 
 describe("notion: signature", () => {

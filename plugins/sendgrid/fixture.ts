@@ -3,8 +3,7 @@ import type { PluginFixture } from "../../src/plugins/index.ts";
 // A test P-256 key pair: the appSecret is the base64 DER public key SendGrid shows as the
 // "Verification Key"; signingKey is its private key (SendGrid never reveals its own).
 export default {
-  appSecret:
-    "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEaTB3piCzG6TvPiFkgS4rCaPJ+ToqIIZE+6ksTz8rGSFRKkLMGHfJCSJRlYql3D/a4hWWXLCd7j8YrSCk10vVTw==",
+  appSecret: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEaTB3piCzG6TvPiFkgS4rCaPJ+ToqIIZE+6ksTz8rGSFRKkLMGHfJCSJRlYql3D/a4hWWXLCd7j8YrSCk10vVTw==",
   signingKey: [
     "-----BEGIN PRIVATE KEY-----",
     "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgDugJ/00WwaR079nw",

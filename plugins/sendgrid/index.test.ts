@@ -25,7 +25,9 @@ describe("sendgrid plugin", () => {
   test("verifies the vector of SendGrid's SDK tests", async () => {
     expect(await accepted(sendgrid, specRequest, SPEC_KEY, specTime)).toBe(true);
     expect(await accepted(sendgrid, withHeaders(specRequest, { "x-twilio-email-event-webhook-timestamp": "1588788368" }), SPEC_KEY, specTime)).toBe(false);
-    expect(await accepted(sendgrid, { ...specRequest, rawBody: new TextEncoder().encode(SPEC_BODY.replace("test_event", "test_evenT")) }, SPEC_KEY, specTime)).toBe(false);
+    expect(
+      await accepted(sendgrid, { ...specRequest, rawBody: new TextEncoder().encode(SPEC_BODY.replace("test_event", "test_evenT")) }, SPEC_KEY, specTime),
+    ).toBe(false);
   });
 
   test("takes the key with PEM armour and line breaks too", async () => {
@@ -50,7 +52,9 @@ describe("sendgrid plugin", () => {
     const p1363 = derToP1363(der);
     // The conversion is right: the r||s form verifies when asked for that encoding.
     expect(verify("sha256", Buffer.from("1750000000" + fixture.body), { key, dsaEncoding: "ieee-p1363" }, p1363)).toBe(true);
-    expect(await accepted(sendgrid, withHeaders(req, { "x-twilio-email-event-webhook-signature": p1363.toString("base64") }), fixture.appSecret, NOW)).toBe(false);
+    expect(await accepted(sendgrid, withHeaders(req, { "x-twilio-email-event-webhook-signature": p1363.toString("base64") }), fixture.appSecret, NOW)).toBe(
+      false,
+    );
   });
 
   test("dedups a batch by its events' sg_event_id", async () => {

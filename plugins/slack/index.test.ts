@@ -38,7 +38,10 @@ describe("slack plugin", () => {
 
   test("dedups Events API retries by event_id", async () => {
     const first = await signedFixture(slack, fixture, NOW);
-    const retry = withHeaders(await signedFixture(slack, fixture, new Date(NOW.getTime() + 60_000)), { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" });
+    const retry = withHeaders(await signedFixture(slack, fixture, new Date(NOW.getTime() + 60_000)), {
+      "x-slack-retry-num": "1",
+      "x-slack-retry-reason": "http_timeout",
+    });
     const ctx = pluginContext(fixture.appSecret, NOW);
     expect(slack.deliveryId!(retry, ctx)).toBe(slack.deliveryId!(first, ctx));
     expect(slack.deliveryId!(first, ctx)).toBe("Ev0PV52K25");
@@ -52,7 +55,11 @@ describe("slack plugin", () => {
   });
 
   describe("url_verification", () => {
-    const body = JSON.stringify({ token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", type: "url_verification" });
+    const body = JSON.stringify({
+      token: "Jhj5dZrVaK7ZwHHjRyZWjbDl",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+      type: "url_verification",
+    });
     const handshakeFixture = { ...fixture, body };
 
     test("answers the challenge once the request authenticates", async () => {

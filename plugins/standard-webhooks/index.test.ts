@@ -24,10 +24,7 @@ function specRequest(signature = SPEC.signature) {
 
 describe("standard-webhooks: published vectors", () => {
   test("sign() reproduces the spec vector exactly", async () => {
-    const signed = await plugin.sign(
-      requestOf({ headers: { "webhook-id": SPEC.id }, body: SPEC.body }),
-      pluginContext(SPEC.secret, at(SPEC.timestamp)),
-    );
+    const signed = await plugin.sign(requestOf({ headers: { "webhook-id": SPEC.id }, body: SPEC.body }), pluginContext(SPEC.secret, at(SPEC.timestamp)));
     expect(signed.headers).toEqual({ "webhook-id": SPEC.id, "webhook-timestamp": "1614265330", "webhook-signature": SPEC.signature });
   });
 

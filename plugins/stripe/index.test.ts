@@ -29,7 +29,14 @@ describe("stripe plugin", () => {
 
   test("signs what Stripe's constructEventAsync accepts", async () => {
     const req = await signedFixture(stripe, fixture, NOW);
-    const event = await Stripe.webhooks.constructEventAsync(fixture.body, req.headers.get("stripe-signature")!, fixture.appSecret, 300, undefined, NOW.getTime());
+    const event = await Stripe.webhooks.constructEventAsync(
+      fixture.body,
+      req.headers.get("stripe-signature")!,
+      fixture.appSecret,
+      300,
+      undefined,
+      NOW.getTime(),
+    );
     expect(event.id).toBe("evt_3PXk2aLkdIwHu7ix0Q9zWmRb");
   });
 

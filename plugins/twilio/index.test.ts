@@ -72,7 +72,11 @@ describe("twilio plugin", () => {
     const req = requestOf({ url: "https://inlet.example.com/webhooks/tok", headers: { ...FORM, "x-twilio-signature": withPort }, body: formOf(params) });
     expect(await accepted(twilio, req, "12345", NOW)).toBe(true);
     const withoutPort = twilioSdk.getExpectedTwilioSignature("12345", "https://inlet.example.com/webhooks/tok", params);
-    const onPort = requestOf({ url: "https://inlet.example.com:443/webhooks/tok", headers: { ...FORM, "x-twilio-signature": withoutPort }, body: formOf(params) });
+    const onPort = requestOf({
+      url: "https://inlet.example.com:443/webhooks/tok",
+      headers: { ...FORM, "x-twilio-signature": withoutPort },
+      body: formOf(params),
+    });
     expect(await accepted(twilio, onPort, "12345", NOW)).toBe(true);
     // Like the SDK, any port is also tried removed; the host, path and query still have to match.
     expect(await accepted(twilio, { ...onPort, url: "https://inlet.example.com:443/webhooks/tok2" }, "12345", NOW)).toBe(false);

@@ -75,7 +75,10 @@ export default definePlugin({
     const bodyHash = bodyHashParam(req.url);
     const params = bodyHash === null ? formParams(req.rawBody) : new Map<string, string[]>();
     // Every variant is computed and compared, so the time taken does not reveal which matched.
-    let ok = timingSafeAnyOf(urlVariants(req.url).map((url) => signatureOf(signedString(url, params), ctx)), given);
+    let ok = timingSafeAnyOf(
+      urlVariants(req.url).map((url) => signatureOf(signedString(url, params), ctx)),
+      given,
+    );
     if (bodyHash !== null && !ctx.timingSafeEqual(bodyHash.toLowerCase(), ctx.hash("sha256", req.rawBody, "hex"))) ok = false;
     return ok;
   },

@@ -12,8 +12,7 @@ const VECTOR = {
   body: '{"event":"meeting.started"}',
   signature: "v0=3e26cabfef3d31e659f8b672f08a7e4872438adf9c171b0122eefa5e8c0c6803",
 };
-const vectorRequest = () =>
-  requestOf({ headers: { "x-zm-request-timestamp": VECTOR.timestamp, "x-zm-signature": VECTOR.signature }, body: VECTOR.body });
+const vectorRequest = () => requestOf({ headers: { "x-zm-request-timestamp": VECTOR.timestamp, "x-zm-signature": VECTOR.signature }, body: VECTOR.body });
 
 describe("zoom: signature", () => {
   test("fixed vector: v0= hex HMAC-SHA256 of v0:{ts}:{body}", async () => {

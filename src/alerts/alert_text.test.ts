@@ -8,6 +8,10 @@ test("&, < and > are escaped the way Slack's text wants, & first so nothing is e
 });
 
 test("a trigger named like a Slack mention or link shows literally in the alert text", () => {
-  expect(alertText("<!channel>", { kind: "backlog", count: 10 }, "firing", 12)).toBe('🔴 inlet: trigger "&lt;!channel&gt;" — 12 runs queued or running (alert at 10)');
-  expect(alertText("<http://evil|click>", { kind: "silence", seconds: 60 }, "ok", 3)).toBe('✅ inlet: trigger "&lt;http://evil|click&gt;" recovered — no accepted request for 3 s (alert at 60 s)');
+  expect(alertText("<!channel>", { kind: "backlog", count: 10 }, "firing", 12)).toBe(
+    '🔴 inlet: trigger "&lt;!channel&gt;" — 12 runs queued or running (alert at 10)',
+  );
+  expect(alertText("<http://evil|click>", { kind: "silence", seconds: 60 }, "ok", 3)).toBe(
+    '✅ inlet: trigger "&lt;http://evil|click&gt;" recovered — no accepted request for 3 s (alert at 60 s)',
+  );
 });

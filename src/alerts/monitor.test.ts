@@ -27,7 +27,14 @@ test("a delivery asked for while one runs runs again after it: a notification co
     },
     settleAlertNotification: async (id: string) => void settled.push(id),
   } as unknown as Store;
-  const monitor = new AlertMonitor({ store, triggers: { list: () => [] }, url: `http://127.0.0.1:${receiver.port}/`, intervalMs: 60_000, owner: "me", log: () => {} });
+  const monitor = new AlertMonitor({
+    store,
+    triggers: { list: () => [] },
+    url: `http://127.0.0.1:${receiver.port}/`,
+    intervalMs: 60_000,
+    owner: "me",
+    log: () => {},
+  });
   try {
     const running = monitor.deliver();
     await firstClaimSeen;
@@ -54,7 +61,14 @@ test("a notification not delivered is retried with backoff: each wait twice the 
     claimAlertNotifications: async () => [{ id: "n1", alertId: "t/silence::60", payload: "{}", attempts: attempts++ }],
     settleAlertNotification: async (_id: string, _alertId: string, outcome: { nextMs?: number }) => void waits.push(outcome.nextMs! - Date.now()),
   } as unknown as Store;
-  const monitor = new AlertMonitor({ store, triggers: { list: () => [] }, url: `http://127.0.0.1:${receiver.port}/`, intervalMs: 60_000, owner: "me", log: () => {} });
+  const monitor = new AlertMonitor({
+    store,
+    triggers: { list: () => [] },
+    url: `http://127.0.0.1:${receiver.port}/`,
+    intervalMs: 60_000,
+    owner: "me",
+    log: () => {},
+  });
   try {
     for (let i = 0; i < 4; i++) await monitor.deliver();
     expect(waits).toHaveLength(4);
@@ -70,17 +84,31 @@ test("a notification's text is escaped for Slack; its alert fields carry the tri
   const store = {
     listAlerts: async () => [],
     measureAlert: async () => 12,
-    transitionAlert: async (_next: unknown, _from: unknown, notification: { payload: string } | null) => (notification && payloads.push(notification.payload), true),
+    transitionAlert: async (_next: unknown, _from: unknown, notification: { payload: string } | null) => (
+      notification && payloads.push(notification.payload), true
+    ),
     claimAlertNotifications: async () => [],
   } as unknown as Store;
-  const trigger = { id: "t1", name: "<!channel> & <http://evil|click>", createdAt: new Date().toISOString(), alerts: [{ kind: "backlog", count: 10 }] } as unknown as TriggerRecord;
+  const trigger = {
+    id: "t1",
+    name: "<!channel> & <http://evil|click>",
+    createdAt: new Date().toISOString(),
+    alerts: [{ kind: "backlog", count: 10 }],
+  } as unknown as TriggerRecord;
   const monitor = new AlertMonitor({ store, triggers: { list: () => [trigger] }, url: "http://127.0.0.1:9/", intervalMs: 60_000, owner: "me", log: () => {} });
   try {
     await monitor.evaluate();
     expect(payloads).toHaveLength(1);
     const note = JSON.parse(payloads[0]);
     expect(note.text).toBe('🔴 inlet: trigger "&lt;!channel&gt; &amp; &lt;http://evil|click&gt;" — 12 runs queued or running (alert at 10)');
-    expect(note.alert).toMatchObject({ triggerId: "t1", triggerName: "<!channel> & <http://evil|click>", kind: "backlog", state: "firing", value: 12, threshold: 10 });
+    expect(note.alert).toMatchObject({
+      triggerId: "t1",
+      triggerName: "<!channel> & <http://evil|click>",
+      kind: "backlog",
+      state: "firing",
+      value: 12,
+      threshold: 10,
+    });
   } finally {
     await monitor.stop();
   }
@@ -102,7 +130,15 @@ test("a silence shorter than the evaluation interval resolves once a request is 
     claimAlertNotifications: async () => [],
   } as unknown as Store;
   const trigger = { id: "t1", name: "quiet", createdAt: new Date(nowMs).toISOString(), alerts: [{ kind: "silence", seconds: 2 }] } as unknown as TriggerRecord;
-  const monitor = new AlertMonitor({ store, triggers: { list: () => [trigger] }, url: "http://127.0.0.1:9/", intervalMs: 5000, owner: "me", log: () => {}, now: () => new Date(nowMs) });
+  const monitor = new AlertMonitor({
+    store,
+    triggers: { list: () => [trigger] },
+    url: "http://127.0.0.1:9/",
+    intervalMs: 5000,
+    owner: "me",
+    log: () => {},
+    now: () => new Date(nowMs),
+  });
   const tick = async (ms: number) => {
     nowMs += ms;
     await monitor.evaluate();

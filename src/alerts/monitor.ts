@@ -68,7 +68,9 @@ export class AlertMonitor {
   private readonly delivery: Repeating;
 
   constructor(private readonly o: AlertMonitorOptions) {
-    this.evaluation = every(o.intervalMs, () => this.evaluateOnce(), { onError: (error) => o.log("warn", "alert evaluation failed", { error: String(error) }) });
+    this.evaluation = every(o.intervalMs, () => this.evaluateOnce(), {
+      onError: (error) => o.log("warn", "alert evaluation failed", { error: String(error) }),
+    });
     this.delivery = every(Math.min(1000, o.intervalMs), () => (o.url ? this.deliverDue() : undefined), {
       onError: (error) => o.log("warn", "alert delivery failed", { error: String(error) }),
     });
@@ -119,7 +121,16 @@ export class AlertMonitor {
         firing.set(series, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" || firing.get(series)?.firing === true });
         measured.set(id, value);
         if (current?.state === state) continue;
-        const next: AlertRecord = { id, triggerId: trigger.id, kind: rule.kind, state, since: now.toISOString(), value, threshold: thresholdOf(rule), notifiedAt: null };
+        const next: AlertRecord = {
+          id,
+          triggerId: trigger.id,
+          kind: rule.kind,
+          state,
+          since: now.toISOString(),
+          value,
+          threshold: thresholdOf(rule),
+          notifiedAt: null,
+        };
         // The first evaluation of a rule that is fine says nothing; every later change is notified.
         const notify = this.o.url && (current !== undefined || state === "firing");
         const payload = JSON.stringify({

@@ -41,7 +41,10 @@ test("a JWKS URL that fails is fetched once for 50 requests, in flight together 
   expect(hits).toBe(1);
   for (const result of together) expect(result.ok).toBe(false);
   expect(together[0]).toEqual({ ok: false, reason: "JWT keys not fetched: HTTP 500, not 200" });
-  expect(together[30]).toEqual({ ok: false, reason: `JWT keys not fetched: the last fetch of ${url} failed (HTTP 500, not 200); not fetched again before ${new Date(1_030_000).toISOString()}` });
+  expect(together[30]).toEqual({
+    ok: false,
+    reason: `JWT keys not fetched: the last fetch of ${url} failed (HTTP 500, not 200); not fetched again before ${new Date(1_030_000).toISOString()}`,
+  });
 });
 
 test("the wait is 30 s after a failure, doubling up to 5 min while the URL keeps failing; a success resets it", async () => {
@@ -99,5 +102,7 @@ test("an answer that is not a JSON Web Key Set, or no answer, is a failure too",
   const refused = await verifierOf(nobody, gate).verify(`Bearer ${await token()}`, null, new Date());
   expect(refused.ok).toBe(false);
   expect((refused as { reason: string }).reason).toStartWith("JWT keys not fetched: ");
-  expect((await verifierOf(nobody, gate).verify(`Bearer ${await token()}`, null, new Date()) as { reason: string }).reason).toContain("not fetched again before");
+  expect(((await verifierOf(nobody, gate).verify(`Bearer ${await token()}`, null, new Date())) as { reason: string }).reason).toContain(
+    "not fetched again before",
+  );
 });

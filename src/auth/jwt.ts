@@ -29,7 +29,8 @@ export class JwtVerifier {
           cooldownDuration: JWKS_COOLDOWN_MS,
           cacheMaxAge: JWKS_MAX_AGE_MS,
           timeoutDuration: 5000,
-          [customFetch]: async (url, init) => new Response(await gate.fetch(url, init, jwksProblem), { status: 200, headers: { "Content-Type": "application/json" } }),
+          [customFetch]: async (url, init) =>
+            new Response(await gate.fetch(url, init, jwksProblem), { status: 200, headers: { "Content-Type": "application/json" } }),
         })
       : null;
     this.publicKey = jwt.publicKey ? createPublicKey(jwt.publicKey) : null;

@@ -17,11 +17,15 @@ export function jwtRuleErrors(jwt: JwtConfig): Array<{ path: string; message: st
   const symmetric = jwt.algorithms.includes("HS256");
   const asymmetric = jwt.algorithms.filter((a) => a !== "HS256");
   if (symmetric && asymmetric.length) {
-    out.push({ path: "/auth/jwt/algorithms", message: "HS256 cannot be combined with RS256, ES256 or EdDSA (a public key must never verify as an HMAC key): choose one kind" });
+    out.push({
+      path: "/auth/jwt/algorithms",
+      message: "HS256 cannot be combined with RS256, ES256 or EdDSA (a public key must never verify as an HMAC key): choose one kind",
+    });
     return out;
   }
   if (symmetric) {
-    if (jwt.publicKey !== undefined || jwt.jwksUrl !== undefined) out.push({ path: "/auth/jwt", message: "HS256 uses the key inlet generates (revealed as the secret): leave publicKey and jwksUrl out" });
+    if (jwt.publicKey !== undefined || jwt.jwksUrl !== undefined)
+      out.push({ path: "/auth/jwt", message: "HS256 uses the key inlet generates (revealed as the secret): leave publicKey and jwksUrl out" });
     return out;
   }
   if ((jwt.publicKey === undefined) === (jwt.jwksUrl === undefined)) {

@@ -52,7 +52,9 @@ export class KeyFetchGate {
     const failing = this.failing.get(url);
     if (failing && this.now() < failing.until) {
       const when = new Date(failing.until).toISOString();
-      return Promise.reject(new KeyFetchCoolingDown(`the last fetch of ${url} failed (${failing.reason}); not fetched again before ${when}`, failing.until, failing.reason));
+      return Promise.reject(
+        new KeyFetchCoolingDown(`the last fetch of ${url} failed (${failing.reason}); not fetched again before ${when}`, failing.until, failing.reason),
+      );
     }
     const fetching = fetchBody(url, init, check).then(
       (text) => {

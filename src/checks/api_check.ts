@@ -20,7 +20,8 @@ function patternLines(text: string): string[] {
 export const checkExpression: ExpressionCheck = (input) => {
   const body = input as { kind?: unknown; expression?: unknown; sample?: unknown } | null;
   const details = [];
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new ValidationError([{ path: "", message: "the body must be a JSON object {kind, expression, sample?}" }]);
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new ValidationError([{ path: "", message: "the body must be a JSON object {kind, expression, sample?}" }]);
   if (!KINDS.includes(body.kind as (typeof KINDS)[number])) details.push({ path: "/kind", message: `must be one of ${KINDS.map((k) => `"${k}"`).join(", ")}` });
   if (typeof body.expression !== "string") details.push({ path: "/expression", message: "must be a string" });
   for (const key of Object.keys(body)) if (!["kind", "expression", "sample"].includes(key)) details.push({ path: `/${key}`, message: "is not a known field" });

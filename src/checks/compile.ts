@@ -76,16 +76,30 @@ export const compileChecks = (settings: CheckSettings, elsewhere?: Elsewhere): P
         break;
       }
       case "orderingKey": {
-        const queries = destinationsOf(settings).flatMap((d) => ("orderingKey" in d.workflow && d.workflow.orderingKey ? [[d.name, compileKeyQuery(d.workflow.orderingKey)] as const] : []));
+        const queries = destinationsOf(settings).flatMap((d) =>
+          "orderingKey" in d.workflow && d.workflow.orderingKey ? [[d.name, compileKeyQuery(d.workflow.orderingKey)] as const] : [],
+        );
         const local = (body: unknown) => Object.fromEntries(queries.map(([name, query]) => [name, runKeyQuery(query, body)]));
-        checks.orderingKey = placed(queries.every(([, q]) => q.onHost), "orderingKey", local);
+        checks.orderingKey = placed(
+          queries.every(([, q]) => q.onHost),
+          "orderingKey",
+          local,
+        );
         break;
       }
       case "route": {
         // Each destination's own filter, on the redacted body: include runs only when true, exclude skips when true.
-        const routes = destinationsOf(settings).map((d) => ({ name: d.name, filter: d.filter ? compileFilter(d.filter.expression) : null, include: d.filter?.mode !== "exclude" }));
+        const routes = destinationsOf(settings).map((d) => ({
+          name: d.name,
+          filter: d.filter ? compileFilter(d.filter.expression) : null,
+          include: d.filter?.mode !== "exclude",
+        }));
         const local = (body: unknown) => routes.filter((r) => r.filter === null || runFilter(r.filter, body) === r.include).map((r) => r.name);
-        checks.route = placed(routes.every((r) => r.filter === null || r.filter.onHost), "route", local);
+        checks.route = placed(
+          routes.every((r) => r.filter === null || r.filter.onHost),
+          "route",
+          local,
+        );
         break;
       }
     }

@@ -58,7 +58,7 @@ test("checks needing the sandbox evaluate in a worker; regex-free filters, key q
 
 test("a deadline blown in a worker fails that evaluation with a sandbox error, and the worker goes on", async () => {
   const compile = pooledChecks(pool({ size: 1 }));
-  const hostile = compile(filtered("hostile", 'match($.s, $.p)'));
+  const hostile = compile(filtered("hostile", "match($.s, $.p)"));
   const error = await Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch((e) => e);
   expect(String(error.code)).toBe("sandbox_timeout");
   expect(await compile(filtered("fine", "$.ok == true")).passes!({ ok: true })).toBe(true);
@@ -67,9 +67,9 @@ test("a deadline blown in a worker fails that evaluation with a sandbox error, a
 test("one trigger never holds every worker: while it blows its deadline, another trigger is answered at once", async () => {
   const p = pool({ size: 2 });
   const compile = pooledChecks(p);
-  const hostile = compile(filtered("hostile", 'match($.s, $.p)'));
+  const hostile = compile(filtered("hostile", "match($.s, $.p)"));
   // A regex, so it is evaluated in a worker too (regex-free filters run on the request thread).
-  const fine = compile(filtered("fine", 'match($.name, $.p)'));
+  const fine = compile(filtered("fine", "match($.name, $.p)"));
   const attacks = Array.from({ length: 12 }, () => Promise.resolve(hostile.passes!({ s: "a".repeat(40), p: "(a+)+b" })).catch(() => "failed"));
   const stats = () => p.snapshot().get("hostile")!;
   // Its first failure contains the trigger (before it, with no other trigger waiting, it may use both workers).

@@ -10,7 +10,14 @@ import type { ChecksCompiler } from "./prepared_checks.ts";
 export function pooledChecks(pool: CheckPool): ChecksCompiler {
   return (trigger) => {
     // Only the settings cross to the worker: no secret leaves this thread.
-    const settings = { filter: trigger.filter, redaction: trigger.redaction, dedup: trigger.dedup, workflow: trigger.workflow, destinations: trigger.destinations, schema: trigger.schema };
+    const settings = {
+      filter: trigger.filter,
+      redaction: trigger.redaction,
+      dedup: trigger.dedup,
+      workflow: trigger.workflow,
+      destinations: trigger.destinations,
+      schema: trigger.schema,
+    };
     const key = `${trigger.id}@${trigger.updatedAt}`;
     return compileChecks(settings, (op, input) => pool.run(trigger.id, key, settings, op, input));
   };

@@ -29,7 +29,11 @@ self.onmessage = async (event: MessageEvent<CheckJob>) => {
     result = await (check as (input: unknown) => unknown)(arrived(job.input));
   } catch (error) {
     const e = error as { name?: string; code?: unknown; message?: string };
-    self.postMessage({ id: job.id, ok: false, error: { name: e?.name ?? "Error", code: typeof e?.code === "string" ? e.code : undefined, message: e?.message || String(error) } } satisfies CheckAnswer);
+    self.postMessage({
+      id: job.id,
+      ok: false,
+      error: { name: e?.name ?? "Error", code: typeof e?.code === "string" ? e.code : undefined, message: e?.message || String(error) },
+    } satisfies CheckAnswer);
     return;
   }
   // Selected values may hold an ExactNumber: then they cross as JSON text (see crossing.ts).

@@ -3,7 +3,11 @@ import { UsageError } from "../config/usage_error.ts";
 import { parseArgs, subcommandFirst } from "./args.ts";
 
 test("a command's options, server flags and positional words are told apart; --name=value works", () => {
-  const parsed = parseArgs(["ID", "--status=failed", "--dry-run", "--data-dir", "/tmp/d", "--limit", "5"], { status: "value", "dry-run": "flag", limit: "value" });
+  const parsed = parseArgs(["ID", "--status=failed", "--dry-run", "--data-dir", "/tmp/d", "--limit", "5"], {
+    status: "value",
+    "dry-run": "flag",
+    limit: "value",
+  });
   expect(parsed).toEqual({ options: { status: "failed", "dry-run": true, limit: "5" }, positional: ["ID"], serverArgs: ["--data-dir", "/tmp/d"] });
 });
 

@@ -17,7 +17,11 @@ test("every flag a command reads is in its usage, and every flag its usage shows
     }
     const usage = [c.usage, c.alsoForm?.usage ?? []].flat().join(" ");
     for (const [written] of usage.matchAll(/--[a-z-]+/g)) {
-      expect({ command: c.name, written, known: c.flags.some((f) => `--${f.name}` === written) || serverFlags.includes(written) }).toEqual({ command: c.name, written, known: true });
+      expect({ command: c.name, written, known: c.flags.some((f) => `--${f.name}` === written) || serverFlags.includes(written) }).toEqual({
+        command: c.name,
+        written,
+        known: true,
+      });
     }
   }
 });
@@ -46,7 +50,11 @@ test("a word past the ones a command takes is refused, pointing to its usage", (
 
 test("serve leaves its words to the server flags' reader, help and version take words as they are", () => {
   // loadServerConfig has its own words for these (`--log-requests must be true or false`).
-  expect(commandArgs(command("serve"), ["--log-requests", "maybe", "-x"], COMMANDS)).toEqual({ options: {}, positional: [], serverArgs: ["--log-requests", "maybe", "-x"] });
+  expect(commandArgs(command("serve"), ["--log-requests", "maybe", "-x"], COMMANDS)).toEqual({
+    options: {},
+    positional: [],
+    serverArgs: ["--log-requests", "maybe", "-x"],
+  });
   expect(commandArgs(command("help"), ["--all"], COMMANDS)).toEqual({ options: {}, positional: ["--all"], serverArgs: [] });
   expect(commandArgs(command("version"), ["--json"], COMMANDS).positional).toEqual(["--json"]);
 });
@@ -54,7 +62,11 @@ test("serve leaves its words to the server flags' reader, help and version take 
 test("a flag's one-letter spelling is read as the flag (apply -f FILE, export -o FILE); the long one works too", () => {
   expect(commandArgs(command("apply"), ["-f", "inlet.yaml", "--dry-run"], COMMANDS).options).toEqual({ file: "inlet.yaml", "dry-run": true });
   expect(commandArgs(command("apply"), ["--file=inlet.yaml"], COMMANDS).options).toEqual({ file: "inlet.yaml" });
-  expect(commandArgs(command("export"), ["-o", "out.json", "--data-dir", "/d"], COMMANDS)).toEqual({ options: { output: "out.json" }, positional: [], serverArgs: ["--data-dir", "/d"] });
+  expect(commandArgs(command("export"), ["-o", "out.json", "--data-dir", "/d"], COMMANDS)).toEqual({
+    options: { output: "out.json" },
+    positional: [],
+    serverArgs: ["--data-dir", "/d"],
+  });
   expect(() => commandArgs(command("apply"), ["-f"], COMMANDS)).toThrow(new UsageError("-f needs a value"));
   // Another command's letter is no flag here.
   expect(() => commandArgs(command("diff"), ["-o", "x"], COMMANDS)).toThrow(new UsageError("unexpected argument -o (see 'inlet diff --help')"));

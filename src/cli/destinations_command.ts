@@ -26,18 +26,32 @@ export const listDestinations = ({ positional: [id], options, serverArgs }: Pars
   onDataOf(serverArgs, async (core) => {
     if (!id) throw new UsageError("destinations list needs a trigger id: inlet destinations list TRIGGER_ID");
     const rows = await statuses(core, id);
-    print(options.json ? rows : formatTable(["NAME", "STATE", "QUEUED", "RUNNING", "OPEN UNTIL"], rows.map((r) => [r.name, r.state, String(r.queued), String(r.running), r.openUntil ?? "-"])));
+    print(
+      options.json
+        ? rows
+        : formatTable(
+            ["NAME", "STATE", "QUEUED", "RUNNING", "OPEN UNTIL"],
+            rows.map((r) => [r.name, r.state, String(r.queued), String(r.running), r.openUntil ?? "-"]),
+          ),
+    );
   });
 
 /** `inlet destinations pause|resume TRIGGER_ID NAME`: its runs wait (or start again), on every instance. */
-export const pauseDestination = (paused: boolean) => ({ positional: [id, name], serverArgs }: ParsedArgs) =>
-  onDataOf(serverArgs, async (core) => {
-    const verb = paused ? "pause" : "resume";
-    if (!id || !name) throw new UsageError(`destinations ${verb} needs a trigger id and a destination name: inlet destinations ${verb} TRIGGER_ID NAME`);
-    await core.triggers.refresh();
-    const trigger = core.triggers.get(id);
-    if (!trigger) throw new UsageError(`no trigger with id ${id}`);
-    if (!destinationsOf(trigger).some((d) => d.name === name)) throw new UsageError(`trigger ${id} has no destination ${JSON.stringify(name)} (it has: ${destinationsOf(trigger).map((d) => d.name).join(", ")})`);
-    await core.store.setPaused(id, name, paused);
-    print((await statuses(core, id)).find((r) => r.name === name));
-  });
+export const pauseDestination =
+  (paused: boolean) =>
+  ({ positional: [id, name], serverArgs }: ParsedArgs) =>
+    onDataOf(serverArgs, async (core) => {
+      const verb = paused ? "pause" : "resume";
+      if (!id || !name) throw new UsageError(`destinations ${verb} needs a trigger id and a destination name: inlet destinations ${verb} TRIGGER_ID NAME`);
+      await core.triggers.refresh();
+      const trigger = core.triggers.get(id);
+      if (!trigger) throw new UsageError(`no trigger with id ${id}`);
+      if (!destinationsOf(trigger).some((d) => d.name === name))
+        throw new UsageError(
+          `trigger ${id} has no destination ${JSON.stringify(name)} (it has: ${destinationsOf(trigger)
+            .map((d) => d.name)
+            .join(", ")})`,
+        );
+      await core.store.setPaused(id, name, paused);
+      print((await statuses(core, id)).find((r) => r.name === name));
+    });

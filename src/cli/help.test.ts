@@ -33,7 +33,12 @@ test("help on one command of a group is its usage alone; a group's is all of its
     "                                             --json: the API's Trigger objects",
     "",
   ]);
-  expect(helpFor("runs").split("\n").slice(1, 4).map((l) => l.split(" ").slice(2, 5).join(" "))).toEqual(["inlet runs list", "inlet runs show", "inlet runs replay"]);
+  expect(
+    helpFor("runs")
+      .split("\n")
+      .slice(1, 4)
+      .map((l) => l.split(" ").slice(2, 5).join(" ")),
+  ).toEqual(["inlet runs list", "inlet runs show", "inlet runs replay"]);
 });
 
 test("a help topic is a command or a group, not the start of a word", () => {

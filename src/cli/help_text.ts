@@ -22,7 +22,8 @@ function formLines(name: string, { usage, description }: UsageForm): string[] {
 }
 
 /** A command's usage lines: each of its forms, with what it does. */
-export const usageLines = (command: CliCommand): string[] => [command, ...(command.alsoForm ? [command.alsoForm] : [])].flatMap((form) => formLines(command.name, form));
+export const usageLines = (command: CliCommand): string[] =>
+  [command, ...(command.alsoForm ? [command.alsoForm] : [])].flatMap((form) => formLines(command.name, form));
 
 /** Whether `inlet help TOPIC` has something to show: a command (`sign`, `triggers list`) or a group (`triggers`). */
 export const isHelpTopic = (commands: readonly CliCommand[], topic: string) => commands.some((c) => c.name === topic || c.name.startsWith(`${topic} `));

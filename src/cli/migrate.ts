@@ -20,8 +20,7 @@ const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'$
 
 const PG_SCHEMA_VERSION = Math.max(...PG_MIGRATIONS.map((m) => m.version));
 
-const appliedLine = (versions: number[], where: string) =>
-  versions.length > 0 ? `applied migrations ${versions.join(", ")} to ${where}` : null;
+const appliedLine = (versions: number[], where: string) => (versions.length > 0 ? `applied migrations ${versions.join(", ")} to ${where}` : null);
 
 /**
  * `inlet migrate`: applies pending schema migrations to the store the flags name (so operators can
@@ -38,7 +37,8 @@ export async function migrate({ options, serverArgs }: ParsedArgs, print: Print)
     if (dataDirFlag) {
       throw new UsageError("--data-dir has no use with --from-data-dir: the data dir copied is --from-data-dir, the target is --database-url");
     }
-    if (!config.databaseUrl) throw new UsageError("--from-data-dir needs --database-url postgres://… (or INLET_DATABASE_URL): the empty PostgreSQL database to copy into");
+    if (!config.databaseUrl)
+      throw new UsageError("--from-data-dir needs --database-url postgres://… (or INLET_DATABASE_URL): the empty PostgreSQL database to copy into");
     if (String(from).trim() === "") throw new UsageError("--from-data-dir needs a directory");
     return copyDataDir(String(from), config.databaseUrl, config.secretKey, print);
   }
@@ -46,7 +46,9 @@ export async function migrate({ options, serverArgs }: ParsedArgs, print: Print)
     // `--data-dir` on the command line names the store to migrate: a database URL from the
     // environment must not silently take its place.
     if (dataDirFlag && !onCommandLine("--database-url")) {
-      throw new UsageError("--data-dir names the SQLite store to migrate, but INLET_DATABASE_URL is set and would be migrated instead: unset it (env -u INLET_DATABASE_URL inlet migrate --data-dir DIR), or leave --data-dir out to migrate PostgreSQL");
+      throw new UsageError(
+        "--data-dir names the SQLite store to migrate, but INLET_DATABASE_URL is set and would be migrated instead: unset it (env -u INLET_DATABASE_URL inlet migrate --data-dir DIR), or leave --data-dir out to migrate PostgreSQL",
+      );
     }
     const { applied, version } = await migratePostgres(config.databaseUrl);
     const where = `PostgreSQL at ${redactUrl(config.databaseUrl)}`;
@@ -171,9 +173,13 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     if (summary.expiredKeys) print(`  ${summary.expiredKeys} expired dedup keys left behind`);
     if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes(ADMIN_TOKEN_META) ? " (the admin token is unchanged)" : ""}`);
     if (source.served) {
-      printWarnings([`warning: inlet serve is running on ${source.dir} (it holds its serve.lock); stop it: what it accepts after this copy is not in PostgreSQL`]);
+      printWarnings([
+        `warning: inlet serve is running on ${source.dir} (it holds its serve.lock); stop it: what it accepts after this copy is not in PostgreSQL`,
+      ]);
     } else if (source.inUse) {
-      printWarnings([`warning: ${source.path}-wal exists: a server may still be running on ${source.dir} (or it did not stop cleanly); stop it: what it accepts after this copy is not in PostgreSQL`]);
+      printWarnings([
+        `warning: ${source.path}-wal exists: a server may still be running on ${source.dir} (or it did not stop cleanly); stop it: what it accepts after this copy is not in PostgreSQL`,
+      ]);
     }
     print(nextStep(source, key, where, url));
     return 0;

@@ -42,11 +42,19 @@ export async function replayRunCommand(core: Core, config: ServerConfig, runId: 
 }
 
 /** `inlet triggers replay TRIGGER_ID [--status failed] [--source filtered] [--since ISO] [--until ISO] [--limit N] [--skip-filter] [--dry-run]`. */
-export async function replayTriggerCommand(core: Core, config: ServerConfig, triggerId: string | undefined, options: Record<string, string | true>): Promise<unknown> {
+export async function replayTriggerCommand(
+  core: Core,
+  config: ServerConfig,
+  triggerId: string | undefined,
+  options: Record<string, string | true>,
+): Promise<unknown> {
   if (!triggerId) throw new UsageError("triggers replay needs a trigger id");
   const body: Record<string, unknown> = {};
   if (options.source) body.source = options.source;
-  if (options.status) body.status = String(options.status).split(",").map((s) => s.trim());
+  if (options.status)
+    body.status = String(options.status)
+      .split(",")
+      .map((s) => s.trim());
   if (options.since) body.since = options.since;
   if (options.until) body.until = options.until;
   if (options.limit) body.limit = Number(options.limit);

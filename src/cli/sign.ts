@@ -58,7 +58,10 @@ export async function signedCurl(trigger: TriggerRecord, baseUrl: string, plugin
     if (!plugin) throw new UsageError(`plugin ${trigger.app} is not loaded`);
     if (!plugin.sign) throw new UsageError(`plugin ${trigger.app} cannot sign requests`);
     const key = options.keyFile ? readFileSync(options.keyFile, "utf8").trim() : (trigger.appSecret ?? trigger.secret ?? "");
-    const signed = await plugin.sign({ method: "POST", url, rawBody: body, headers: new Headers(headers) }, pluginContext(key, new Date(), false, { settings: settingsWithDefaults(plugin.settings, trigger.appSettings) }));
+    const signed = await plugin.sign(
+      { method: "POST", url, rawBody: body, headers: new Headers(headers) },
+      pluginContext(key, new Date(), false, { settings: settingsWithDefaults(plugin.settings, trigger.appSettings) }),
+    );
     Object.assign(headers, signed.headers);
     if (signed.url) url = signed.url;
     // Some recipes sign inside the body (Mailgun) or stamp it (Linear): send the body they return.

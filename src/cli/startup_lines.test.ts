@@ -15,13 +15,19 @@ test("a generated admin token is printed once, before the panel and the listenin
 });
 
 test("a stored admin token says how to get a new one, for the data dir or the database in use, without looking like a token line", () => {
-  expect(startupLines(server, sqlite).stdout[0]).toBe("lost the token printed at the first start? 'inlet admin-token reset --data-dir ./inlet-data' prints a new one");
+  expect(startupLines(server, sqlite).stdout[0]).toBe(
+    "lost the token printed at the first start? 'inlet admin-token reset --data-dir ./inlet-data' prints a new one",
+  );
   expect(startupLines(server, { ...sqlite, databaseUrl: "postgres://u:secret@db/x" }).stdout[0]).toBe(
     "lost the token printed at the first start? 'inlet admin-token reset' with the same --database-url prints a new one",
   );
   // INLET_ADMIN_TOKEN: the user knows it; nothing to say.
-  expect(startupLines({ ...server, adminTokenFrom: "env" }, sqlite).stdout).toEqual(["panel: http://127.0.0.1:8080/", "inlet listening on http://127.0.0.1:8080"]);
-  for (const from of ["store", "env"] as const) expect(startupLines({ ...server, adminTokenFrom: from }, sqlite).stdout.join("\n")).not.toMatch(/admin token[^:\n]*:/);
+  expect(startupLines({ ...server, adminTokenFrom: "env" }, sqlite).stdout).toEqual([
+    "panel: http://127.0.0.1:8080/",
+    "inlet listening on http://127.0.0.1:8080",
+  ]);
+  for (const from of ["store", "env"] as const)
+    expect(startupLines({ ...server, adminTokenFrom: from }, sqlite).stdout.join("\n")).not.toMatch(/admin token[^:\n]*:/);
 });
 
 test("the panel is at the base URL that trigger URLs use", () => {
@@ -32,7 +38,11 @@ test("an admin token shorter than 32 characters gets a warning on stderr, naming
   const short = startupLines({ ...server, adminTokenFrom: "env" }, { ...sqlite, adminToken: "0123456789abcdefghijklmnopqrstu" }).stderr;
   expect(short).toEqual(["note: x", expect.stringMatching(/^warning: the admin token \(INLET_ADMIN_TOKEN\) is 31 characters; use at least 32/)]);
   expect(short.join("\n")).not.toContain("0123456789abcdef");
-  const fromFile = startupLines(server, { ...sqlite, adminToken: "0123456789abcdef" }, { env: { INLET_ADMIN_TOKEN_FILE: "/run/secrets/token" }, pid: 42 }).stderr;
+  const fromFile = startupLines(
+    server,
+    { ...sqlite, adminToken: "0123456789abcdef" },
+    { env: { INLET_ADMIN_TOKEN_FILE: "/run/secrets/token" }, pid: 42 },
+  ).stderr;
   expect(fromFile[1]).toStartWith("warning: the admin token (INLET_ADMIN_TOKEN_FILE) is 16 characters");
   expect(startupLines(server, { ...sqlite, adminToken: "0123456789abcdefghijklmnopqrstuv" }).stderr).toEqual(["note: x"]);
   expect(startupLines({ ...server, adminToken: "inlet_abc", adminTokenFrom: "generated" }, sqlite).stderr).toEqual(["note: x"]);

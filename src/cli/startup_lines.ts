@@ -34,7 +34,9 @@ function secretWarnings(config: Pick<ServerConfig, "adminToken">, env: Record<st
   const token = config.adminToken;
   if (token !== undefined && token.length < ADVISED_ADMIN_TOKEN_LENGTH) {
     const from = env.INLET_ADMIN_TOKEN_FILE ? "INLET_ADMIN_TOKEN_FILE" : "INLET_ADMIN_TOKEN";
-    lines.push(`warning: the admin token (${from}) is ${token.length} characters; use at least ${ADVISED_ADMIN_TOKEN_LENGTH}, which are much harder to guess (e.g. openssl rand -hex 32)`);
+    lines.push(
+      `warning: the admin token (${from}) is ${token.length} characters; use at least ${ADVISED_ADMIN_TOKEN_LENGTH}, which are much harder to guess (e.g. openssl rand -hex 32)`,
+    );
   }
   const held = secretsInEnvironment(env);
   if (held.length > 0) {

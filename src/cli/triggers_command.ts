@@ -22,7 +22,10 @@ export const listTriggers = ({ options, serverArgs }: ParsedArgs) =>
 function triggerInputOf(options: Options): Record<string, unknown> {
   const input: Record<string, unknown> = options.input ? (readInput(String(options.input)) as Record<string, unknown>) : {};
   if (options.name) input.name = options.name;
-  if (options.methods) input.methods = String(options.methods).split(",").map((m) => m.trim().toUpperCase());
+  if (options.methods)
+    input.methods = String(options.methods)
+      .split(",")
+      .map((m) => m.trim().toUpperCase());
   if (options.app) input.app = options.app;
   if (options["app-secret"]) input.appSecret = options["app-secret"];
   const auth: Record<string, unknown> = { ...((input.auth as object) ?? {}) };
@@ -61,8 +64,12 @@ export const rotateTrigger = ({ options, positional, serverArgs }: ParsedArgs) =
   onDataOf(serverArgs, async (core) => {
     if (!positional[0]) throw new UsageError("triggers rotate needs a trigger id: inlet triggers rotate ID [--overlap SECONDS]");
     const overlap = options.overlap === undefined ? 0 : Number(options.overlap);
-    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) throw new UsageError(`--overlap must be a whole number of seconds from 0 to 604800 (got ${options.overlap})`);
-    const rotated = await core.triggers.rotate(positional[0], { overlapSeconds: overlap, ...(options["app-secret"] ? { appSecret: String(options["app-secret"]) } : {}) });
+    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800)
+      throw new UsageError(`--overlap must be a whole number of seconds from 0 to 604800 (got ${options.overlap})`);
+    const rotated = await core.triggers.rotate(positional[0], {
+      overlapSeconds: overlap,
+      ...(options["app-secret"] ? { appSecret: String(options["app-secret"]) } : {}),
+    });
     if (!rotated) throw new UsageError(`no trigger with id ${positional[0]}`);
     print({ ...(rotated.secret ? { secret: rotated.secret } : {}), previousExpiresAt: rotated.previousExpiresAt });
   });

@@ -3,11 +3,24 @@ import type { TriggerRecord } from "../records/trigger.ts";
 import { triggersTable } from "./triggers_table.ts";
 
 const trigger = (fields: Partial<TriggerRecord>) =>
-  ({ id: "id-1", token: "tok1", name: "orders", app: null, methods: ["POST"], auth: { type: "bearer" }, workflow: { kind: "none" }, ...fields }) as TriggerRecord;
+  ({
+    id: "id-1",
+    token: "tok1",
+    name: "orders",
+    app: null,
+    methods: ["POST"],
+    auth: { type: "bearer" },
+    workflow: { kind: "none" },
+    ...fields,
+  }) as TriggerRecord;
 
 test("one row per trigger: name, id, auth or app, methods, workflow, URL on the base URL", () => {
   const table = triggersTable(
-    [trigger({}), trigger({ id: "id-2", token: "tok2", name: "gh", app: "github", methods: ["GET", "POST"], workflow: { kind: "http" } as TriggerRecord["workflow"] }), trigger({ id: "id-3", token: "tok3", name: "acme", app: "acme" })],
+    [
+      trigger({}),
+      trigger({ id: "id-2", token: "tok2", name: "gh", app: "github", methods: ["GET", "POST"], workflow: { kind: "http" } as TriggerRecord["workflow"] }),
+      trigger({ id: "id-3", token: "tok3", name: "acme", app: "acme" }),
+    ],
     "http://127.0.0.1:9000",
     (id) => id === "github",
   ).split("\n");
@@ -27,7 +40,13 @@ test("WORKFLOW: the kind for the workflow shorthand (or a list of one named defa
   const rows = triggersTable(
     [
       trigger({ destinations: [{ name: "default", workflow: http, concurrency: 4 }], workflow: http }),
-      trigger({ id: "id-2", destinations: [{ name: "crm", workflow: http }, { name: "audit", workflow: none }] }),
+      trigger({
+        id: "id-2",
+        destinations: [
+          { name: "crm", workflow: http },
+          { name: "audit", workflow: none },
+        ],
+      }),
       trigger({ id: "id-3", destinations: [{ name: "crm", workflow: http }] }),
     ],
     "http://127.0.0.1:9000",

@@ -3,7 +3,15 @@ import { localOnly, localOnlyNote, publicBaseUrl } from "./base_url.ts";
 import { loadServerConfig } from "./load_server_config.ts";
 
 test("loopback, localhost and wildcard base URLs are local only; others are not", () => {
-  for (const url of ["http://127.0.0.1:8080", "http://127.1.2.3:1", "http://localhost:8080", "http://app.localhost", "http://[::1]:8080", "http://0.0.0.0:80", "http://[::]:80"]) {
+  for (const url of [
+    "http://127.0.0.1:8080",
+    "http://127.1.2.3:1",
+    "http://localhost:8080",
+    "http://app.localhost",
+    "http://[::1]:8080",
+    "http://0.0.0.0:80",
+    "http://[::]:80",
+  ]) {
     expect(localOnly(url)).toBe(true);
   }
   for (const url of ["https://hooks.example.com", "http://192.168.1.5:8080", "http://[2001:db8::1]:8080", "http://128.0.0.1", "not a url"]) {

@@ -7,7 +7,9 @@ export function explainBindError(error: unknown, config: Pick<ServerConfig, "hos
   const code = (error as { code?: string })?.code;
   const where = hostPort(config.host, config.port);
   if (code === "EADDRINUSE") {
-    return new UsageError(`cannot listen on ${where}: the port is in use (another inlet?); stop what listens there or choose another with --port (INLET_PORT; 0 = any free port)`);
+    return new UsageError(
+      `cannot listen on ${where}: the port is in use (another inlet?); stop what listens there or choose another with --port (INLET_PORT; 0 = any free port)`,
+    );
   }
   if (code === "EACCES") return new UsageError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another with --port`);
   if (code === "EADDRNOTAVAIL") return new UsageError(`cannot listen on ${where}: no such address on this machine; check --host (INLET_HOST)`);

@@ -7,7 +7,9 @@ const explained = (error: unknown) => explainDataDirError(error, "./inlet-data")
 test("file-system failures name the absolute path and the fix", () => {
   const denied = explained(Object.assign(new Error("EACCES: permission denied, mkdir './inlet-data'"), { code: "EACCES", path: "./inlet-data" }));
   expect(denied).toBeInstanceOf(DataDirUnusable);
-  expect(denied.message).toBe(`data dir ${resolve("inlet-data")}: permission denied on ${resolve("inlet-data")}: choose a writable --data-dir (INLET_DATA_DIR), or give the user running inlet write access to ${resolve("inlet-data")}`);
+  expect(denied.message).toBe(
+    `data dir ${resolve("inlet-data")}: permission denied on ${resolve("inlet-data")}: choose a writable --data-dir (INLET_DATA_DIR), or give the user running inlet write access to ${resolve("inlet-data")}`,
+  );
   expect(explained(Object.assign(new Error("x"), { code: "EROFS" })).message).toContain("read-only file system");
   expect(explained(Object.assign(new Error("x"), { code: "ENOSPC" })).message).toContain("no space left");
 });

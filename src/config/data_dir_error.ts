@@ -28,10 +28,14 @@ export function explainDataDirError(error: unknown, dataDir: string): unknown {
       return new DataDirUnusable(`data dir ${dir}: ${path} is a file, not a directory: point --data-dir at a directory`);
     case "EISDIR":
       // Bun names no path here: one of the two files inlet keeps in the data dir.
-      return new DataDirUnusable(`data dir ${dir}: ${e.path ? path : "its inlet.db or secret.key"} is a directory, not a file: move it away or point --data-dir elsewhere`);
+      return new DataDirUnusable(
+        `data dir ${dir}: ${e.path ? path : "its inlet.db or secret.key"} is a directory, not a file: move it away or point --data-dir elsewhere`,
+      );
   }
   if (/file is not a database|database disk image is malformed/i.test(e?.message ?? "")) {
-    return new DataDirUnusable(`data dir ${dir}: ${resolve(dir, "inlet.db")} is not an inlet database (${e?.message}): point --data-dir at inlet's data dir, or move that file away`);
+    return new DataDirUnusable(
+      `data dir ${dir}: ${resolve(dir, "inlet.db")} is not an inlet database (${e?.message}): point --data-dir at inlet's data dir, or move that file away`,
+    );
   }
   if (/readonly database|read-only|unable to open database file/i.test(e?.message ?? "")) {
     return new DataDirUnusable(`data dir ${dir}: the database ${resolve(dir, "inlet.db")} cannot be written (${e?.message}): ${fix}`);

@@ -4,7 +4,7 @@ import { isGiven, loadServerConfig } from "./load_server_config.ts";
 import { publicBaseUrl } from "./base_url.ts";
 import { UsageError } from "./usage_error.ts";
 
-test("defaults of README \"Commands and flags\"", () => {
+test('defaults of README "Commands and flags"', () => {
   const c = loadServerConfig([], {});
   expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, dataDir: "./inlet-data", maxBodyBytes: 1048576, rateLimit: 0, retentionDays: 30, alertInterval: 5 });
   expect(c.baseUrl).toBeUndefined();
@@ -70,7 +70,8 @@ test("isGiven: a setting from a flag or its environment twin, not one left to it
 });
 
 test("INLET_SECRET_KEY: base64 of 32 bytes in either alphabet, padded or not, kept in the key file's spelling; anything else named, never shown", () => {
-  for (const given of [KEY, KEY.replace(/=$/, ""), ` ${Buffer.alloc(32, 7).toString("base64url")}\n`]) expect(loadServerConfig([], { INLET_SECRET_KEY: given }).secretKey).toBe(KEY);
+  for (const given of [KEY, KEY.replace(/=$/, ""), ` ${Buffer.alloc(32, 7).toString("base64url")}\n`])
+    expect(loadServerConfig([], { INLET_SECRET_KEY: given }).secretKey).toBe(KEY);
   const refused = (INLET_SECRET_KEY: string) => (thrown(() => loadServerConfig([], { INLET_SECRET_KEY })) as Error).message;
   expect(refused("pa$$word-pa$$word")).toStartWith("INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it is not base64");
   expect(refused(Buffer.alloc(16).toString("base64"))).toStartWith("INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it decodes to 16 bytes");
@@ -82,7 +83,9 @@ test("INLET_SECRET_KEY: base64 of 32 bytes in either alphabet, padded or not, ke
 test("--metrics-token / INLET_METRICS_TOKEN: unset by default, flag over env, at least 16 characters like the admin token, never shown when refused", () => {
   expect(loadServerConfig([], {}).metricsToken).toBeUndefined();
   expect(loadServerConfig([], { INLET_METRICS_TOKEN: "metrics-token-from-env" }).metricsToken).toBe("metrics-token-from-env");
-  expect(loadServerConfig(["--metrics-token", "metrics-token-from-flag"], { INLET_METRICS_TOKEN: "metrics-token-from-env" }).metricsToken).toBe("metrics-token-from-flag");
+  expect(loadServerConfig(["--metrics-token", "metrics-token-from-flag"], { INLET_METRICS_TOKEN: "metrics-token-from-env" }).metricsToken).toBe(
+    "metrics-token-from-flag",
+  );
   expect(loadServerConfig(["--metrics-token=metrics-token-from-flag"], {}).metricsToken).toBe("metrics-token-from-flag");
   const refused = (args: string[], env: Record<string, string>) => (thrown(() => loadServerConfig(args, env)) as Error).message;
   expect(refused(["--metrics-token", "short-secret"], {})).toBe("--metrics-token: must be at least 16 characters (got 12 characters, not shown)");
@@ -104,7 +107,9 @@ test("the admin token, secret key and database URL can be given by file (INLET_*
     });
     expect(config).toMatchObject({ adminToken: "admin-token-0123456789", secretKey: KEY, databaseUrl: "postgres://u:p@db/inlet" });
     expect(isGiven(config, "adminToken")).toBe(true);
-    expect((thrown(() => loadServerConfig([], { INLET_ADMIN_TOKEN_FILE: file("short", "short\n") })) as Error).message).toBe("INLET_ADMIN_TOKEN: must be at least 16 characters (got 5 characters, not shown)");
+    expect((thrown(() => loadServerConfig([], { INLET_ADMIN_TOKEN_FILE: file("short", "short\n") })) as Error).message).toBe(
+      "INLET_ADMIN_TOKEN: must be at least 16 characters (got 5 characters, not shown)",
+    );
     const both = thrown(() => loadServerConfig([], { INLET_DATABASE_URL: "postgres://x/y", INLET_DATABASE_URL_FILE: join(dir, "url") }));
     expect(both).toBeInstanceOf(UsageError);
     expect((both as Error).message).toContain("INLET_DATABASE_URL and INLET_DATABASE_URL_FILE are both set");

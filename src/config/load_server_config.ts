@@ -54,7 +54,8 @@ function convert(option: Option, raw: string, source: string): string | number |
  */
 export function flagValue(flag: string, next: string | undefined): string {
   if (next === undefined) throw new UsageError(`${flag} needs a value`);
-  if (next.startsWith("--")) throw new UsageError(`${flag} needs a value (the next word, ${next}, is a flag; write ${flag}=VALUE for a value that starts with --)`);
+  if (next.startsWith("--"))
+    throw new UsageError(`${flag} needs a value (the next word, ${next}, is a flag; write ${flag}=VALUE for a value that starts with --)`);
   return next;
 }
 
@@ -102,14 +103,18 @@ export function loadServerConfig(args: string[], environment: Record<string, str
   }
   if (typeof values.secretKey === "string") {
     const decoded = decodeSecretKey(values.secretKey);
-    if ("problem" in decoded) throw new UsageError(`INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it ${decoded.problem} (to start afresh: openssl rand -base64 32)`);
+    if ("problem" in decoded)
+      throw new UsageError(`INLET_SECRET_KEY must be base64 of exactly 32 bytes, but it ${decoded.problem} (to start afresh: openssl rand -base64 32)`);
     // The one spelling the key file uses, whichever alphabet or padding was given.
     values.secretKey = decoded.key.toString("base64");
   }
   if (typeof values.alertSecret === "string" && !isStandardWebhookSecret(values.alertSecret)) {
     throw new UsageError("--alert-secret: must be a Standard Webhooks secret, whsec_ followed by base64 of at least 16 random bytes");
   }
-  for (const entry of String(values.trustedProxies ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of String(values.trustedProxies ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const parsed = parseCidr(entry);
     if (!parsed.ok) throw new UsageError(`--trusted-proxies: ${parsed.reason} (write CIDR ranges separated by commas, e.g. 10.0.0.0/8,127.0.0.1)`);
   }
@@ -118,7 +123,8 @@ export function loadServerConfig(args: string[], environment: Record<string, str
   } catch (error) {
     throw new UsageError(`--provider-fetch-allow: ${(error as Error).message}`);
   }
-  if (values.configWatch === true && values.configFile === undefined) throw new UsageError("--watch watches the config file: give it with --config FILE (or INLET_CONFIG)");
+  if (values.configWatch === true && values.configFile === undefined)
+    throw new UsageError("--watch watches the config file: give it with --config FILE (or INLET_CONFIG)");
   const config = values as ServerConfig;
   given.set(config, explicit);
   return config;

@@ -24,7 +24,10 @@ export function parseFetchAllowEntry(entry: string): { ok: true; hostPort: strin
 /** Every entry of the flag's comma-separated text, as `hostname:port`; throws a TypeError naming the first bad one. */
 export function parseFetchAllow(text: string | undefined): string[] {
   const entries: string[] = [];
-  for (const entry of (text ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (text ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const parsed = parseFetchAllowEntry(entry);
     if (!parsed.ok) throw new TypeError(parsed.reason);
     entries.push(parsed.hostPort);

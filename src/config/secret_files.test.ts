@@ -17,7 +17,12 @@ test("X_FILE names a file whose content, one trailing newline removed, is the va
       INLET_DATABASE_URL_FILE: join(dir, "url"),
       INLET_PORT: "9000",
     });
-    expect(env).toMatchObject({ INLET_ADMIN_TOKEN: "admin-token-from-a-file-0123456789", INLET_SECRET_KEY: "a-key-without-newline", INLET_DATABASE_URL: "postgres://u:p@db/inlet\r\n", INLET_PORT: "9000" });
+    expect(env).toMatchObject({
+      INLET_ADMIN_TOKEN: "admin-token-from-a-file-0123456789",
+      INLET_SECRET_KEY: "a-key-without-newline",
+      INLET_DATABASE_URL: "postgres://u:p@db/inlet\r\n",
+      INLET_PORT: "9000",
+    });
   });
 });
 
@@ -41,11 +46,15 @@ test("a file that cannot be read, or is empty, is an error naming the variable a
     expect(error).toBeInstanceOf(SecretFileUnreadable);
     expect((error as Error).message).toBe(`INLET_ADMIN_TOKEN_FILE: cannot read ${missing} (no such file)`);
     mkdirSync(join(dir, "a-dir"));
-    expect((thrown(() => readSecretFiles({ INLET_DATABASE_URL_FILE: join(dir, "a-dir") })) as Error).message).toBe(`INLET_DATABASE_URL_FILE: cannot read ${join(dir, "a-dir")} (it is a directory)`);
+    expect((thrown(() => readSecretFiles({ INLET_DATABASE_URL_FILE: join(dir, "a-dir") })) as Error).message).toBe(
+      `INLET_DATABASE_URL_FILE: cannot read ${join(dir, "a-dir")} (it is a directory)`,
+    );
     if (process.getuid?.() !== 0) {
       writeFileSync(join(dir, "locked"), "secret");
       chmodSync(join(dir, "locked"), 0o000);
-      expect((thrown(() => readSecretFiles({ INLET_SECRET_KEY_FILE: join(dir, "locked") })) as Error).message).toBe(`INLET_SECRET_KEY_FILE: cannot read ${join(dir, "locked")} (permission denied)`);
+      expect((thrown(() => readSecretFiles({ INLET_SECRET_KEY_FILE: join(dir, "locked") })) as Error).message).toBe(
+        `INLET_SECRET_KEY_FILE: cannot read ${join(dir, "locked")} (permission denied)`,
+      );
     }
     writeFileSync(join(dir, "empty"), "\n");
     const empty = thrown(() => readSecretFiles({ INLET_ADMIN_TOKEN_FILE: join(dir, "empty") }));
@@ -55,6 +64,12 @@ test("a file that cannot be read, or is empty, is an error naming the variable a
 });
 
 test("the secrets held in the environment: the plain variables that are set, not their _FILE twins", () => {
-  expect(secretsInEnvironment({ INLET_ADMIN_TOKEN: "t", INLET_SECRET_KEY_FILE: "/run/key", INLET_DATABASE_URL: "", INLET_PORT: "1" })).toEqual(["INLET_ADMIN_TOKEN"]);
-  expect(secretsInEnvironment({ INLET_ADMIN_TOKEN: "t", INLET_SECRET_KEY: "k", INLET_DATABASE_URL: "postgres://x" })).toEqual(["INLET_ADMIN_TOKEN", "INLET_SECRET_KEY", "INLET_DATABASE_URL"]);
+  expect(secretsInEnvironment({ INLET_ADMIN_TOKEN: "t", INLET_SECRET_KEY_FILE: "/run/key", INLET_DATABASE_URL: "", INLET_PORT: "1" })).toEqual([
+    "INLET_ADMIN_TOKEN",
+  ]);
+  expect(secretsInEnvironment({ INLET_ADMIN_TOKEN: "t", INLET_SECRET_KEY: "k", INLET_DATABASE_URL: "postgres://x" })).toEqual([
+    "INLET_ADMIN_TOKEN",
+    "INLET_SECRET_KEY",
+    "INLET_DATABASE_URL",
+  ]);
 });

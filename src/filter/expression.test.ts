@@ -6,10 +6,30 @@ import { nested, thrown } from "../../test/support/values.ts";
 import { ExactNumber, parseJson } from "../json/index.ts";
 
 const DOCUMENTS: unknown[] = [
-  { type: "invoice.paid", data: { object: { amount: 250, currency: "usd", lines: [{ id: "li_1", price: 120 }, { id: "li_2", price: 80 }] } } },
+  {
+    type: "invoice.paid",
+    data: {
+      object: {
+        amount: 250,
+        currency: "usd",
+        lines: [
+          { id: "li_1", price: 120 },
+          { id: "li_2", price: 80 },
+        ],
+      },
+    },
+  },
   { type: "invoice.paid", data: { object: { amount: 50, currency: "eur", lines: [] } } },
   { type: "customer.created", data: { object: { email: "A@Example.com", tags: ["vip", "beta"], meta: null } } },
-  { type: "order.paid", items: [{ sku: "a-1", qty: 2 }, { sku: "b-22", qty: 0 }], total: 19.99, flags: { test: true } },
+  {
+    type: "order.paid",
+    items: [
+      { sku: "a-1", qty: 2 },
+      { sku: "b-22", qty: 0 },
+    ],
+    total: 19.99,
+    flags: { test: true },
+  },
   JSON.parse('{ "__proto__": { "polluted": true }, "odd key": "x y", "": 0, "0": [0, [1, [2]]] }'),
   [1, "two", { three: 3 }, null, [4]],
   "just a string",
@@ -101,7 +121,11 @@ describe("filters", () => {
 
   test("only the part of the body the expression reads enters the sandbox", () => {
     const filter = compileFilter("match($.type, $.wanted) && $.data.object.amount > 100");
-    const body = { type: "invoice.paid", wanted: "invoice.paid", data: { object: { amount: 250, lines: Array.from({ length: 500 }, (_, i) => ({ id: `li_${i}`, description: "x".repeat(100) })) } } };
+    const body = {
+      type: "invoice.paid",
+      wanted: "invoice.paid",
+      data: { object: { amount: 250, lines: Array.from({ length: 500 }, (_, i) => ({ id: `li_${i}`, description: "x".repeat(100) })) } },
+    };
     const inputs: string[] = [];
     const original = filter.sandbox.call.bind(filter.sandbox);
     filter.sandbox.call = (program, fn, args, deadline) => {
@@ -193,7 +217,9 @@ describe("expression dedup keys", () => {
 });
 
 describe("numbers a double cannot hold", () => {
-  const body = parseJson('{"id":9007199254740993,"huge":1e400,"long":0.1000000000000000055511151231257827,"items":[{"id":9007199254740992},{"id":9007199254740993}]}');
+  const body = parseJson(
+    '{"id":9007199254740993,"huge":1e400,"long":0.1000000000000000055511151231257827,"items":[{"id":9007199254740992},{"id":9007199254740993}]}',
+  );
 
   test("filters compare them exactly, in QuickJS and on the host", () => {
     for (const [source, expected] of [

@@ -1,4 +1,16 @@
-import { evaluateFilter, evaluateQuery, evaluatesInLinearTime, JsonPathSyntaxError, parseFilter, parseQuery, prune, type Filter, type LinearPatterns, type Query, type RegexTest } from "../jsonpath/index.ts";
+import {
+  evaluateFilter,
+  evaluateQuery,
+  evaluatesInLinearTime,
+  JsonPathSyntaxError,
+  parseFilter,
+  parseQuery,
+  prune,
+  type Filter,
+  type LinearPatterns,
+  type Query,
+  type RegexTest,
+} from "../jsonpath/index.ts";
 import { mayHoldInexactNumbers, parseJsonExactly } from "../json/index.ts";
 import { linearRegex } from "../regex/linear_regex.ts";
 import { bundleGuest } from "../sandbox/bundle_guest.ts" with { type: "macro" };
@@ -67,7 +79,13 @@ export interface CompiledKeyQuery {
  */
 export function compileFilter(source: string, options: ExpressionOptions = {}): CompiledFilter {
   const ast = parsed(() => parseFilter(source));
-  return { source, ast, onHost: evaluatesInLinearTime(ast, hostPatterns), unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+  return {
+    source,
+    ast,
+    onHost: evaluatesInLinearTime(ast, hostPatterns),
+    unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)),
+    sandbox: options.sandbox ?? sharedSandbox,
+  };
 }
 
 /**
@@ -93,7 +111,13 @@ export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
  */
 export function compileKeyQuery(source: string, options: ExpressionOptions = {}): CompiledKeyQuery {
   const ast = parsed(() => parseQuery(source));
-  return { source, ast, onHost: evaluatesInLinearTime(ast, hostPatterns), unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)), sandbox: options.sandbox ?? sharedSandbox };
+  return {
+    source,
+    ast,
+    onHost: evaluatesInLinearTime(ast, hostPatterns),
+    unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)),
+    sandbox: options.sandbox ?? sharedSandbox,
+  };
 }
 
 /** The values of the nodes the query selects from `body`, in document order. Throws a `SandboxError` like `runFilter`. */

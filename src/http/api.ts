@@ -26,7 +26,12 @@ export { presentActivity } from "./api/activity.ts";
 const openApiPreflight = () =>
   new Response(null, {
     status: 204,
-    headers: { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Headers": "Authorization", "Access-Control-Max-Age": "600" },
+    headers: {
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Methods": "GET",
+      "Access-Control-Allow-Headers": "Authorization",
+      "Access-Control-Max-Age": "600",
+    },
   });
 
 /** The answer to a call without the admin token (401, or 429 once its address has failed too often), or undefined to go on. */

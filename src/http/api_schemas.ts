@@ -48,7 +48,9 @@ export const ActivityRowSchema = Type.Object({
 export const PluginSettingSchema = Type.Object({
   key: Type.String(),
   label: Type.String(),
-  kind: Type.Union([Type.Literal("text"), Type.Literal("lines"), Type.Literal("switch")], { description: "text: a string; lines: an array of strings, one per line; switch: a boolean" }),
+  kind: Type.Union([Type.Literal("text"), Type.Literal("lines"), Type.Literal("switch")], {
+    description: "text: a string; lines: an array of strings, one per line; switch: a boolean",
+  }),
   help: Type.Optional(Type.String()),
   default: Type.Union([Type.String(), Type.Array(Type.String()), Type.Boolean()], { description: "the value of a trigger that sets none" }),
 });

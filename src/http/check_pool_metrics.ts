@@ -6,7 +6,11 @@ export function checkPoolGauges(stats: Map<string, TriggerCheckStats>): PerTrigg
   const of = (pick: (s: TriggerCheckStats) => number) => Object.fromEntries([...stats].map(([id, s]) => [id, pick(s)]));
   return [
     { name: "inlet_precheck_running", help: "Pre-execution check evaluations running in a sandbox worker.", values: of((s) => s.running) },
-    { name: "inlet_precheck_waiting", help: "Pre-execution check evaluations waiting for a sandbox worker (bounded server-wide by time and count).", values: of((s) => s.waiting) },
+    {
+      name: "inlet_precheck_waiting",
+      help: "Pre-execution check evaluations waiting for a sandbox worker (bounded server-wide by time and count).",
+      values: of((s) => s.waiting),
+    },
     {
       name: "inlet_precheck_failed_total",
       type: "counter",

@@ -13,7 +13,10 @@ test("every destination of every trigger: 1 for its state, 0 for the others, and
       { name: "audit", workflow: { kind: "command", argv: ["/bin/true"] } },
     ],
   });
-  const states = [{ ...okState("t1", "crm"), breaker: "open" as const }, { ...okState("t1", "audit"), paused: true }];
+  const states = [
+    { ...okState("t1", "crm"), breaker: "open" as const },
+    { ...okState("t1", "audit"), paused: true },
+  ];
   const text = new Metrics().render({}, destinationGauges([t], states, [{ triggerId: "t1", destination: "crm", queued: 7, running: 2 }]));
   expect(text).toContain('inlet_destination_state{trigger="t1",destination="crm",state="open"} 1');
   expect(text).toContain('inlet_destination_state{trigger="t1",destination="crm",state="ok"} 0');

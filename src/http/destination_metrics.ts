@@ -17,7 +17,10 @@ export function destinationGauges(triggers: TriggerRecord[], states: Destination
     for (const { name } of destinationsOf(trigger)) {
       const status = statusOf(states.find((s) => s.triggerId === trigger.id && s.destination === name) ?? okState(trigger.id, name));
       for (const state of STATUSES) stateSeries.push({ labels: { trigger: trigger.id, destination: name, state }, value: state === status ? 1 : 0 });
-      queuedSeries.push({ labels: { trigger: trigger.id, destination: name }, value: loads.find((l) => l.triggerId === trigger.id && l.destination === name)?.queued ?? 0 });
+      queuedSeries.push({
+        labels: { trigger: trigger.id, destination: name },
+        value: loads.find((l) => l.triggerId === trigger.id && l.destination === name)?.queued ?? 0,
+      });
     }
   }
   return [

@@ -13,7 +13,11 @@ test("refusals before routing carry a fresh request id in the body and the heade
 
 test("a long request line is 414, large headers 431, anything else goes on", async () => {
   await expectShape(refuseOversized(new Request(`http://h.test/webhooks/${"a".repeat(MAX_URL_BYTES)}`))!, 414, "uri too long");
-  await expectShape(refuseOversized(new Request("http://h.test/x", { headers: { "x-big": "a".repeat(MAX_HEADER_BYTES) } }))!, 431, "request header fields too large");
+  await expectShape(
+    refuseOversized(new Request("http://h.test/x", { headers: { "x-big": "a".repeat(MAX_HEADER_BYTES) } }))!,
+    431,
+    "request header fields too large",
+  );
   expect(refuseOversized(new Request("http://h.test/x", { headers: { "x-fine": "a".repeat(1000) } }))).toBeNull();
 });
 
@@ -35,8 +39,9 @@ test("routing ignores the Host: a short host is re-addressed, keeping path, quer
   expect(routed.method).toBe("POST");
   expect(routed.headers.get("x-sig")).toBe("s");
   expect(await routed.text()).toBe("{}");
-  expect(routable({ url: "/webhooks/tok?next=http://h/x", method: "GET", headers: new Headers() } as Request).url).toBe("http://inlet.local/webhooks/tok?next=http://h/x");
+  expect(routable({ url: "/webhooks/tok?next=http://h/x", method: "GET", headers: new Headers() } as Request).url).toBe(
+    "http://inlet.local/webhooks/tok?next=http://h/x",
+  );
   const normal = new Request("http://127.0.0.1:8080/healthz");
   expect(routable(normal)).toBe(normal);
 });
-

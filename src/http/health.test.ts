@@ -22,7 +22,13 @@ test("/metrics refused by its guard: the guard's 401, before any metric is read;
   let read = 0;
   const store = { ping: async () => true, runsWaitingOnKey: async () => (read++, {}) } as unknown as Store;
   const refuse = () => new Response('{"error":"unauthorized"}', { status: 401 });
-  const app = healthRoutes(store, new Metrics(), () => ({}), () => [], refuse);
+  const app = healthRoutes(
+    store,
+    new Metrics(),
+    () => ({}),
+    () => [],
+    refuse,
+  );
   const at = (path: string) => app.handle(new Request(`http://inlet.test${path}`));
   expect((await at("/metrics")).status).toBe(401);
   expect(read).toBe(0);

@@ -29,5 +29,9 @@ export function healthRoutes(
   return new Elysia({ name: "inlet-health" })
     .get("/healthz", () => plain(200, "ok\n"))
     .get("/readyz", async () => ((await store.ping()) ? plain(200, "ready\n") : plain(503, "store unreachable\n", { "Retry-After": UNAVAILABLE_RETRY_AFTER })))
-    .get("/metrics", async ({ request }) => guard(request) ?? plain(200, metrics.render(gauges(), await perTrigger()), { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }));
+    .get(
+      "/metrics",
+      async ({ request }) =>
+        guard(request) ?? plain(200, metrics.render(gauges(), await perTrigger()), { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }),
+    );
 }

@@ -70,4 +70,3 @@ export function webhookToken(url: string): string | null {
     return null;
   }
 }
-

@@ -31,5 +31,7 @@ test("failed authentications by trigger and mode: refused (enforce) or accepted 
 
 test("a counter of the whole instance is written without labels", () => {
   const text = new Metrics().render({}, [instanceCounter("inlet_config_reload_errors_total", "Config file changes refused.", 2)]);
-  expect(text).toContain("# HELP inlet_config_reload_errors_total Config file changes refused.\n# TYPE inlet_config_reload_errors_total counter\ninlet_config_reload_errors_total 2\n");
+  expect(text).toContain(
+    "# HELP inlet_config_reload_errors_total Config file changes refused.\n# TYPE inlet_config_reload_errors_total counter\ninlet_config_reload_errors_total 2\n",
+  );
 });

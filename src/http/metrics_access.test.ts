@@ -5,7 +5,8 @@ import { METRICS_TOKEN_HINT, metricsGuard } from "./metrics_access.ts";
 const METRICS_TOKEN = "metrics-token-0123456789";
 const ADMIN_TOKEN = "admin-token-0123456789";
 
-const scrape = (authorization?: string) => new Request("http://inlet.test/metrics", { headers: authorization === undefined ? {} : { Authorization: authorization } });
+const scrape = (authorization?: string) =>
+  new Request("http://inlet.test/metrics", { headers: authorization === undefined ? {} : { Authorization: authorization } });
 
 test("without a metrics token /metrics is open to anyone, whatever Authorization says", () => {
   const guard = metricsGuard(undefined, () => sha256Hex(ADMIN_TOKEN));
@@ -28,7 +29,13 @@ test("with one: no token, another scheme or a wrong token is the management API'
     expect(await refused.json()).toEqual({ error: "unauthorized" });
     expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="inlet"');
   }
-  for (const authorization of ["Bearer wrong", `Bearer ${METRICS_TOKEN}x`, `Bearer ${METRICS_TOKEN.slice(0, -1)}`, `Bearer ${METRICS_TOKEN} extra`, `Bearer ${sha256Hex(METRICS_TOKEN)}`]) {
+  for (const authorization of [
+    "Bearer wrong",
+    `Bearer ${METRICS_TOKEN}x`,
+    `Bearer ${METRICS_TOKEN.slice(0, -1)}`,
+    `Bearer ${METRICS_TOKEN} extra`,
+    `Bearer ${sha256Hex(METRICS_TOKEN)}`,
+  ]) {
     const refused = guard(scrape(authorization))!;
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: "unauthorized" });
@@ -55,7 +62,11 @@ test("the admin token in force is read at each request: after a reset the old on
 test("a refused token counts as a failed admin authentication: its 429 is the answer once given; an accepted one is never counted", () => {
   const counted: Request[] = [];
   const tooMany = new Response(null, { status: 429 });
-  const guard = metricsGuard(METRICS_TOKEN, () => sha256Hex(ADMIN_TOKEN), (request) => (counted.push(request), counted.length > 1 ? tooMany : null));
+  const guard = metricsGuard(
+    METRICS_TOKEN,
+    () => sha256Hex(ADMIN_TOKEN),
+    (request) => (counted.push(request), counted.length > 1 ? tooMany : null),
+  );
   expect(guard(scrape("Bearer wrong"))?.status).toBe(401);
   expect(guard(scrape(undefined))).toBe(tooMany);
   expect(guard(scrape(`Bearer ${METRICS_TOKEN}`))).toBeNull();

@@ -17,7 +17,11 @@ export type MetricsGuard = (request: Request) => Response | null;
  * token is taken here, a refusal counts as a failed admin authentication (`failedAuth`): the
  * management API's 429 once its address has failed too often.
  */
-export function metricsGuard(metricsToken: string | undefined, adminTokenHash: () => string, failedAuth: (request: Request) => Response | null = () => null): MetricsGuard {
+export function metricsGuard(
+  metricsToken: string | undefined,
+  adminTokenHash: () => string,
+  failedAuth: (request: Request) => Response | null = () => null,
+): MetricsGuard {
   if (metricsToken === undefined) return () => null;
   const hash = sha256Hex(metricsToken);
   // As tokenMatchesHash does, digests are compared in constant time; the presented token is

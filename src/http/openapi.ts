@@ -14,14 +14,27 @@ import { ActivityRowSchema, AlertSchema, PluginSchema, RunSchema, ValidationDeta
  */
 
 const ErrorSchema = Type.Object({ error: Type.String() }, { description: "what went wrong, in one line" });
-const InvalidSchema = Type.Object({ error: Type.String(), details: Type.Array(ValidationDetailSchema) }, { description: "invalid input: every problem by its JSON pointer" });
+const InvalidSchema = Type.Object(
+  { error: Type.String(), details: Type.Array(ValidationDetailSchema) },
+  { description: "invalid input: every problem by its JSON pointer" },
+);
 const CheckInputSchema = Type.Object(
-  { kind: Type.Union([Type.Literal("jsonpath"), Type.Literal("filter"), Type.Literal("regex")]), expression: Type.String(), sample: Type.Optional(Type.Unknown()) },
+  {
+    kind: Type.Union([Type.Literal("jsonpath"), Type.Literal("filter"), Type.Literal("regex")]),
+    expression: Type.String(),
+    sample: Type.Optional(Type.Unknown()),
+  },
   { additionalProperties: false },
 );
-const CheckResultSchema = Type.Union([Type.Object({ ok: Type.Literal(true), result: Type.Optional(Type.Unknown()) }), Type.Object({ ok: Type.Literal(false), error: Type.String() })]);
+const CheckResultSchema = Type.Union([
+  Type.Object({ ok: Type.Literal(true), result: Type.Optional(Type.Unknown()) }),
+  Type.Object({ ok: Type.Literal(false), error: Type.String() }),
+]);
 const SecretSchema = Type.Object({ secret: Type.String() });
-const ArmedSchema = Type.Object({ armedUntil: Type.String({ format: "date-time" }) }, { description: "until when the next handshake may set the trigger's secret" });
+const ArmedSchema = Type.Object(
+  { armedUntil: Type.String({ format: "date-time" }) },
+  { description: "until when the next handshake may set the trigger's secret" },
+);
 const FilteredSchema = Type.Object({ outcome: Type.Literal("filtered") }, { description: "the current filter still skips the request: no run" });
 
 /** Named schemas, referenced as `#/components/schemas/<name>`. */
@@ -69,7 +82,10 @@ export interface ApiRoute {
 }
 
 const unauthorized: Answer = { description: "missing or wrong admin token", schema: "Error" };
-const throttled: Answer = { description: "more than 20 failed authentications from this address this minute; retry after Retry-After (a correct token still passes)", schema: "Error" };
+const throttled: Answer = {
+  description: "more than 20 failed authentications from this address this minute; retry after Retry-After (a correct token still passes)",
+  schema: "Error",
+};
 const invalid: Answer = { description: "invalid input", schema: "Invalid" };
 const unknown = (what: string): Answer => ({ description: `unknown ${what}`, schema: "Error" });
 const managed: Answer = { description: 'the trigger is managed by a config file (managedBy "config"): change the file and apply it', schema: "Error" };
@@ -81,9 +97,32 @@ const page = [
 
 /** Every route of docs/api.md#calls and docs/api.md#operations, with every status it can answer. */
 export const ROUTES: ApiRoute[] = [
-  { method: "post", path: "/api/triggers", operationId: "createTrigger", tag: "Triggers", summary: "Create a trigger", request: "TriggerInput", responses: { "201": { description: "created", schema: "Trigger" }, "400": invalid } },
-  { method: "get", path: "/api/triggers", operationId: "listTriggers", tag: "Triggers", summary: "List triggers, newest first", query: [{ ...page[0], description: "page size (default: every trigger)", schema: { type: "integer", minimum: 1, maximum: 500 } }, page[1]], responses: { "200": { description: "triggers", arrayOf: "Trigger" }, "400": invalid } },
-  { method: "get", path: "/api/triggers/{id}", operationId: "getTrigger", tag: "Triggers", summary: "Read a trigger", responses: { "200": { description: "the trigger", schema: "Trigger" }, "404": unknown("trigger") } },
+  {
+    method: "post",
+    path: "/api/triggers",
+    operationId: "createTrigger",
+    tag: "Triggers",
+    summary: "Create a trigger",
+    request: "TriggerInput",
+    responses: { "201": { description: "created", schema: "Trigger" }, "400": invalid },
+  },
+  {
+    method: "get",
+    path: "/api/triggers",
+    operationId: "listTriggers",
+    tag: "Triggers",
+    summary: "List triggers, newest first",
+    query: [{ ...page[0], description: "page size (default: every trigger)", schema: { type: "integer", minimum: 1, maximum: 500 } }, page[1]],
+    responses: { "200": { description: "triggers", arrayOf: "Trigger" }, "400": invalid },
+  },
+  {
+    method: "get",
+    path: "/api/triggers/{id}",
+    operationId: "getTrigger",
+    tag: "Triggers",
+    summary: "Read a trigger",
+    responses: { "200": { description: "the trigger", schema: "Trigger" }, "404": unknown("trigger") },
+  },
   {
     method: "patch",
     path: "/api/triggers/{id}",
@@ -93,7 +132,14 @@ export const ROUTES: ApiRoute[] = [
     request: "TriggerPatch",
     responses: { "200": { description: "changed", schema: "Trigger" }, "400": invalid, "404": unknown("trigger"), "409": managed },
   },
-  { method: "delete", path: "/api/triggers/{id}", operationId: "deleteTrigger", tag: "Triggers", summary: "Delete; its URL answers 404 from then on", responses: { "204": { description: "deleted" }, "404": unknown("trigger"), "409": managed } },
+  {
+    method: "delete",
+    path: "/api/triggers/{id}",
+    operationId: "deleteTrigger",
+    tag: "Triggers",
+    summary: "Delete; its URL answers 404 from then on",
+    responses: { "204": { description: "deleted" }, "404": unknown("trigger"), "409": managed },
+  },
   {
     method: "get",
     path: "/api/triggers/{id}/secret",
@@ -117,7 +163,8 @@ export const ROUTES: ApiRoute[] = [
     path: "/api/triggers/{id}/arm",
     operationId: "armTrigger",
     tag: "Triggers",
-    summary: "Arm a trigger whose provider hands its secret over in a handshake (Asana, Notion): for 15 minutes the next handshake may set or replace its secret",
+    summary:
+      "Arm a trigger whose provider hands its secret over in a handshake (Asana, Notion): for 15 minutes the next handshake may set or replace its secret",
     responses: {
       "200": { description: "armed", schema: "Armed" },
       "404": unknown("trigger"),
@@ -159,7 +206,12 @@ export const ROUTES: ApiRoute[] = [
     summary: "Replay a trigger's runs (by status and time) or filtered requests (by time), oldest first",
     request: "BulkReplay",
     requestOptional: true,
-    responses: { "200": { description: "how many matched and were replayed", schema: "BulkReplayResult" }, "400": invalid, "404": unknown("trigger"), "503": unavailable },
+    responses: {
+      "200": { description: "how many matched and were replayed", schema: "BulkReplayResult" },
+      "400": invalid,
+      "404": unknown("trigger"),
+      "503": unavailable,
+    },
   },
   {
     method: "get",
@@ -167,20 +219,50 @@ export const ROUTES: ApiRoute[] = [
     operationId: "listRuns",
     tag: "Runs",
     summary: "Run history, newest first; $trigger only with include=trigger",
-    query: [...page, { name: "triggerId", description: "only this trigger's runs", schema: { type: "string" } }, { name: "include", description: "trigger: add each run's $trigger", schema: { enum: ["trigger"] } }],
+    query: [
+      ...page,
+      { name: "triggerId", description: "only this trigger's runs", schema: { type: "string" } },
+      { name: "include", description: "trigger: add each run's $trigger", schema: { enum: ["trigger"] } },
+    ],
     responses: { "200": { description: "runs", arrayOf: "Run" }, "400": invalid },
   },
-  { method: "get", path: "/api/runs/{id}", operationId: "getRun", tag: "Runs", summary: "One run", responses: { "200": { description: "the run", schema: "Run" }, "404": unknown("run") } },
+  {
+    method: "get",
+    path: "/api/runs/{id}",
+    operationId: "getRun",
+    tag: "Runs",
+    summary: "One run",
+    responses: { "200": { description: "the run", schema: "Run" }, "404": unknown("run") },
+  },
   {
     method: "post",
     path: "/api/runs/{id}/replay",
     operationId: "replayRun",
     tag: "Replay",
     summary: "A new run with the same $trigger, by the trigger's current workflow",
-    responses: { "201": { description: "the new run", schema: "Run" }, "404": unknown("run or its trigger"), "500": { description: "the replay could not finish", schema: "Error" }, "503": unavailable },
+    responses: {
+      "201": { description: "the new run", schema: "Run" },
+      "404": unknown("run or its trigger"),
+      "500": { description: "the replay could not finish", schema: "Error" },
+      "503": unavailable,
+    },
   },
-  { method: "get", path: "/api/alerts", operationId: "listAlerts", tag: "Alerts", summary: "Every alert rule's state: firing or ok, since when, its value and threshold", responses: { "200": { description: "alerts", arrayOf: "Alert" } } },
-  { method: "get", path: "/api/plugins", operationId: "listPlugins", tag: "Plugins", summary: "App-trigger plugins loaded", responses: { "200": { description: "plugins", arrayOf: "Plugin" } } },
+  {
+    method: "get",
+    path: "/api/alerts",
+    operationId: "listAlerts",
+    tag: "Alerts",
+    summary: "Every alert rule's state: firing or ok, since when, its value and threshold",
+    responses: { "200": { description: "alerts", arrayOf: "Alert" } },
+  },
+  {
+    method: "get",
+    path: "/api/plugins",
+    operationId: "listPlugins",
+    tag: "Plugins",
+    summary: "App-trigger plugins loaded",
+    responses: { "200": { description: "plugins", arrayOf: "Plugin" } },
+  },
   {
     method: "post",
     path: "/api/check",
@@ -203,7 +285,8 @@ export const ROUTES: ApiRoute[] = [
     path: "/api/triggers/{id}/destinations/{name}/pause",
     operationId: "pauseDestination",
     tag: "Destinations",
-    summary: "Pause a destination: requests are still accepted and its runs made, but they stay queued until it is resumed (on every instance, across restarts)",
+    summary:
+      "Pause a destination: requests are still accepted and its runs made, but they stay queued until it is resumed (on every instance, across restarts)",
     responses: { "200": { description: "the destination's state", schema: "DestinationStatus" }, "404": unknown("trigger or destination") },
   },
   {
@@ -223,7 +306,14 @@ export const ROUTES: ApiRoute[] = [
     request: "TransformTest",
     responses: { "200": { description: "the transform's result, or its error", schema: "TransformTestResult" }, "400": invalid },
   },
-  { method: "get", path: "/api/openapi.json", operationId: "openApi", tag: "Meta", summary: "This document", responses: { "200": { description: "the OpenAPI 3.1 document" } } },
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    operationId: "openApi",
+    tag: "Meta",
+    summary: "This document",
+    responses: { "200": { description: "the OpenAPI 3.1 document" } },
+  },
 ];
 
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
@@ -234,7 +324,13 @@ function answer(a: Answer) {
 }
 
 function pathParameters(path: string) {
-  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, description: name === "name" ? "the destination's name" : `the ${name === "id" ? "resource" : name} id`, schema: { type: "string" } }));
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: "path",
+    required: true,
+    description: name === "name" ? "the destination's name" : `the ${name === "id" ? "resource" : name} id`,
+    schema: { type: "string" },
+  }));
 }
 
 /** The document, for a server at `serverUrl`. */
@@ -264,7 +360,10 @@ export function openApiDocument(serverUrl = "http://127.0.0.1:8080") {
       contact: { name: "the operator of this inlet", url: `${serverUrl}/` },
     },
     servers: [{ url: serverUrl, description: "this inlet" }],
-    tags: ["Triggers", "Destinations", "Runs", "Replay", "Alerts", "Plugins", "Checks", "Meta"].map((name) => ({ name, description: `${name} of the management API` })),
+    tags: ["Triggers", "Destinations", "Runs", "Replay", "Alerts", "Plugins", "Checks", "Meta"].map((name) => ({
+      name,
+      description: `${name} of the management API`,
+    })),
     components: { securitySchemes: { admin: { type: "http", scheme: "bearer" } }, schemas: SCHEMAS },
     security: [{ admin: [] }],
     paths,

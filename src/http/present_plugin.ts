@@ -6,7 +6,13 @@ import type { InletPlugin } from "../plugins/types.ts";
  * triggers' settings (by label, with their defaults); `settings` only where it declares some.
  */
 export function presentPlugin(plugin: InletPlugin) {
-  const settings = (plugin.settings ?? []).map((s) => ({ key: s.key, label: s.label, kind: s.kind, ...(s.help ? { help: s.help } : {}), default: settingDefault(s) }));
+  const settings = (plugin.settings ?? []).map((s) => ({
+    key: s.key,
+    label: s.label,
+    kind: s.kind,
+    ...(s.help ? { help: s.help } : {}),
+    default: settingDefault(s),
+  }));
   return {
     id: plugin.id,
     name: plugin.name,

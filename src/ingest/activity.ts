@@ -2,7 +2,7 @@ import type { ActivityOutcome, ActivityRecord } from "../records/activity.ts";
 
 /** The Activity row of one request (docs/api.md#activityrow). */
 export function activityRow(
-  at: { triggerId: string; requestId: string; now: Date; /** `now` as ISO text, when the caller has it already */ iso?: string },
+  at: { triggerId: string; requestId: string; now: Date /** `now` as ISO text, when the caller has it already */; iso?: string },
   outcome: ActivityOutcome,
   detail: string | null,
   runId: string | null,

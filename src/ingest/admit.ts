@@ -13,7 +13,8 @@ export function admit(protocol: SenderProtocol, arrival: Arrival, limiter: RateL
   }
   if (limiter) {
     const wait = limiter.take(arrival.trigger.id, arrival.now.getTime());
-    if (wait > 0) return Ending.stop("rejected", "rate limited", failure(429, ERRORS.rateLimited, requestId, { "Retry-After": String(Math.ceil(wait / 1000)) }));
+    if (wait > 0)
+      return Ending.stop("rejected", "rate limited", failure(429, ERRORS.rateLimited, requestId, { "Retry-After": String(Math.ceil(wait / 1000)) }));
   }
   return null;
 }

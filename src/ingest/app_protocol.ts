@@ -36,7 +36,8 @@ export function appProtocol(trigger: TriggerRecord, plugin: InletPlugin, baseUrl
   });
   // Trust on first use: a handshake may hand the trigger a new secret only while it is armed.
   const armedAt = (now: Date) => plugin.adoptsSecret === true && isArmed(trigger.armedUntil, now);
-  const contextOf = (arrival: Arrival, armed = armedAt(arrival.now)): PluginContext => pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now, armed, host);
+  const contextOf = (arrival: Arrival, armed = armedAt(arrival.now)): PluginContext =>
+    pluginContext(trigger.appSecret ?? trigger.secret ?? "", arrival.now, armed, host);
   // Asked once per request: the dedup key and `$trigger.app` both carry it.
   const deliveryIds = new WeakMap<Verified, string | null>();
   const deliveryIdOf = (verified: Verified): string | null => {
@@ -110,7 +111,11 @@ function answerHandshake(
       // Its triggers are never armed, so nothing it hands over could be adopted: say why.
       throw new Error("it hands over a secret (adoptSecret), but the plugin does not declare adoptsSecret: true");
     }
-    return { response, adoptSecret, detail: typeof detail === "string" && detail !== "" ? detail : `${plugin.name} URL-verification handshake answered; no run` };
+    return {
+      response,
+      adoptSecret,
+      detail: typeof detail === "string" && detail !== "" ? detail : `${plugin.name} URL-verification handshake answered; no run`,
+    };
   };
 }
 

@@ -72,7 +72,10 @@ describe("report-only rollout", () => {
   });
 
   test("from reportUntil on, and in enforce mode, a failure is the 401 and nothing is marked", async () => {
-    for (const arrival of [bearing(reporting, "nope", new Date("2026-02-02T00:00:00.000Z")), bearing(triggerRecord({ auth: { ...bearer.auth, mode: "enforce" }, secret: "s3cret" }), "nope")]) {
+    for (const arrival of [
+      bearing(reporting, "nope", new Date("2026-02-02T00:00:00.000Z")),
+      bearing(triggerRecord({ auth: { ...bearer.auth, mode: "enforce" }, secret: "s3cret" }), "nope"),
+    ]) {
       const ending = (await authenticateRequest(genericProtocol(arrival.trigger, {}), arrival, body)) as Ending;
       expect(ending.outcome).toBe("auth_failed");
       expect(arrival.reportOnly).toEqual({});
@@ -86,7 +89,13 @@ describe("report-only rollout", () => {
     const reportingApp = triggerRecord({ ...app, auth: { ...app.auth, mode: "report", reportUntil: "2026-02-02T00:00:00Z" } });
     const now = Math.floor(arrivedAt.getTime() / 1000);
     const forged = arrivalOf(reportingApp, { headers: { "x-acme-signature": "00", "x-acme-time": String(now) } }, arrivedAt);
-    expect(await authenticateRequest(appProtocol(reportingApp, acme, () => "http://inlet.test"), forged, body)).not.toBeInstanceOf(Ending);
+    expect(
+      await authenticateRequest(
+        appProtocol(reportingApp, acme, () => "http://inlet.test"),
+        forged,
+        body,
+      ),
+    ).not.toBeInstanceOf(Ending);
     expect(forged.reportOnly).toEqual({ auth: { verified: false, reason: "acme signature missing or invalid" } });
   });
 });

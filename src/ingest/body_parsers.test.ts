@@ -35,7 +35,8 @@ test("an invalid JSON body's reason (kept in Activity) names what is wrong, neve
 });
 
 test("JSON content types, with and without parameters and in any case", () => {
-  for (const type of ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", "text/json", "application/vnd.api+json"]) expect(isJsonType(type)).toBe(true);
+  for (const type of ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", "text/json", "application/vnd.api+json"])
+    expect(isJsonType(type)).toBe(true);
   for (const type of [null, "", "text/plain", "application/jsonp", "application/x-www-form-urlencoded"]) expect(isJsonType(type)).toBe(false);
 });
 
@@ -46,7 +47,12 @@ test("numbers a double cannot hold are kept as sent, and counted; the text as re
   expect(parsed.jsonText).toBe(text);
   expect(JSON.stringify(parsed.value)).toBe(text);
   expect((parsed.value as { id: unknown }).id).toEqual(new ExactNumber("9007199254740993"));
-  expect(parseBodyAndText(bytes('{"n":1,"id":"evt_2e3"}'), "application/json")).toEqual({ value: { n: 1, id: "evt_2e3" }, jsonText: '{"n":1,"id":"evt_2e3"}', exactNumbers: 0, textMembers: 2 });
+  expect(parseBodyAndText(bytes('{"n":1,"id":"evt_2e3"}'), "application/json")).toEqual({
+    value: { n: 1, id: "evt_2e3" },
+    jsonText: '{"n":1,"id":"evt_2e3"}',
+    exactNumbers: 0,
+    textMembers: 2,
+  });
 });
 
 test("jsonShape counts object members outside strings, a duplicate name each time", () => {

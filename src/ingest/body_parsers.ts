@@ -174,4 +174,3 @@ function textOf(bytes: Uint8Array, contentType: string | null): string {
     throw new InvalidText(`the body is not valid ${charset}, as its content type says: it would not be stored as sent`);
   }
 }
-

@@ -43,6 +43,10 @@ test("an event-id key reads the body without failing on one that does not parse"
   const byEvent = triggerRecord({ dedup: { strategy: "event-id", windowSeconds: 60 } });
   const r = genericProtocol(byEvent, {});
   const body = "{broken";
-  const v = (await authenticateRequest(r, arrivalOf(byEvent, { body, headers: { "Content-Type": "application/json" } }), new TextEncoder().encode(body))) as Verified;
+  const v = (await authenticateRequest(
+    r,
+    arrivalOf(byEvent, { body, headers: { "Content-Type": "application/json" } }),
+    new TextEncoder().encode(body),
+  )) as Verified;
   expect(await deduplicate(r, v, new ParsedBody(v), new MemoryIngestStore())).toEqual({ claim: null });
 });

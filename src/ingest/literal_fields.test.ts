@@ -18,7 +18,11 @@ test("query: every field but the hidden ones, whatever their case, however often
 });
 
 test("headers: every name but the hidden ones, __proto__ included", () => {
-  const headers = new Headers([["__proto__", "x"], ["Authorization", "secret"], ["X-Team", "ops"]]);
+  const headers = new Headers([
+    ["__proto__", "x"],
+    ["Authorization", "secret"],
+    ["X-Team", "ops"],
+  ]);
   const out = headersObject(headers, new Set(["authorization"]));
   expect(JSON.stringify(out)).toBe('{"__proto__":"x","x-team":"ops"}');
   expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
@@ -36,8 +40,24 @@ test("headers: a repeated Set-Cookie is one string, its last value; a repeated o
 });
 
 test("headers: sorted by name, whatever order they arrived in, so the same headers make the same $trigger.headers", () => {
-  const a = headersObject(new Headers([["X-B", "2"], ["User-Agent", "curl"], ["X-A", "1"], ["Accept", "*/*"]]), new Set());
-  const b = headersObject(new Headers([["Accept", "*/*"], ["X-A", "1"], ["X-B", "2"], ["User-Agent", "curl"]]), new Set());
+  const a = headersObject(
+    new Headers([
+      ["X-B", "2"],
+      ["User-Agent", "curl"],
+      ["X-A", "1"],
+      ["Accept", "*/*"],
+    ]),
+    new Set(),
+  );
+  const b = headersObject(
+    new Headers([
+      ["Accept", "*/*"],
+      ["X-A", "1"],
+      ["X-B", "2"],
+      ["User-Agent", "curl"],
+    ]),
+    new Set(),
+  );
   expect(Object.keys(a)).toEqual(["accept", "user-agent", "x-a", "x-b"]);
   expect(JSON.stringify(a)).toBe(JSON.stringify(b));
 });

@@ -5,7 +5,8 @@ import { orderingKeysOf } from "./ordering_key.ts";
 import { parseBodyAndText } from "./body_parsers.ts";
 
 const checks = compileChecks(triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/x", orderingKey: "$.customer" } }));
-const keyOf = async (json: string) => (await orderingKeysOf(checks, parseBodyAndText(new TextEncoder().encode(json), "application/json").value)).default ?? null;
+const keyOf = async (json: string) =>
+  (await orderingKeysOf(checks, parseBodyAndText(new TextEncoder().encode(json), "application/json").value)).default ?? null;
 
 test("ordering keys on integers beyond 2^53 keep every digit: two different ids are two keys", async () => {
   expect(await keyOf('{"customer":9007199254740993}')).toBe("9007199254740993");

@@ -73,9 +73,18 @@ test("other content types are the body as a string", async () => {
 });
 
 test("a JSON body that is not valid UTF-8 is 400, never stored with U+FFFD in its place", async () => {
-  for (const bytes of [[0x7b, 0x22, 0x73, 0x22, 0x3a, 0x22, 0x61, 0xff, 0xfe, 0xc3, 0x62, 0x22, 0x7d], [0x22, 0xc0, 0xaf, 0x22], [0x22, 0xed, 0xa0, 0x80, 0x22], [0x22, 0xe2, 0x82, 0x22]]) {
+  for (const bytes of [
+    [0x7b, 0x22, 0x73, 0x22, 0x3a, 0x22, 0x61, 0xff, 0xfe, 0xc3, 0x62, 0x22, 0x7d],
+    [0x22, 0xc0, 0xaf, 0x22],
+    [0x22, 0xed, 0xa0, 0x80, 0x22],
+    [0x22, 0xe2, 0x82, 0x22],
+  ]) {
     const raw = Uint8Array.from(bytes);
-    const v = (await authenticateRequest(genericProtocol(trigger, {}), arrivalOf(trigger, { headers: { "Content-Type": "application/json" } }), raw)) as Verified;
+    const v = (await authenticateRequest(
+      genericProtocol(trigger, {}),
+      arrivalOf(trigger, { headers: { "Content-Type": "application/json" } }),
+      raw,
+    )) as Verified;
     const ending = parse(new ParsedBody(v), v.arrival.requestId) as Ending;
     expect(ending.response.status).toBe(400);
     expect(ending.detail).toContain("not valid UTF-8");

@@ -157,7 +157,8 @@ export function parse(body: ParsedBody, requestId: string): Step<{ value: unknow
     if (error instanceof InvalidText) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidText, requestId), { durable: true });
     if (error instanceof InvalidXml) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidXml, requestId), { durable: true });
     if (error instanceof InvalidMultipart) return Ending.stop("rejected", error.message, failure(400, ERRORS.invalidMultipart, requestId), { durable: true });
-    if (error instanceof TooManyParts) return Ending.stop("rejected", `multipart body: ${error.message}`, failure(413, ERRORS.tooLarge, requestId), { durable: true });
+    if (error instanceof TooManyParts)
+      return Ending.stop("rejected", `multipart body: ${error.message}`, failure(413, ERRORS.tooLarge, requestId), { durable: true });
     throw error;
   }
 }

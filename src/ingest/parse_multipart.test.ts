@@ -6,10 +6,20 @@ const enc = (s: string) => new TextEncoder().encode(s);
 const TYPE = "multipart/form-data; boundary=XyZ";
 const part = (headers: string, content: string) => `--XyZ\r\n${headers}\r\n\r\n${content}\r\n`;
 const body = (...parts: string[]) => enc(parts.join("") + "--XyZ--\r\n");
-const field = (name: string, value: string, type?: string) => part(`Content-Disposition: form-data; name="${name}"${type ? `\r\nContent-Type: ${type}` : ""}`, value);
+const field = (name: string, value: string, type?: string) =>
+  part(`Content-Disposition: form-data; name="${name}"${type ? `\r\nContent-Type: ${type}` : ""}`, value);
 
 test("text fields become body fields (a repeated name an array); a JSON part is parsed, numbers exact", () => {
-  const parsed = parseMultipart(body(field("a", "1"), field("tag", "x"), field("tag", "y"), field("payload", '{"id":9007199254740993,"n":[1]}', "application/json"), field("__proto__", "p")), TYPE);
+  const parsed = parseMultipart(
+    body(
+      field("a", "1"),
+      field("tag", "x"),
+      field("tag", "y"),
+      field("payload", '{"id":9007199254740993,"n":[1]}', "application/json"),
+      field("__proto__", "p"),
+    ),
+    TYPE,
+  );
   expect(parsed.files).toEqual([]);
   expect(JSON.stringify(parsed.fields)).toBe('{"a":"1","tag":["x","y"],"payload":{"id":9007199254740993,"n":[1]},"__proto__":"p"}');
   expect((parsed.fields.payload as { id: unknown }).id).toEqual(new ExactNumber("9007199254740993"));
@@ -21,13 +31,25 @@ test("file parts are described (field, filename, type, size, sha256) in body ord
     Buffer.from(field("payload", '{"event":"media.play"}', "application/json")),
     Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="thumb"; filename="a b.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'),
     Buffer.from(jpeg, "latin1"),
-    Buffer.from('\r\n--XyZ\r\nContent-Disposition: form-data; name="doc"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.txt\r\n\r\nhello\r\n--XyZ--'),
+    Buffer.from("\r\n--XyZ\r\nContent-Disposition: form-data; name=\"doc\"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt\r\n\r\nhello\r\n--XyZ--"),
   ]);
   const parsed = parseMultipart(new Uint8Array(raw), TYPE);
   expect(parsed.fields).toEqual({ payload: { event: "media.play" } });
   expect(parsed.files).toEqual([
-    { field: "thumb", filename: "a b.jpg", contentType: "image/jpeg", size: Buffer.from(jpeg, "latin1").length, sha256: new Bun.CryptoHasher("sha256").update(Buffer.from(jpeg, "latin1")).digest("hex") },
-    { field: "doc", filename: "résumé.txt", contentType: "application/octet-stream", size: 5, sha256: new Bun.CryptoHasher("sha256").update("hello").digest("hex") },
+    {
+      field: "thumb",
+      filename: "a b.jpg",
+      contentType: "image/jpeg",
+      size: Buffer.from(jpeg, "latin1").length,
+      sha256: new Bun.CryptoHasher("sha256").update(Buffer.from(jpeg, "latin1")).digest("hex"),
+    },
+    {
+      field: "doc",
+      filename: "résumé.txt",
+      contentType: "application/octet-stream",
+      size: 5,
+      sha256: new Bun.CryptoHasher("sha256").update("hello").digest("hex"),
+    },
   ]);
 });
 
@@ -56,7 +78,11 @@ test("malformed bodies are InvalidMultipart, with a message that says what is wr
     } catch (e) {
       error = e;
     }
-    expect({ message, error: error instanceof InvalidMultipart, text: (error as Error)?.message?.toLowerCase().includes(message.toLowerCase()) }).toEqual({ message, error: true, text: true });
+    expect({ message, error: error instanceof InvalidMultipart, text: (error as Error)?.message?.toLowerCase().includes(message.toLowerCase()) }).toEqual({
+      message,
+      error: true,
+      text: true,
+    });
   }
 });
 

@@ -18,7 +18,13 @@ test("the XML content types", () => {
 });
 
 test("elements become fields, attributes @_name, text #text, repeats arrays, values exact text", () => {
-  expect(parseXml(xml('<?xml version="1.0"?><order id="7" paid><email>a@b.c</email><amount>012.50</amount><note lang="en">x &amp; y &#65;</note><item>1</item><item>2</item><toString>t</toString></order>'))).toEqual({
+  expect(
+    parseXml(
+      xml(
+        '<?xml version="1.0"?><order id="7" paid><email>a@b.c</email><amount>012.50</amount><note lang="en">x &amp; y &#65;</note><item>1</item><item>2</item><toString>t</toString></order>',
+      ),
+    ),
+  ).toEqual({
     order: { "@_id": "7", "@_paid": true, email: "a@b.c", amount: "012.50", note: { "@_lang": "en", "#text": "x & y A" }, item: ["1", "2"], toString: "t" },
   });
 });

@@ -16,7 +16,14 @@ import type { Adoption } from "../triggers/adoption.ts";
 // The whole processing order in process: real stages and sandboxed checks, an in-memory store.
 function pipelineWith(
   triggers: TriggerRecord[],
-  options: { plugins?: InletPlugin[]; store?: IngestDeps["store"]; maxBodyBytes?: number; compileChecks?: IngestDeps["compileChecks"]; adoption?: Adoption; callerAddress?: IngestDeps["callerAddress"] } = {},
+  options: {
+    plugins?: InletPlugin[];
+    store?: IngestDeps["store"];
+    maxBodyBytes?: number;
+    compileChecks?: IngestDeps["compileChecks"];
+    adoption?: Adoption;
+    callerAddress?: IngestDeps["callerAddress"];
+  } = {},
 ) {
   const store = options.store ?? new MemoryIngestStore();
   const adopted: string[] = [];
@@ -179,12 +186,15 @@ const keyed: InletPlugin = definePlugin({
   verify: (req, ctx) => (req.headers.get("x-key") ?? new URL(req.url).searchParams.get("code")) === ctx.secret,
   credentialQuery: ["Code"],
   handshakeMethods: ["OPTIONS"],
-  handshake: (req) => (req.method === "OPTIONS" && req.headers.has("webhook-request-origin") ? new Response(null, { headers: { "WebHook-Allowed-Rate": "*" } }) : null),
+  handshake: (req) =>
+    req.method === "OPTIONS" && req.headers.has("webhook-request-origin") ? new Response(null, { headers: { "WebHook-Allowed-Rate": "*" } }) : null,
 });
 
 test("handshakeMethods: an OPTIONS reaches the handshake only once verified; verified but no handshake, 405; a plugin without them, 405", async () => {
   const trigger = triggerRecord({ app: "keyed", secret: "k3y" });
-  const { pipeline, store } = pipelineWith([trigger, triggerRecord({ id: "trg_2", token: "tok_2", app: "chal", appSecret: "sig" })], { plugins: [keyed, challenge] });
+  const { pipeline, store } = pipelineWith([trigger, triggerRecord({ id: "trg_2", token: "tok_2", app: "chal", appSecret: "sig" })], {
+    plugins: [keyed, challenge],
+  });
   const send = (token: string, method: string, headers: Record<string, string>, query = "") =>
     pipeline.handle(new Request(`http://inlet.test/webhooks/${token}${query}`, { method, headers }), token, query);
   const origin = { "WebHook-Request-Origin": "eventgrid.azure.net" };
@@ -217,7 +227,11 @@ test("credentialQuery: the key in ?code= authenticates and is kept out of $trigg
   const trigger = triggerRecord({ app: "keyed", secret: "k3y" });
   const { pipeline, store } = pipelineWith([trigger], { plugins: [keyed] });
   const query = "?code=k3y&topic=uploads&CODE=other";
-  const result = await pipeline.handle(new Request(`http://inlet.test/webhooks/${trigger.token}${query}`, { method: "POST", body: "{}", headers: json }), trigger.token, query);
+  const result = await pipeline.handle(
+    new Request(`http://inlet.test/webhooks/${trigger.token}${query}`, { method: "POST", body: "{}", headers: json }),
+    trigger.token,
+    query,
+  );
   expect(result.outcome).toBe("run");
   expect((store.runs[0].trigger as { query: unknown }).query).toEqual({ topic: "uploads" });
   expect(JSON.stringify(store.commits)).not.toContain("k3y");
@@ -238,7 +252,9 @@ test("trust on first use: a handshake's secret is adopted only while armed; othe
   const armed = pipelineWith([trigger], { plugins: [challenge], callerAddress: () => Uint8Array.from([203, 0, 113, 9]) });
   expect((await armed.post(trigger.token, "hello", { "x-sig": "sig" })).response.status).toBe(200);
   expect(armed.adopted).toEqual(["offered"]);
-  expect(armed.store.activity[0].detail).toBe("Chal URL-verification handshake answered; no run; the provider's secret was stored, handed over from 203.0.113.9; the trigger is no longer armed");
+  expect(armed.store.activity[0].detail).toBe(
+    "Chal URL-verification handshake answered; no run; the provider's secret was stored, handed over from 203.0.113.9; the trigger is no longer armed",
+  );
 
   // The secret already stored, offered again (a retried set-up): answered, nothing changes.
   const again = pipelineWith([trigger], { plugins: [challenge], adoption: "already_adopted" });
@@ -261,7 +277,10 @@ test("a handshake may say what its Activity row reads (SNS names the URL that co
     name: "Conf",
     secret: { label: "Signing secret", generated: false },
     verify: (req, ctx) => req.headers.get("x-sig") === ctx.secret,
-    handshake: (req) => (new TextDecoder().decode(req.rawBody) === "confirm" ? { response: new Response("ok"), detail: "open https://provider.test/confirm?token=t1 to confirm; no run" } : null),
+    handshake: (req) =>
+      new TextDecoder().decode(req.rawBody) === "confirm"
+        ? { response: new Response("ok"), detail: "open https://provider.test/confirm?token=t1 to confirm; no run" }
+        : null,
   });
   const trigger = triggerRecord({ app: "conf", appSecret: "sig" });
   const { post, store } = pipelineWith([trigger], { plugins: [confirming] });
@@ -289,7 +308,10 @@ test("decodeBody() of JSON sent as text/plain (SNS) is given the text, and parse
     appSecret: "sig",
     filter: { enabled: true, mode: "include", expression: '$.Message.kind == "paid"' },
     redaction: { enabled: true, patterns: ["^card$"] },
-    schema: { enabled: true, document: { type: "object", properties: { Message: { type: "object", properties: { id: { type: "integer", maximum: 9007199254740992 } } } } } },
+    schema: {
+      enabled: true,
+      document: { type: "object", properties: { Message: { type: "object", properties: { id: { type: "integer", maximum: 9007199254740992 } } } } },
+    },
   });
   const { post, store } = pipelineWith([trigger], { plugins: [textJson] });
   const sent = (message: string) => JSON.stringify({ Type: "Notification", Message: message });
@@ -372,7 +394,7 @@ test("an app plugin's decodeBody() is the body the schema, filter, redaction, ev
       if (payload === "deep") return { decoded: { type: "paid", nested: JSON.parse("[".repeat(300) + "]".repeat(300)) } };
       return { ...(body as object), ...(options.redacting ? { payload: undefined } : {}), decoded: JSON.parse(atob(payload)) };
     },
-    event: (_req, body) => ((body as { decoded?: { type?: string } }).decoded?.type ?? null),
+    event: (_req, body) => (body as { decoded?: { type?: string } }).decoded?.type ?? null,
   });
   const trigger = triggerRecord({
     app: "enc",
@@ -382,7 +404,8 @@ test("an app plugin's decodeBody() is the body the schema, filter, redaction, ev
     schema: { enabled: true, document: { type: "object", required: ["decoded"], properties: { decoded: { type: "object", required: ["type"] } } } },
   });
   const { post, store } = pipelineWith([trigger], { plugins: [decoding] });
-  const send = (inner: unknown) => post(trigger.token, JSON.stringify({ payload: typeof inner === "string" ? inner : btoa(JSON.stringify(inner)) }), { ...json, "x-sig": "sig" });
+  const send = (inner: unknown) =>
+    post(trigger.token, JSON.stringify({ payload: typeof inner === "string" ? inner : btoa(JSON.stringify(inner)) }), { ...json, "x-sig": "sig" });
 
   expect((await send({ type: "paid", email: "a@b.c" })).outcome).toBe("run");
   const stored = JSON.parse(store.commits.at(-1)!.triggerJson!) as { body: unknown; app: { event: string } };
@@ -396,7 +419,11 @@ test("an app plugin's decodeBody() is the body the schema, filter, redaction, ev
   // Decoded deeper than bodies may nest: not taken either.
   expect((await send("deep")).outcome).toBe("rejected");
   expect(store.runs).toHaveLength(1);
-  expect(store.activity.slice(-3).map((a) => a.detail)).toEqual([expect.stringContaining("/decoded"), expect.stringContaining("decoded"), expect.stringContaining("decoded")]);
+  expect(store.activity.slice(-3).map((a) => a.detail)).toEqual([
+    expect.stringContaining("/decoded"),
+    expect.stringContaining("decoded"),
+    expect.stringContaining("decoded"),
+  ]);
 });
 
 test("under redaction, the body's text as received is stored while redaction changed nothing and the text hides nothing; else the body is serialized", async () => {
@@ -484,7 +511,9 @@ test("the XML parser thread busy: 503 unavailable with Retry-After: 5 and an err
     expect(result.response.status).toBe(503);
     expect(result.response.headers.get("retry-after")).toBe("5");
     expect(await result.response.json()).toEqual({ error: "unavailable", request_id: result.response.headers.get("x-request-id") });
-    expect(store.activity).toEqual([expect.objectContaining({ outcome: "error", detail: "XML parser busy: 2000000 bytes of XML already wait for the parser thread" })]);
+    expect(store.activity).toEqual([
+      expect.objectContaining({ outcome: "error", detail: "XML parser busy: 2000000 bytes of XML already wait for the parser thread" }),
+    ]);
     expect(store.runs).toHaveLength(0);
   } finally {
     xmlParserThread.parse = parse;

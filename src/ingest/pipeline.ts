@@ -128,7 +128,10 @@ export class IngestPipeline {
     if (protocol.checkOnlyMethods.includes(arrival.method)) {
       const spared = await refuseUnverifiedHandshake(protocol, arrival, rawBody);
       if (spared) return spared;
-      return (await answerHandshake(protocol, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ?? notAUrlCheck(arrival, arrival.trigger.app ?? "the app");
+      return (
+        (await answerHandshake(protocol, arrival, rawBody, this.deps.triggers, () => this.callerOf(arrival))) ??
+        notAUrlCheck(arrival, arrival.trigger.app ?? "the app")
+      );
     }
 
     const verified = await authenticateRequest(protocol, arrival, rawBody);
@@ -243,7 +246,9 @@ export class IngestPipeline {
       const plugin = trigger.app ? this.deps.plugins.get(trigger.app) : undefined;
       if (trigger.app && !plugin) return null;
       const checks = this.deps.compileChecks(trigger);
-      const protocol: SenderProtocol = plugin ? appProtocol(trigger, plugin, () => this.deps.baseUrl(), this.deps.providerFetch) : genericProtocol(trigger, checks);
+      const protocol: SenderProtocol = plugin
+        ? appProtocol(trigger, plugin, () => this.deps.baseUrl(), this.deps.providerFetch)
+        : genericProtocol(trigger, checks);
       prepared = { checks, protocol };
       this.prepared.set(trigger, prepared);
     }
@@ -308,16 +313,28 @@ function failed(requestId: string, error: unknown, log: IngestDeps["log"]): Endi
   if (error instanceof ProviderUnavailable) {
     // Neither verified nor refused: the provider retries after the wait its URL is left alone for.
     const retryAfter = String(error.retryAfterSeconds);
-    return Ending.stop("error", `provider host ${error.host} unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": retryAfter }));
+    return Ending.stop(
+      "error",
+      `provider host ${error.host} unavailable: ${error.message}`,
+      failure(503, ERRORS.unavailable, requestId, { "Retry-After": retryAfter }),
+    );
   }
   if (error instanceof StoreUnavailable) {
-    return Ending.stop("error", `storage unavailable: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
+    return Ending.stop(
+      "error",
+      `storage unavailable: ${error.message}`,
+      failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }),
+    );
   }
   if (error instanceof XmlParserBusy) {
     return Ending.stop("error", `XML parser busy: ${error.message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
   }
   if (isOverload(error)) {
-    return Ending.stop("error", `overloaded: ${(error as Error).message}`, failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }));
+    return Ending.stop(
+      "error",
+      `overloaded: ${(error as Error).message}`,
+      failure(503, ERRORS.unavailable, requestId, { "Retry-After": UNAVAILABLE_RETRY_AFTER }),
+    );
   }
   if (isSandboxFailure(error)) {
     return Ending.stop("error", `pre-execution check failed: ${(error as Error).message}`, failure(500, ERRORS.preExecution, requestId));

@@ -27,7 +27,13 @@ test("the run, its key and its Activity row are one commit; workflow none is rec
   expect(duplicate).toBe(false);
   expect(store.commits).toHaveLength(1);
   expect(store.commits[0].dedup).toEqual({ keyHash: "h1", windowSeconds: 60 });
-  expect(run).toMatchObject({ status: "succeeded", attempts: 1, requestId: "req-1", createdAt: "2026-02-01T12:00:00.000Z", finishedAt: "2026-02-01T12:00:00.000Z" });
+  expect(run).toMatchObject({
+    status: "succeeded",
+    attempts: 1,
+    requestId: "req-1",
+    createdAt: "2026-02-01T12:00:00.000Z",
+    finishedAt: "2026-02-01T12:00:00.000Z",
+  });
   expect(run.trigger).toEqual({
     body: { email: "[REDACTED]" },
     headers: { "content-type": "application/json" },
@@ -92,7 +98,12 @@ test("a filtered request records its key and reason without a run, and keeps its
 test("a replayed run remembers what it replays; neither it nor an ordered one takes a direct slot", async () => {
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never, response: { mode: "workflow", timeoutMs: 1000 } });
   const store = new MemoryIngestStore();
-  const { run, slot } = await recordRun({ store, directSlot: () => ({ release: () => {} }) }, delivery({ trigger: http, claim: null, replayOf: "run-0" }), {}, "key-hash");
+  const { run, slot } = await recordRun(
+    { store, directSlot: () => ({ release: () => {} }) },
+    delivery({ trigger: http, claim: null, replayOf: "run-0" }),
+    {},
+    "key-hash",
+  );
   expect(run).toMatchObject({ replayOf: "run-0", orderingKey: "key-hash", status: "queued" });
   expect(slot).toBeNull();
 });

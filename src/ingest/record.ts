@@ -108,7 +108,13 @@ export async function recordRun(
 }
 
 /** A destination's run of the delivery: queued, or already succeeded for a workflow `none`. */
-function newRun(delivery: Delivery, payload: unknown, createdAt: string, destination: DestinationConfig, orderingKey: string | null): RunRecord & { trigger: unknown } {
+function newRun(
+  delivery: Delivery,
+  payload: unknown,
+  createdAt: string,
+  destination: DestinationConfig,
+  orderingKey: string | null,
+): RunRecord & { trigger: unknown } {
   const immediate = destination.workflow.kind === "none";
   return {
     id: Bun.randomUUIDv7(),

@@ -36,7 +36,11 @@ function pipelineWith(trigger: TriggerRecord, caller = "127.0.0.1") {
     now: () => arrivedAt,
   });
   const send = (body: string, headers: Record<string, string> = {}, method = "POST") =>
-    pipeline.handle(new Request(`http://inlet.test/webhooks/${trigger.token}`, { method, body: method === "POST" ? body : undefined, headers }), trigger.token, "");
+    pipeline.handle(
+      new Request(`http://inlet.test/webhooks/${trigger.token}`, { method, body: method === "POST" ? body : undefined, headers }),
+      trigger.token,
+      "",
+    );
   const payloads = () => store.runs.map((r) => r.trigger as Record<string, unknown>);
   return { send, store, payloads };
 }
@@ -97,7 +101,9 @@ test("sources in report mode: an outsider goes on with $trigger.sources naming i
   expect(outsider.payloads()[0]).toMatchObject({ auth: { verified: true }, sources: { allowed: false, address: "203.0.113.9" } });
   expect(outsider.store.activity[0].detail).toBe("report-only: source address 203.0.113.9 is not in the trigger's allowed sources");
   await outsider.send("{}", { ...json, Authorization: "Bearer nope" });
-  expect(outsider.store.activity[1].detail).toBe("report-only: authentication failed: wrong bearer token; source address 203.0.113.9 is not in the trigger's allowed sources");
+  expect(outsider.store.activity[1].detail).toBe(
+    "report-only: authentication failed: wrong bearer token; source address 203.0.113.9 is not in the trigger's allowed sources",
+  );
 
   const insider = pipelineWith(trigger, "192.0.2.7");
   await insider.send("{}", { ...json, Authorization: "Bearer s3cret" });
@@ -106,7 +112,12 @@ test("sources in report mode: an outsider goes on with $trigger.sources naming i
 });
 
 test("handshakes stay enforced: never answered to a request a report-only check let through", async () => {
-  const app = triggerRecord({ app: "acme", appSecret: "sig", auth: { ...bearerAuth, type: "none", ...report }, sources: { allow: ["192.0.2.0/24"], ...report } });
+  const app = triggerRecord({
+    app: "acme",
+    appSecret: "sig",
+    auth: { ...bearerAuth, type: "none", ...report },
+    sources: { allow: ["192.0.2.0/24"], ...report },
+  });
   const inside = pipelineWith(app, "192.0.2.7");
   const forged = await inside.send("challenge", { "x-sig": "forged" });
   expect([forged.response.status, forged.outcome, forged.authFailure]).toEqual([401, "auth_failed", "enforce"]);
@@ -116,7 +127,10 @@ test("handshakes stay enforced: never answered to a request a report-only check 
   expect((await inside.send("{}", { ...json, "x-sig": "forged" })).outcome).toBe("run");
 
   const outside = pipelineWith(app, "203.0.113.9");
-  for (const [body, method] of [["challenge", "POST"], ["", "GET"]]) {
+  for (const [body, method] of [
+    ["challenge", "POST"],
+    ["", "GET"],
+  ]) {
     const refused = await outside.send(body, { "x-sig": "sig" }, method);
     expect([refused.response.status, refused.outcome]).toEqual([403, "rejected"]);
   }

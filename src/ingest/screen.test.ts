@@ -24,7 +24,12 @@ test("a filtered-out delivery keeps its redacted body (for replay), with the rea
     passes: async () => false,
     redact: async (body) => ({ ...(body as object), email: "[REDACTED]" }),
   };
-  expect(await screen(checks, delivery(), false)).toEqual({ filteredOut: "filter (include) did not match", body: { ok: false, email: "[REDACTED]" }, query: {}, headers: {} });
+  expect(await screen(checks, delivery(), false)).toEqual({
+    filteredOut: "filter (include) did not match",
+    body: { ok: false, email: "[REDACTED]" },
+    query: {},
+    headers: {},
+  });
 });
 
 test("a replay past the filter only redacts; otherwise the filter, then redaction", async () => {

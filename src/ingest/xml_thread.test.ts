@@ -24,7 +24,15 @@ test("a body parsed on the parser thread is what parseXml gives on the request t
     const refused = new TextEncoder().encode(`<a>${"x".repeat(20_000)}</b>`);
     const error = (await thread.parse(refused).catch((e) => e)) as InvalidXml;
     expect(error).toBeInstanceOf(InvalidXml);
-    expect(error.message).toBe((() => { try { parseXml(refused); } catch (e) { return (e as Error).message; } })()!);
+    expect(error.message).toBe(
+      (() => {
+        try {
+          parseXml(refused);
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })()!,
+    );
   } finally {
     thread.close();
   }
@@ -95,7 +103,10 @@ test("a parser thread that dies fails the body it was on; the bodies behind it g
 
 test("a body the thread does not finish within its deadline is refused as invalid XML; the ones behind it are parsed by a new thread", async () => {
   let spawned = 0;
-  const thread = new XmlParserThread({ spawn: () => (spawned++ === 0 ? scriptWorker("self.onmessage = () => {};") : realWorker()), deadlineMs: () => (spawned <= 1 ? 200 : 10_000) });
+  const thread = new XmlParserThread({
+    spawn: () => (spawned++ === 0 ? scriptWorker("self.onmessage = () => {};") : realWorker()),
+    deadlineMs: () => (spawned <= 1 ? 200 : 10_000),
+  });
   try {
     const bytes = xmlOf(XML_THREAD_BYTES);
     const [stuck, behind] = await Promise.allSettled([thread.parse(bytes), thread.parse(bytes)]);

@@ -7,7 +7,8 @@ import { parseJson, parseJsonCounting } from "./parse_json.ts";
 import { asDoubles } from "./as_doubles.ts";
 import { jsonNumber } from "./decimal.ts";
 
-const SENT = '{"big":9007199254740993,"safe":9007199254740992,"huge":1e400,"long":0.1000000000000000055511151231257827,"plain":[1,2.5,-3],"s":"9007199254740993"}';
+const SENT =
+  '{"big":9007199254740993,"safe":9007199254740992,"huge":1e400,"long":0.1000000000000000055511151231257827,"plain":[1,2.5,-3],"s":"9007199254740993"}';
 
 test("numbers a double cannot hold are kept as their text; JSON.stringify writes them as sent", () => {
   const { value, exactNumbers } = parseJsonCounting(SENT);
@@ -31,7 +32,7 @@ test("the reader for engines without source text (QuickJS) parses as JSON.parse 
   expect(read).toEqual(JSON.parse(odd));
   expect(Object.keys(read)).toEqual(["__proto__", "a", ""]);
   expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
-  expect(readJsonExactly(' [ 1 , 12345678901234567890 ] ').value).toEqual([1, new ExactNumber("12345678901234567890")]);
+  expect(readJsonExactly(" [ 1 , 12345678901234567890 ] ").value).toEqual([1, new ExactNumber("12345678901234567890")]);
   for (const bad of ["", "{", "[1,]", '{"a" 1}', "01", "1 2", "tru", '"\u0001"']) expect(() => readJsonExactly(bad)).toThrow(SyntaxError);
 });
 

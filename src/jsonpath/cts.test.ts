@@ -35,9 +35,7 @@ describe("RFC 9535 compliance test suite", () => {
         return;
       }
       const candidates = c.results!.map((r, k) => ({ values: r, paths: c.results_paths?.[k] }));
-      const hit = candidates.some(
-        (r) => Bun.deepEquals(values, r.values, true) && (r.paths === undefined || Bun.deepEquals(paths, r.paths, true)),
-      );
+      const hit = candidates.some((r) => Bun.deepEquals(values, r.values, true) && (r.paths === undefined || Bun.deepEquals(paths, r.paths, true)));
       if (!hit) expect({ values, paths } as unknown).toEqual(candidates[0]);
     });
   });

@@ -48,15 +48,30 @@ describe("configuration-time errors that help", () => {
     expect(errorOf(() => parseFilter("lenght($.a) > 1")).message).toContain("unknown function lenght()");
     expect(errorOf(() => parseQuery("$[@.a]")).message).toContain("a filter selector starts with '?'");
     // A path without its root is not an unquoted string.
-    expect(errorOf(() => parseQuery("data.id")).message).toBe("expected '$' at the start of the query, found bare word 'data' at position 0: a query starts with $, e.g. $.data.id");
+    expect(errorOf(() => parseQuery("data.id")).message).toBe(
+      "expected '$' at the start of the query, found bare word 'data' at position 0: a query starts with $, e.g. $.data.id",
+    );
   });
 
   const samples = [
-    ...['$.type = "x"', "$.type == paid", "$.items[*].price > 10", "", "(($.a)", '$.a == "x', "$.a == 01",
-      "length ($.a) > 1", "count(1) > 0", "$.a ==", "$.a &&", "$[", "@.a[", "$.a == 'x\\q'", "$.a == '\\uD800'"]
-      .map((s) => () => parseFilter(s)),
-    ...["", " $", "$ ", "$.", "$[0", "$[-0]", "$[1.5]", "$[9007199254740992]", "$.a..", "$['a'", "@.a", "$[?@.a=]", "$.a#"]
-      .map((s) => () => parseQuery(s)),
+    ...[
+      '$.type = "x"',
+      "$.type == paid",
+      "$.items[*].price > 10",
+      "",
+      "(($.a)",
+      '$.a == "x',
+      "$.a == 01",
+      "length ($.a) > 1",
+      "count(1) > 0",
+      "$.a ==",
+      "$.a &&",
+      "$[",
+      "@.a[",
+      "$.a == 'x\\q'",
+      "$.a == '\\uD800'",
+    ].map((s) => () => parseFilter(s)),
+    ...["", " $", "$ ", "$.", "$[0", "$[-0]", "$[1.5]", "$[9007199254740992]", "$.a..", "$['a'", "@.a", "$[?@.a=]", "$.a#"].map((s) => () => parseQuery(s)),
   ];
 
   test("every error says what was expected and where", () => {

@@ -91,14 +91,7 @@ function singularValue(query: Query, current: unknown, root: unknown): unknown {
   return value;
 }
 
-function applySegment(
-  segment: Segment,
-  value: unknown,
-  path: string,
-  outValues: unknown[],
-  outPaths: string[] | null,
-  root: unknown,
-): void {
+function applySegment(segment: Segment, value: unknown, path: string, outValues: unknown[], outPaths: string[] | null, root: unknown): void {
   if (!segment.descendant) {
     applySelectors(segment.selectors, value, path, outValues, outPaths, root);
     return;
@@ -125,14 +118,7 @@ function applySegment(
   }
 }
 
-function applySelectors(
-  selectors: readonly Selector[],
-  value: unknown,
-  path: string,
-  outValues: unknown[],
-  outPaths: string[] | null,
-  root: unknown,
-): void {
+function applySelectors(selectors: readonly Selector[], value: unknown, path: string, outValues: unknown[], outPaths: string[] | null, root: unknown): void {
   for (let s = 0; s < selectors.length; s++) {
     const selector = selectors[s];
     if (Array.isArray(value)) {
@@ -202,9 +188,7 @@ function test(expr: LogicalExpr, current: unknown, root: unknown): boolean {
     case "not":
       return !test(expr.operand, current, root);
     case "exists":
-      return expr.query.singular
-        ? singularValue(expr.query, current, root) !== undefined
-        : selectValues(expr.query, current, root).length > 0;
+      return expr.query.singular ? singularValue(expr.query, current, root) !== undefined : selectValues(expr.query, current, root).length > 0;
     case "test":
       return callTest(expr.call, current, root);
   }

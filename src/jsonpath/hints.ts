@@ -40,23 +40,21 @@ export interface QuerySource {
  * Suggests a filter selector that does what a comparison of a non-singular query probably
  * meant: `$.items[*].price > 10` → `$.items[?@.price > 10]` ("is there an item whose price > 10").
  */
-export function filterSuggestion(
-  query: Query,
-  source: QuerySource,
-  op: string,
-  otherText: string,
-  queryOnLeft: boolean,
-): string {
-  const singular = query.segments.map(
-    (s) => !s.descendant && s.selectors.length === 1 && (s.selectors[0].kind === "name" || s.selectors[0].kind === "index"),
-  );
+export function filterSuggestion(query: Query, source: QuerySource, op: string, otherText: string, queryOnLeft: boolean): string {
+  const singular = query.segments.map((s) => !s.descendant && s.selectors.length === 1 && (s.selectors[0].kind === "name" || s.selectors[0].kind === "index"));
   const at = singular.indexOf(false);
   const segment = query.segments[at];
   const span = source.segments[at];
   const restSingular = singular.lastIndexOf(false) === at;
   // With `@` on the other side the rewrite would change what `@` means: show the generic form.
-  if (segment === undefined || span === undefined || !restSingular || segment.descendant
-    || segment.selectors[0].kind !== "wildcard" || otherText.includes("@")) {
+  if (
+    segment === undefined ||
+    span === undefined ||
+    !restSingular ||
+    segment.descendant ||
+    segment.selectors[0].kind !== "wildcard" ||
+    otherText.includes("@")
+  ) {
     return "$.items[?@.price > 10]";
   }
   const prefix = source.text.slice(0, span.start);

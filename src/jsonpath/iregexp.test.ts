@@ -5,16 +5,67 @@ const matches = (pattern: string, value: string) => compileIRegexp(pattern, true
 
 describe("I-Regexp (RFC 9485) to ECMAScript", () => {
   test("valid patterns", () => {
-    for (const p of ["", "a|", "()", "a*b+c?", "a{2}", "a{2,}", "a{2,3}", "[a-z]", "[^a-z]", "[-a]", "[a-]", "[-]", "[--]",
-      "\\p{Lu}", "\\P{L}", "[\\p{Nd}x]", "\\.\\\\\\[\\]\\(\\)\\{\\}\\|\\^\\-\\?\\*\\+", "\\n\\r\\t", "[\\n-\\r]", "x\u{1F600}y", "[\u{1F600}-\u{1F64F}]", "-", ",", "/"]) {
+    for (const p of [
+      "",
+      "a|",
+      "()",
+      "a*b+c?",
+      "a{2}",
+      "a{2,}",
+      "a{2,3}",
+      "[a-z]",
+      "[^a-z]",
+      "[-a]",
+      "[a-]",
+      "[-]",
+      "[--]",
+      "\\p{Lu}",
+      "\\P{L}",
+      "[\\p{Nd}x]",
+      "\\.\\\\\\[\\]\\(\\)\\{\\}\\|\\^\\-\\?\\*\\+",
+      "\\n\\r\\t",
+      "[\\n-\\r]",
+      "x\u{1F600}y",
+      "[\u{1F600}-\u{1F64F}]",
+      "-",
+      ",",
+      "/",
+    ]) {
       expect({ p, valid: translateIRegexp(p) !== null }).toEqual({ p, valid: true });
       expect(compileIRegexp(p, true)).not.toBeNull();
     }
   });
 
   test("patterns outside I-Regexp are rejected", () => {
-    for (const p of ["(", ")", "[", "]", "}", "{2}", "a**", "a{2,1}", "a{,2}", "[]", "[^]", "[a-b-c]", "[z-a]", "[\\p{L}-z]",
-      "\\d", "\\w", "\\s", "\\b", "\\1", "(?:a)", "(?=a)", "\\p{IsBasicLatin}", "\\p{Cs}", "\\x41", "\\u0041", "[[a]]", "a\uD800"]) {
+    for (const p of [
+      "(",
+      ")",
+      "[",
+      "]",
+      "}",
+      "{2}",
+      "a**",
+      "a{2,1}",
+      "a{,2}",
+      "[]",
+      "[^]",
+      "[a-b-c]",
+      "[z-a]",
+      "[\\p{L}-z]",
+      "\\d",
+      "\\w",
+      "\\s",
+      "\\b",
+      "\\1",
+      "(?:a)",
+      "(?=a)",
+      "\\p{IsBasicLatin}",
+      "\\p{Cs}",
+      "\\x41",
+      "\\u0041",
+      "[[a]]",
+      "a\uD800",
+    ]) {
       expect({ p, valid: translateIRegexp(p) }).toEqual({ p, valid: null });
     }
   });

@@ -4,11 +4,36 @@
 import { scanNumber, scanString } from "./literals.ts";
 
 export type TokenKind =
-  | "$" | "@" | "." | ".." | "[" | "]" | "(" | ")" | "," | ":" | "?" | "*" | "!"
-  | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||"
+  | "$"
+  | "@"
+  | "."
+  | ".."
+  | "["
+  | "]"
+  | "("
+  | ")"
+  | ","
+  | ":"
+  | "?"
+  | "*"
+  | "!"
+  | "=="
+  | "!="
+  | "<"
+  | "<="
+  | ">"
+  | ">="
+  | "&&"
+  | "||"
   // Not RFC 9535 tokens; kept so the parser can explain the mistake.
-  | "=" | "&" | "|" | "invalid"
-  | "string" | "number" | "name" | "eof";
+  | "="
+  | "&"
+  | "|"
+  | "invalid"
+  | "string"
+  | "number"
+  | "name"
+  | "eof";
 
 export interface Token {
   readonly kind: TokenKind;
@@ -22,16 +47,36 @@ export interface Token {
 }
 
 const PUNCTUATION: Record<string, TokenKind> = {
-  "$": "$", "@": "@", "[": "[", "]": "]", "(": "(", ")": ")", ",": ",", ":": ":", "?": "?",
+  $: "$",
+  "@": "@",
+  "[": "[",
+  "]": "]",
+  "(": "(",
+  ")": ")",
+  ",": ",",
+  ":": ":",
+  "?": "?",
   "*": "*",
 };
 
 const TWO_CHAR: Record<string, TokenKind> = {
-  "..": "..", "==": "==", "!=": "!=", "<=": "<=", ">=": ">=", "&&": "&&", "||": "||",
+  "..": "..",
+  "==": "==",
+  "!=": "!=",
+  "<=": "<=",
+  ">=": ">=",
+  "&&": "&&",
+  "||": "||",
 };
 
 const ONE_CHAR: Record<string, TokenKind> = {
-  ".": ".", "=": "=", "!": "!", "<": "<", ">": ">", "&": "&", "|": "|",
+  ".": ".",
+  "=": "=",
+  "!": "!",
+  "<": "<",
+  ">": ">",
+  "&": "&",
+  "|": "|",
 };
 
 /** RFC 9535 name-first: ALPHA / "_" / non-ASCII (surrogates only as a valid pair). */

@@ -25,10 +25,7 @@ function hex4(source: string, at: number): number {
     else if (c >= 0x41 && c <= 0x46) d = c - 0x37;
     else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
     else {
-      throw new JsonPathSyntaxError(
-        "expected 4 hex digits after \\u in string literal, found " + describeChar(source, i),
-        i,
-      );
+      throw new JsonPathSyntaxError("expected 4 hex digits after \\u in string literal, found " + describeChar(source, i), i);
     }
     value = value * 16 + d;
   }
@@ -53,10 +50,7 @@ export function scanString(source: string, start: number): { value: string; end:
   let i = chunk;
   for (;;) {
     if (i >= source.length) {
-      throw new JsonPathSyntaxError(
-        `expected closing ${quoteChar} of the string literal opened at position ${start}, found end of input`,
-        i,
-      );
+      throw new JsonPathSyntaxError(`expected closing ${quoteChar} of the string literal opened at position ${start}, found end of input`, i);
     }
     const c = source.charCodeAt(i);
     if (c === quote) break;
@@ -151,10 +145,7 @@ export function scanNumber(source: string, start: number): { end: number; intege
   const after = source.charCodeAt(i);
   const lower = after | 0x20;
   if (after === 0x2e || after === 0x5f || isDigit(after) || (lower >= 0x61 && lower <= 0x7a)) {
-    throw new JsonPathSyntaxError(
-      `expected an operator or delimiter after number ${source.slice(start, i)}, found ${describeChar(source, i)}`,
-      i,
-    );
+    throw new JsonPathSyntaxError(`expected an operator or delimiter after number ${source.slice(start, i)}, found ${describeChar(source, i)}`, i);
   }
   return { end: i, integer };
 }

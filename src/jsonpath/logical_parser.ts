@@ -4,14 +4,7 @@ import { JsonPathSyntaxError } from "./errors.ts";
 import { jsonNumber } from "../json/decimal.ts";
 import { FUNCTIONS, isFunctionName, type ParamType } from "./functions.ts";
 import { filterSuggestion } from "./hints.ts";
-import {
-  enterNesting,
-  leaveNesting,
-  type ParseContext,
-  sourceOf,
-  startOf,
-  unexpected,
-} from "./parse_context.ts";
+import { enterNesting, leaveNesting, type ParseContext, sourceOf, startOf, unexpected } from "./parse_context.ts";
 import { parseQueryTail } from "./query_parser.ts";
 
 /** An operand not yet placed: a literal, query or call, or an already logical expression. */
@@ -164,10 +157,7 @@ function parseCall(ctx: ParseContext): FunctionCall {
   leaveNesting(ctx);
   const arity = signature.params.length;
   if (raw.length !== arity) {
-    throw new JsonPathSyntaxError(
-      `expected ${arity} argument${arity === 1 ? "" : "s"} for ${name}(), found ${raw.length}`,
-      nameToken.start,
-    );
+    throw new JsonPathSyntaxError(`expected ${arity} argument${arity === 1 ? "" : "s"} for ${name}(), found ${raw.length}`, nameToken.start);
   }
   const args = raw.map((a, i) => checkArgument(ctx, name, i, signature.params[i], a.expr, a.start));
   const call: FunctionCall = { kind: "call", name, args };
@@ -198,16 +188,10 @@ function describe(ctx: ParseContext, expr: Expr): string {
 function checkArgument(ctx: ParseContext, fn: string, index: number, type: ParamType, expr: Expr, at: number): Argument {
   const what = `argument ${index + 1} of ${fn}()`;
   if (type === "logical") return toLogical(ctx, expr, at);
-  const ok = type === "nodes"
-    ? expr.kind === "query" || (expr.kind === "call" && FUNCTIONS[expr.name].result === "nodes")
-    : resultType(expr) === "value";
+  const ok = type === "nodes" ? expr.kind === "query" || (expr.kind === "call" && FUNCTIONS[expr.name].result === "nodes") : resultType(expr) === "value";
   if (ok) return expr as Argument;
-  const expected = type === "nodes"
-    ? `a query as ${what}`
-    : `a value (a literal, a singular query or a function returning a value) as ${what}`;
-  const hint = expr.kind === "query"
-    ? "a singular query uses only .name, ['name'] and [index]; for several nodes use count() or value()"
-    : undefined;
+  const expected = type === "nodes" ? `a query as ${what}` : `a value (a literal, a singular query or a function returning a value) as ${what}`;
+  const hint = expr.kind === "query" ? "a singular query uses only .name, ['name'] and [index]; for several nodes use count() or value()" : undefined;
   throw new JsonPathSyntaxError(`expected ${expected}, found ${describe(ctx, expr)}`, startOf(ctx, expr, at), hint);
 }
 

@@ -64,10 +64,7 @@ export function expectToken(ctx: ParseContext, kind: Token["kind"], expected: st
 export function enterNesting(ctx: ParseContext, position: number): void {
   ctx.depth++;
   if (ctx.depth > MAX_NESTING) {
-    throw new JsonPathSyntaxError(
-      `expected at most ${MAX_NESTING} nested levels of parentheses, filters and function calls, found deeper nesting`,
-      position,
-    );
+    throw new JsonPathSyntaxError(`expected at most ${MAX_NESTING} nested levels of parentheses, filters and function calls, found deeper nesting`, position);
   }
 }
 

@@ -114,8 +114,6 @@ describe("parseQuery and evaluateQuery", () => {
 
   test("an own property named like an Object.prototype member is the only match", () => {
     expect(evaluateQuery(parseQuery("$.constructor"), {})).toEqual([]);
-    expect(evaluateQuery(parseQuery("$.__proto__"), JSON.parse('{"__proto__": 1}'))).toEqual([
-      { value: 1, path: "$['__proto__']" },
-    ]);
+    expect(evaluateQuery(parseQuery("$.__proto__"), JSON.parse('{"__proto__": 1}'))).toEqual([{ value: 1, path: "$['__proto__']" }]);
   });
 });

@@ -15,7 +15,11 @@ export function parseQuery(source: string): Query {
   if (first.kind !== "$") {
     // A name here is a path written without its root (`data.id`): say where the $ goes, not that strings need quotes.
     const hint =
-      first.kind === "@" ? "@ is only valid inside a filter; a query starts with $" : first.kind === "name" ? `a query starts with $, e.g. $.${source.trim()}` : undefined;
+      first.kind === "@"
+        ? "@ is only valid inside a filter; a query starts with $"
+        : first.kind === "name"
+          ? `a query starts with $, e.g. $.${source.trim()}`
+          : undefined;
     unexpected(ctx, "'$' at the start of the query", hint);
   }
   ctx.lexer.advance();

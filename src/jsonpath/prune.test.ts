@@ -128,7 +128,8 @@ describe("prune keeps what an expression observes", () => {
         const expected = evaluateFilter(filter, document);
         if (expected) observedTrue++;
         const actual = evaluateFilter(filter, prune(filter, document));
-        if (actual !== expected) expect({ source, document: JSON.stringify(document), actual }).toEqual({ source, document: JSON.stringify(document), actual: expected });
+        if (actual !== expected)
+          expect({ source, document: JSON.stringify(document), actual }).toEqual({ source, document: JSON.stringify(document), actual: expected });
       }
     }
     expect(observedTrue).toBeGreaterThan(1000); // the generator exercises both outcomes

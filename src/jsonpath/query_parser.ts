@@ -2,13 +2,7 @@
 import type { Query, Segment, Selector } from "./ast.ts";
 import { JsonPathSyntaxError } from "./errors.ts";
 import { parseLogicalExpr } from "./logical_parser.ts";
-import {
-  enterNesting,
-  expectToken,
-  leaveNesting,
-  type ParseContext,
-  unexpected,
-} from "./parse_context.ts";
+import { enterNesting, expectToken, leaveNesting, type ParseContext, unexpected } from "./parse_context.ts";
 
 const SELECTOR_EXPECTED = "a selector (a quoted name, an index, a slice, '*' or a ?filter)";
 
@@ -45,9 +39,7 @@ export function parseQueryTail(ctx: ParseContext, root: "$" | "@", start: number
       } else if (descendant && next.kind === "[") {
         segment = { descendant, selectors: parseBracketed(ctx) };
       } else {
-        const hint = next.kind === "number"
-          ? `member names cannot start with a digit: use ['${next.text}'] for a name or [${next.text}] for an index`
-          : null;
+        const hint = next.kind === "number" ? `member names cannot start with a digit: use ['${next.text}'] for a name or [${next.text}] for an index` : null;
         unexpected(ctx, `a member name or '*' after '${token.kind}'`, hint);
       }
     } else if (token.kind === "[") {
@@ -133,10 +125,7 @@ function parseInteger(ctx: ParseContext, what: string): number {
   }
   const value = Number(token.text);
   if (!Number.isSafeInteger(value)) {
-    throw new JsonPathSyntaxError(
-      `expected an integer ${what} between -9007199254740991 and 9007199254740991, found ${token.text}`,
-      token.start,
-    );
+    throw new JsonPathSyntaxError(`expected an integer ${what} between -9007199254740991 and 9007199254740991, found ${token.text}`, token.start);
   }
   expectToken(ctx, "number", `an integer ${what}`);
   return value;

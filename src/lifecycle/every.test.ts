@@ -50,11 +50,15 @@ test("now() runs at once; while a run is going, once more right after it, shared
 test("a failing run goes to onError and the loop goes on; stop() waits for the run in progress", async () => {
   const errors: unknown[] = [];
   let runs = 0;
-  const loop = every(5, async () => {
-    runs++;
-    if (runs === 1) throw new Error("boom");
-    await Bun.sleep(20);
-  }, { immediately: true, onError: (e) => errors.push((e as Error).message) });
+  const loop = every(
+    5,
+    async () => {
+      runs++;
+      if (runs === 1) throw new Error("boom");
+      await Bun.sleep(20);
+    },
+    { immediately: true, onError: (e) => errors.push((e as Error).message) },
+  );
   await Bun.sleep(15);
   expect(errors).toEqual(["boom"]);
   expect(runs).toBeGreaterThanOrEqual(2);

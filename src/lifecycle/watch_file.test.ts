@@ -15,7 +15,12 @@ function watched(initial: string | undefined, options: FileWatchOptions = {}) {
   const path = join(folder, "inlet.yaml");
   if (initial !== undefined) writeFileSync(path, initial);
   const delivered: Array<string | null> = [];
-  const watching = watchFile(path, (text) => void delivered.push(text), { debounceMs: 50, pollMs: 60_000, ...options, ...(initial === undefined ? {} : { initial }) });
+  const watching = watchFile(path, (text) => void delivered.push(text), {
+    debounceMs: 50,
+    pollMs: 60_000,
+    ...options,
+    ...(initial === undefined ? {} : { initial }),
+  });
   const next = (count: number) => waitFor(`delivery ${count}`, () => delivered.length >= count && delivered, 5000);
   return { folder, path, delivered, watching, next };
 }

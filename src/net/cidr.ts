@@ -58,7 +58,10 @@ const isV4Mapped = (b: Uint8Array) => b.length === 16 && b.slice(0, 10).every((x
 
 /** An address as bytes (4 for IPv4, including IPv4-mapped IPv6; 16 for IPv6), or null when it is not one. */
 export function parseAddress(text: string): Uint8Array | null {
-  const bare = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  const bare = text
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "");
   const bytes = bare.includes(":") ? parseV6(bare) : parseV4(bare);
   if (!bytes) return null;
   return isV4Mapped(bytes) ? bytes.slice(12) : bytes;
@@ -75,7 +78,8 @@ export function parseCidr(text: string): { ok: true; range: IpRange } | { ok: fa
   // An IPv4-mapped range (`::ffff:192.0.2.0/120`) is written with an IPv6 prefix: 96 to 128.
   const mapped = bytes.length === 4 && address.includes(":") ? 96 : 0;
   const prefix = Number(prefixText) - mapped;
-  if (!/^\d{1,3}$/.test(prefixText) || prefix < 0 || prefix > max) return { ok: false, reason: `the prefix length of ${JSON.stringify(text)} must be ${mapped} to ${max + mapped}` };
+  if (!/^\d{1,3}$/.test(prefixText) || prefix < 0 || prefix > max)
+    return { ok: false, reason: `the prefix length of ${JSON.stringify(text)} must be ${mapped} to ${max + mapped}` };
   return { ok: true, range: { bytes, prefix } };
 }
 

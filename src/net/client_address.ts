@@ -9,7 +9,10 @@ import { inAnyRange, parseAddress, type IpRange } from "./cidr.ts";
 export function clientAddress(peer: string | null, forwardedFor: string | null, trusted: readonly IpRange[]): Uint8Array | null {
   const peerBytes = peer === null ? null : parseAddress(peer);
   if (!peerBytes || trusted.length === 0 || !inAnyRange(peerBytes, trusted) || !forwardedFor) return peerBytes;
-  const hops = forwardedFor.split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   let farthest = peerBytes;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hopAddress(hops[i]);
@@ -34,5 +37,8 @@ export function formatAddress(bytes: Uint8Array): string {
   if (bytes.length === 4) return bytes.join(".");
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
-  return groups.join(":").replace(/(^|:)0(:0)+(:|$)/, "::").replace(/:{3,}/, "::");
+  return groups
+    .join(":")
+    .replace(/(^|:)0(:0)+(:|$)/, "::")
+    .replace(/:{3,}/, "::");
 }

@@ -4,7 +4,12 @@ const TOKEN_CHAR = /[A-Za-z0-9!#$%&'*+.^_`|~-]/;
 const NAMED: Record<number, string> = { 0x00: "NUL", 0x0a: "line feed", 0x0d: "carriage return", 0x7f: "DEL" };
 
 const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-const described = (c: number) => (NAMED[c] ? `${NAMED[c]} (${codePoint(c)})` : c < 0x20 || c === 0x7f ? `a control character (${codePoint(c)})` : `${JSON.stringify(String.fromCodePoint(c))} (${codePoint(c)})`);
+const described = (c: number) =>
+  NAMED[c]
+    ? `${NAMED[c]} (${codePoint(c)})`
+    : c < 0x20 || c === 0x7f
+      ? `a control character (${codePoint(c)})`
+      : `${JSON.stringify(String.fromCodePoint(c))} (${codePoint(c)})`;
 
 /**
  * Why `name` cannot be an HTTP header name, or `null` when it can.

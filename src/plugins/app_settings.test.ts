@@ -14,7 +14,13 @@ const SETTINGS: AppSettingSpec[] = [
     checkLine: (arn) => (SNS_ARN.test(arn) ? null : "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)"),
   },
   { key: "autoConfirm", label: "Auto-confirm subscriptions", kind: "switch" },
-  { key: "audience", label: "Audience", kind: "text", help: "Default: the trigger's URL", check: (v, ctx) => (v === "" || v === ctx.triggerUrl || String(v).startsWith("https://") ? null : "must be an https URL") },
+  {
+    key: "audience",
+    label: "Audience",
+    kind: "text",
+    help: "Default: the trigger's URL",
+    check: (v, ctx) => (v === "" || v === ctx.triggerUrl || String(v).startsWith("https://") ? null : "must be an https URL"),
+  },
   { key: "region", label: "Region", kind: "text", default: "us-east-1" },
 ];
 const PLUGIN = { name: "Acme SNS", settings: SETTINGS };
@@ -36,7 +42,12 @@ test("a change names only the keys it changes; null sets one back to its default
 });
 
 test("unknown keys, wrong kinds, bad lines and each check's problem: one detail each, at its path", () => {
-  const { problems } = resolveAppSettings(PLUGIN, { topicArns: [ARN, "arn:aws:s3:::bucket", 7, "  "], autoConfirm: "yes", audience: "ftp://x", colour: "blue", "a/b": 1 }, undefined, CTX);
+  const { problems } = resolveAppSettings(
+    PLUGIN,
+    { topicArns: [ARN, "arn:aws:s3:::bucket", 7, "  "], autoConfirm: "yes", audience: "ftp://x", colour: "blue", "a/b": 1 },
+    undefined,
+    CTX,
+  );
   expect(problems).toEqual([
     { path: "/appSettings/colour", message: "is not a setting of Acme SNS (its settings are topicArns, autoConfirm, audience, region)" },
     { path: "/appSettings/a~1b", message: expect.stringContaining("is not a setting of Acme SNS") },
@@ -50,8 +61,12 @@ test("unknown keys, wrong kinds, bad lines and each check's problem: one detail 
     { path: "/appSettings/topicArns/1", message: "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)" },
   ]);
   expect(resolveAppSettings(PLUGIN, {}, undefined, CTX).problems).toEqual([{ path: "/appSettings/topicArns", message: "add the ARN of at least one topic" }]);
-  expect(resolveAppSettings(PLUGIN, { topicArns: "one" }, undefined, CTX).problems).toEqual([{ path: "/appSettings/topicArns", message: "must be an array of strings (one per line) (Topic ARNs)" }]);
-  expect(resolveAppSettings(PLUGIN, { topicArns: [ARN], region: 1 }, undefined, CTX).problems).toEqual([{ path: "/appSettings/region", message: "must be a string (Region)" }]);
+  expect(resolveAppSettings(PLUGIN, { topicArns: "one" }, undefined, CTX).problems).toEqual([
+    { path: "/appSettings/topicArns", message: "must be an array of strings (one per line) (Topic ARNs)" },
+  ]);
+  expect(resolveAppSettings(PLUGIN, { topicArns: [ARN], region: 1 }, undefined, CTX).problems).toEqual([
+    { path: "/appSettings/region", message: "must be a string (Region)" },
+  ]);
 });
 
 test("checks get the trigger's URL and the fetch rules; a check that throws is a problem, never a pass", () => {
@@ -67,21 +82,39 @@ test("checks get the trigger's URL and the fetch rules; a check that throws is a
   };
   const fetchProblem = (url: string) => (url.startsWith("https://www.googleapis.com/") ? null : `JWKS: ${url} is not allowed`);
   const ctx = { ...CTX, fetchProblem };
-  expect(resolveAppSettings({ name: "G", settings: [spec] }, { jwksUrl: "https://evil.test/certs" }, undefined, ctx).problems).toEqual([{ path: "/appSettings/jwksUrl", message: "JWKS: https://evil.test/certs is not allowed" }]);
+  expect(resolveAppSettings({ name: "G", settings: [spec] }, { jwksUrl: "https://evil.test/certs" }, undefined, ctx).problems).toEqual([
+    { path: "/appSettings/jwksUrl", message: "JWKS: https://evil.test/certs is not allowed" },
+  ]);
   expect(seen).toEqual([CTX.triggerUrl]);
-  const throwing: AppSettingSpec = { key: "x", label: "X", kind: "text", check: () => { throw new Error("boom"); } };
-  expect(resolveAppSettings({ name: "G", settings: [throwing] }, { x: "1" }, undefined, ctx).problems).toEqual([{ path: "/appSettings/x", message: "could not be checked: boom" }]);
+  const throwing: AppSettingSpec = {
+    key: "x",
+    label: "X",
+    kind: "text",
+    check: () => {
+      throw new Error("boom");
+    },
+  };
+  expect(resolveAppSettings({ name: "G", settings: [throwing] }, { x: "1" }, undefined, ctx).problems).toEqual([
+    { path: "/appSettings/x", message: "could not be checked: boom" },
+  ]);
 });
 
 test("a plugin without settings: any key is refused, and there is nothing to store", () => {
-  expect(resolveAppSettings({ name: "GitHub" }, { topicArns: [] }, undefined, CTX)).toEqual({ settings: {}, problems: [{ path: "/appSettings/topicArns", message: "is not a setting of GitHub (it has none)" }] });
+  expect(resolveAppSettings({ name: "GitHub" }, { topicArns: [] }, undefined, CTX)).toEqual({
+    settings: {},
+    problems: [{ path: "/appSettings/topicArns", message: "is not a setting of GitHub (it has none)" }],
+  });
   expect(resolveAppSettings({ name: "GitHub" }, {}, undefined, CTX)).toEqual({ settings: {}, problems: [] });
 });
 
 test("lines and text are bounded", () => {
   const many = Array.from({ length: 201 }, () => ARN);
-  expect(resolveAppSettings(PLUGIN, { topicArns: many }, undefined, CTX).problems).toEqual([{ path: "/appSettings/topicArns", message: "has 201 lines; at most 200" }]);
-  expect(resolveAppSettings(PLUGIN, { topicArns: [ARN], region: "x".repeat(2001) }, undefined, CTX).problems).toEqual([{ path: "/appSettings/region", message: "is longer than 2000 characters" }]);
+  expect(resolveAppSettings(PLUGIN, { topicArns: many }, undefined, CTX).problems).toEqual([
+    { path: "/appSettings/topicArns", message: "has 201 lines; at most 200" },
+  ]);
+  expect(resolveAppSettings(PLUGIN, { topicArns: [ARN], region: "x".repeat(2001) }, undefined, CTX).problems).toEqual([
+    { path: "/appSettings/region", message: "is longer than 2000 characters" },
+  ]);
 });
 
 test("ctx.settings: stored values, defaults for the rest, read-only; {} where the plugin declares none", () => {

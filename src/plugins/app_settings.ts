@@ -28,11 +28,14 @@ export function settingDefault(spec: AppSettingSpec): AppSettingValue {
  * // { autoConfirm: false }
  * ```
  */
-export function settingsWithDefaults(specs: readonly AppSettingSpec[] | undefined, stored: Readonly<Record<string, AppSettingValue>> | undefined): Readonly<Record<string, AppSettingValue>> {
+export function settingsWithDefaults(
+  specs: readonly AppSettingSpec[] | undefined,
+  stored: Readonly<Record<string, AppSettingValue>> | undefined,
+): Readonly<Record<string, AppSettingValue>> {
   const out: Record<string, AppSettingValue> = {};
   for (const spec of specs ?? []) {
     const value = stored && Object.hasOwn(stored, spec.key) ? stored[spec.key] : settingDefault(spec);
-    out[spec.key] = Array.isArray(value) ? Object.freeze([...value]) as string[] : value;
+    out[spec.key] = Array.isArray(value) ? (Object.freeze([...value]) as string[]) : value;
   }
   return Object.freeze(out);
 }

@@ -45,9 +45,23 @@ test("the signature is checked before the timestamp: a forged request never reac
 
 test("a provider that cannot be reached is neither a pass nor a failure: ProviderUnavailable is thrown on (the host answers 503); a refused fetch is a failure", async () => {
   const unavailable = new ProviderUnavailable("signing certificate from https://sns.example/x.pem failed: timed out", "sns.example", 30);
-  await expect(check({ ...base, verify: async () => { throw unavailable; } })).rejects.toBe(unavailable);
+  await expect(
+    check({
+      ...base,
+      verify: async () => {
+        throw unavailable;
+      },
+    }),
+  ).rejects.toBe(unavailable);
   const refused = new ProviderFetchRefused("signing certificate: evil.test is not one of the provider's hosts");
-  expect(await check({ ...base, verify: async () => { throw refused; } })).toEqual({ ok: false, reason: `acme verification threw: ${refused.message}` });
+  expect(
+    await check({
+      ...base,
+      verify: async () => {
+        throw refused;
+      },
+    }),
+  ).toEqual({ ok: false, reason: `acme verification threw: ${refused.message}` });
 });
 
 test("what the context refused (a URL outside the fetch rule, a JWT) is added to the reason of a request that did not verify", async () => {
@@ -70,12 +84,19 @@ test("what the context refused (a URL outside the fetch rule, a JWT) is added to
   expect(await reasonOf(fetching)).toStartWith("acme signature missing or invalid (signing certificate: evil.test is not one of the provider's hosts");
   const jwt: InletPlugin = {
     ...base,
-    verify: async (_req, ctx) => (await ctx.verifyJwt("not.a.jwt", { jwksUrl: "https://keys.example/certs", hosts: /^keys\.example$/, issuer: "i", audience: "a" })).ok,
+    verify: async (_req, ctx) =>
+      (await ctx.verifyJwt("not.a.jwt", { jwksUrl: "https://keys.example/certs", hosts: /^keys\.example$/, issuer: "i", audience: "a" })).ok,
   };
   expect(await reasonOf(jwt)).toStartWith("acme signature missing or invalid (JWT refused: refused:");
 });
 
 test("ctx.refuse(reason) is false, and its reason is added to the reason of the request it refused", async () => {
-  const listing: InletPlugin = { ...base, verify: (_req, ctx) => ctx.refuse("topic arn:aws:sns:us-east-1:123456789012:other is not one of the trigger's Topic ARNs") };
-  expect(await check(listing)).toEqual({ ok: false, reason: "acme signature missing or invalid (topic arn:aws:sns:us-east-1:123456789012:other is not one of the trigger's Topic ARNs)" });
+  const listing: InletPlugin = {
+    ...base,
+    verify: (_req, ctx) => ctx.refuse("topic arn:aws:sns:us-east-1:123456789012:other is not one of the trigger's Topic ARNs"),
+  };
+  expect(await check(listing)).toEqual({
+    ok: false,
+    reason: "acme signature missing or invalid (topic arn:aws:sns:us-east-1:123456789012:other is not one of the trigger's Topic ARNs)",
+  });
 });

@@ -43,7 +43,12 @@ test("ctx.base64 and ctx.hex round-trip and refuse malformed text with a TypeErr
   expect(ctx.hex.decode("0001FEFF")).toEqual(raw);
   expect(ctx.base64.encode(raw)).toBe("AAH+/w==");
   expect(ctx.base64.decode("AAH+/w")).toEqual(raw);
-  for (const [codec, bad] of [[ctx.hex, "0g"], [ctx.hex, "abc"], [ctx.base64, "AA$="], [ctx.base64, "A"]] as const) {
+  for (const [codec, bad] of [
+    [ctx.hex, "0g"],
+    [ctx.hex, "abc"],
+    [ctx.base64, "AA$="],
+    [ctx.base64, "A"],
+  ] as const) {
     expect(() => codec.decode(bad)).toThrow(TypeError);
   }
 });

@@ -3,12 +3,23 @@ import { declaredHandshake, handshakeProblems } from "./declared_handshake.ts";
 import { PluginRegistry } from "./registry.ts";
 import type { PluginRequest } from "./types.ts";
 
-const req = (body: string, headers: Record<string, string> = {}, method = "POST"): PluginRequest => ({ method, url: "https://x/webhooks/t", headers: new Headers(headers), rawBody: new TextEncoder().encode(body) });
+const req = (body: string, headers: Record<string, string> = {}, method = "POST"): PluginRequest => ({
+  method,
+  url: "https://x/webhooks/t",
+  headers: new Headers(headers),
+  rawBody: new TextEncoder().encode(body),
+});
 
 const handshake = declaredHandshake([
   { when: [{ field: ["type"], equals: "url_verification" }], reply: { echo: ["challenge"], as: "json", key: "challenge" } },
   { when: [{ header: "x-type", equals: "verify" }], reply: { echo: ["data", "token"], as: "text" } },
-  { when: [{ field: ["type"], equals: 1 }, { field: ["event"], present: false }], reply: { json: { type: 1 } } },
+  {
+    when: [
+      { field: ["type"], equals: 1 },
+      { field: ["event"], present: false },
+    ],
+    reply: { json: { type: 1 } },
+  },
   { when: [{ field: ["type"], equals: 0 }], reply: { status: 204 } },
 ]);
 
@@ -35,7 +46,9 @@ test("the loader refuses malformed declarations and both forms at once", () => {
   expect(handshakeProblems([{ when: [{ header: "x", equals: "y" }], reply: { status: 500 } }])[0]).toMatch(/reply must be/);
   expect(handshakeProblems({})).toEqual(["handshakes must be an array of { when, reply }"]);
   const base = { id: "x", name: "X", secret: { label: "s", generated: false }, verify: () => true };
-  expect(() => new PluginRegistry([{ ...base, handshake: () => null, handshakes: [{ when: [{ header: "x", equals: "y" }], reply: { status: 204 } }] }])).toThrow(/not both/);
+  expect(
+    () => new PluginRegistry([{ ...base, handshake: () => null, handshakes: [{ when: [{ header: "x", equals: "y" }], reply: { status: 204 } }] }]),
+  ).toThrow(/not both/);
 });
 
 test("the registry gives a plugin with declared handshakes the one handshake hook the host calls", async () => {

@@ -88,7 +88,8 @@ export function handshakeProblems(value: unknown): string[] {
     else {
       for (const c of d.when as Array<Record<string, unknown>>) {
         const header = typeof c?.header === "string" && typeof c.equals === "string";
-        const field = Array.isArray(c?.field) && (c.field as unknown[]).every((k) => typeof k === "string") && ("equals" in c || typeof c.present === "boolean");
+        const field =
+          Array.isArray(c?.field) && (c.field as unknown[]).every((k) => typeof k === "string") && ("equals" in c || typeof c.present === "boolean");
         if (!header && !field) problems.push(`handshakes[${i}].when has a condition that is neither { header, equals } nor { field, equals | present }`);
       }
     }

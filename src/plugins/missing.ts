@@ -17,7 +17,9 @@ export function missingPluginWarnings(
   for (const t of triggers) {
     if (t.app === null || loaded(t.app)) continue;
     const fix = pluginsDir ? `add ${t.app}.ts to ${pluginsDir} and restart` : `start with --plugins-dir DIR holding ${t.app}.ts`;
-    lines.push(`trigger ${JSON.stringify(t.name)} (${t.id}) uses plugin ${JSON.stringify(t.app)}, which is not loaded: its URL answers 500 until it is (${fix})`);
+    lines.push(
+      `trigger ${JSON.stringify(t.name)} (${t.id}) uses plugin ${JSON.stringify(t.app)}, which is not loaded: its URL answers 500 until it is (${fix})`,
+    );
   }
   return lines;
 }

@@ -12,7 +12,11 @@ test("all or none: a file refused at its exclusive creation takes back the ones 
   const twice = join(dir, "twice.ts");
   let refused: unknown;
   try {
-    writeNewFiles(dir, [{ path: join(dir, "first.ts"), content: "1" }, { path: twice, content: "2" }, { path: twice, content: "3" }]);
+    writeNewFiles(dir, [
+      { path: join(dir, "first.ts"), content: "1" },
+      { path: twice, content: "2" },
+      { path: twice, content: "3" },
+    ]);
   } catch (error) {
     refused = error;
   }

@@ -24,7 +24,8 @@ function entryAt(path: string): Stats | null {
   }
 }
 
-const symlinkAt = (path: string) => new ScaffoldRefused("symlink", path, `${path} is a symbolic link: nothing written (inlet plugins new never writes through one; give the real path)`);
+const symlinkAt = (path: string) =>
+  new ScaffoldRefused("symlink", path, `${path} is a symbolic link: nothing written (inlet plugins new never writes through one; give the real path)`);
 const existsAt = (path: string) => new ScaffoldRefused("exists", path, `${path} already exists: nothing written (move it away or choose another --dir)`);
 
 /** `dir` as a real directory: created when missing, refused when it is a symbolic link (even to a directory) or a file. */

@@ -32,7 +32,10 @@ const RULE: FetchRule = { hosts: /^sns\.[a-z0-9-]+\.amazonaws\.com$/, purpose: "
 function fetcher(options: { allow?: string[]; maxCached?: number; timeoutMs?: number } = {}) {
   const clock = { now: 1_000_000 };
   const gate = new KeyFetchGate(() => clock.now);
-  return { clock, fetch: new ProviderFetch(options.allow ?? [HERE], { gate, now: () => clock.now, maxCached: options.maxCached, timeoutMs: options.timeoutMs }) };
+  return {
+    clock,
+    fetch: new ProviderFetch(options.allow ?? [HERE], { gate, now: () => clock.now, maxCached: options.maxCached, timeoutMs: options.timeoutMs }),
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -91,7 +94,9 @@ test("provider hosts: https only, on the default port, the whole host matching; 
   expect(fetch.problem("https://sns.us-east-1.amazonaws.com/a.pem", { ...rule, hosts: (host) => host.endsWith(".amazonaws.com") })).toBeNull();
   expect(fetch.problem("http://sns.us-east-1.amazonaws.com/a.pem", rule)).toContain("is not https");
   expect(fetch.problem("https://sns.us-east-1.amazonaws.com:8443/a.pem", rule)).toContain("names port 8443");
-  expect(fetch.problem("https://sns.us-east-1.amazonaws.com.evil.test/a.pem", rule)).toContain("sns.us-east-1.amazonaws.com.evil.test is not one of the provider's hosts");
+  expect(fetch.problem("https://sns.us-east-1.amazonaws.com.evil.test/a.pem", rule)).toContain(
+    "sns.us-east-1.amazonaws.com.evil.test is not one of the provider's hosts",
+  );
   expect(fetch.problem("https://evil.test/a.pem", { ...rule, hosts: /sns\.us-east-1\.amazonaws\.com|evil/g })).toContain("is not one of the provider's hosts");
   expect(fetch.problem("https://user:pw@sns.us-east-1.amazonaws.com/a.pem", rule)).toContain("credentials");
   expect(fetch.problem("https://sns.us-east-1.amazonaws.com/a.txt", rule)).toContain("does not match /\\.pem$/");

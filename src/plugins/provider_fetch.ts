@@ -81,7 +81,11 @@ export class ProviderFetch {
       const wait = Math.max(1, Math.ceil(this.gate.coolingDownFor(href) / 1000));
       const what = `${purpose || "fetch"} from ${shownUrl(url)}`;
       if (error instanceof KeyFetchCoolingDown) {
-        throw new ProviderUnavailable(`${what}: the last fetch failed (${error.reason}); not fetched again before ${new Date(error.until).toISOString()}`, url.host, wait);
+        throw new ProviderUnavailable(
+          `${what}: the last fetch failed (${error.reason}); not fetched again before ${new Date(error.until).toISOString()}`,
+          url.host,
+          wait,
+        );
       }
       if (error instanceof KeyFetchFailed) throw new ProviderUnavailable(`${what} failed: ${error.message}`, url.host, wait);
       throw error;

@@ -35,7 +35,12 @@ function contextFor(options: { allow?: string[] } = {}) {
   const providerFetch = new ProviderFetch(options.allow ?? [`127.0.0.1:${host.port}`], { gate, now: () => NOW.getTime() });
   return pluginContext("", NOW, false, { providerFetch });
 }
-const optionsFor = (jwksUrl: string): JwtCheckOptions => ({ jwksUrl, hosts: /^www\.googleapis\.com$/, issuer: ["accounts.google.com", ISSUER], audience: AUDIENCE });
+const optionsFor = (jwksUrl: string): JwtCheckOptions => ({
+  jwksUrl,
+  hosts: /^www\.googleapis\.com$/,
+  issuer: ["accounts.google.com", ISSUER],
+  audience: AUDIENCE,
+});
 
 function token(claims: Record<string, unknown> = {}, header: { kid?: string; key?: CryptoKey } = {}) {
   return new SignJWT({ email: "push@project.iam.gserviceaccount.com", email_verified: true, ...claims })
@@ -52,7 +57,10 @@ test("a token signed by a key of the JWKS, for this audience and issuer: ok, wit
   const options = optionsFor(freshUrl());
   hits = 0;
   const result = await ctx.verifyJwt(await token(), options);
-  expect(result).toEqual({ ok: true, claims: expect.objectContaining({ email: "push@project.iam.gserviceaccount.com", email_verified: true, iss: ISSUER, aud: AUDIENCE }) });
+  expect(result).toEqual({
+    ok: true,
+    claims: expect.objectContaining({ email: "push@project.iam.gserviceaccount.com", email_verified: true, iss: ISSUER, aud: AUDIENCE }),
+  });
   expect((await ctx.verifyJwt(await token({ iss: "accounts.google.com" }), options)).ok).toBe(true);
   expect(hits).toBe(1);
 });
@@ -115,11 +123,23 @@ test("claims: each must hold exactly the given value; one absent or different re
   const options = { ...optionsFor(freshUrl()), claims: { email: "push@project.iam.gserviceaccount.com", email_verified: true } };
   expect((await ctx.verifyJwt(await token(), options)).ok).toBe(true);
   const cases: Array<[Record<string, unknown>, string]> = [
-    [{ email: "other@project.iam.gserviceaccount.com" }, `claim check failed: "email" is "other@project.iam.gserviceaccount.com", not "push@project.iam.gserviceaccount.com"`],
+    [
+      { email: "other@project.iam.gserviceaccount.com" },
+      `claim check failed: "email" is "other@project.iam.gserviceaccount.com", not "push@project.iam.gserviceaccount.com"`,
+    ],
     [{ email_verified: false }, `claim check failed: "email_verified" is false, not true`],
     [{ email_verified: "true" }, `claim check failed: "email_verified" is "true", not true`],
   ];
   for (const [claims, reason] of cases) expect(await ctx.verifyJwt(await token(claims), options)).toEqual({ ok: false, reason });
-  const withoutEmail = await new SignJWT({ email_verified: true }).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt(seconds(NOW)).setExpirationTime(seconds(NOW) + 60).sign(privateKey);
-  expect(await ctx.verifyJwt(withoutEmail, options)).toEqual({ ok: false, reason: `claim check failed: "email" is missing (expected "push@project.iam.gserviceaccount.com")` });
+  const withoutEmail = await new SignJWT({ email_verified: true })
+    .setProtectedHeader({ alg: "RS256", kid: "k1" })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(seconds(NOW))
+    .setExpirationTime(seconds(NOW) + 60)
+    .sign(privateKey);
+  expect(await ctx.verifyJwt(withoutEmail, options)).toEqual({
+    ok: false,
+    reason: `claim check failed: "email" is missing (expected "push@project.iam.gserviceaccount.com")`,
+  });
 });

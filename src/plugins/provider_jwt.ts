@@ -24,7 +24,8 @@ const KEY_SET_MAX_AGE_MS = 10 * 60_000;
 export async function verifyProviderJwt(fetcher: ProviderFetch, token: string, options: JwtCheckOptions, now: Date): Promise<JwtCheck> {
   const algorithms = options.algorithms ?? DEFAULT_PROVIDER_JWT_ALGORITHMS;
   // A plugin's mistake, not a sender's: HMAC against a public key set is algorithm confusion.
-  if (algorithms.length === 0 || algorithms.some((a) => SYMMETRIC.test(a))) throw new TypeError(`verifyJwt takes asymmetric algorithms only (got ${JSON.stringify(algorithms)})`);
+  if (algorithms.length === 0 || algorithms.some((a) => SYMMETRIC.test(a)))
+    throw new TypeError(`verifyJwt takes asymmetric algorithms only (got ${JSON.stringify(algorithms)})`);
   if (typeof token !== "string" || token === "") return { ok: false, reason: "no token" };
   const refused = fetcher.problem(options.jwksUrl, { hosts: options.hosts, purpose: "JWKS" });
   if (refused) return { ok: false, reason: `keys not fetched: ${refused}` };
@@ -33,7 +34,8 @@ export async function verifyProviderJwt(fetcher: ProviderFetch, token: string, o
     createRemoteJWKSet(new URL(href), {
       cooldownDuration: JWKS_COOLDOWN_MS,
       cacheMaxAge: KEY_SET_MAX_AGE_MS,
-      [customFetch]: async () => new Response(await fetcher.fetchAllowed(href, "JWKS", jwksProblem), { status: 200, headers: { "Content-Type": "application/json" } }),
+      [customFetch]: async () =>
+        new Response(await fetcher.fetchAllowed(href, "JWKS", jwksProblem), { status: 200, headers: { "Content-Type": "application/json" } }),
     }),
   );
   const tolerance = options.clockToleranceSeconds ?? 60;

@@ -99,7 +99,10 @@ export function hmacRecipe(recipe: HmacRecipe): Required<Pick<InletPlugin, "veri
       if (expected === null) return false;
       const candidates = recipe.separator ? value.split(recipe.separator) : [value];
       const given = candidates.map((c) => c.trim()).filter((c) => c.startsWith(prefix));
-      return timingSafeAnyOf(given.map((c) => normalise(c.slice(prefix.length))), normalise(expected));
+      return timingSafeAnyOf(
+        given.map((c) => normalise(c.slice(prefix.length))),
+        normalise(expected),
+      );
     },
     sign(req, ctx) {
       const expected = digest(req, ctx);

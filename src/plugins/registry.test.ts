@@ -31,7 +31,9 @@ test("a timestamp and its tolerance come together: either one alone is refused a
 test("a plugin that adopts its secret says so with adoptsSecret: true, and has the handshake that hands it over", () => {
   const handshake = () => null;
   expect(pluginProblems({ ...plugin, adoptsSecret: true, handshake })).toEqual([]);
-  expect(pluginProblems({ ...plugin, adoptsSecret: true })).toEqual(["adoptsSecret: true needs a handshake(req, ctx) that hands the secret over ({ response, adoptSecret })"]);
+  expect(pluginProblems({ ...plugin, adoptsSecret: true })).toEqual([
+    "adoptsSecret: true needs a handshake(req, ctx) that hands the secret over ({ response, adoptSecret })",
+  ]);
   expect(pluginProblems({ ...plugin, adoptsSecret: "yes", handshake })).toEqual(["adoptsSecret must be true or false when present"]);
 });
 
@@ -40,13 +42,17 @@ test("credentialQuery is a list of names; handshakeMethods are upper-case method
   expect(pluginProblems({ ...plugin, credentialQuery: ["code"], handshakeMethods: ["OPTIONS"], handshake })).toEqual([]);
   expect(pluginProblems({ ...plugin, credentialQuery: "code" })).toEqual(["credentialQuery must be an array of query parameter names"]);
   expect(pluginProblems({ ...plugin, credentialQuery: [""] })).toEqual(["credentialQuery must be an array of query parameter names"]);
-  expect(pluginProblems({ ...plugin, handshakeMethods: ["options"], handshake })).toEqual(['handshakeMethods must be an array of upper-case method names, e.g. ["OPTIONS"]']);
+  expect(pluginProblems({ ...plugin, handshakeMethods: ["options"], handshake })).toEqual([
+    'handshakeMethods must be an array of upper-case method names, e.g. ["OPTIONS"]',
+  ]);
   expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS", "GET"], handshake })).toEqual([
     "handshakeMethods cannot list GET: POST always reaches the plugin, and GET and HEAD reach handshake() unverified",
   ]);
   // Declared handshakes answer POSTs only: an OPTIONS would never be answered.
   const handshakes = [{ when: [{ field: ["type"], equals: "ping" }], reply: { status: 200 } }];
-  expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS"], handshakes })).toEqual(["handshakeMethods needs a handshake(req, ctx) function that answers them"]);
+  expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS"], handshakes })).toEqual([
+    "handshakeMethods needs a handshake(req, ctx) function that answers them",
+  ]);
   expect(pluginProblems({ ...plugin, handshakeMethods: ["OPTIONS"] })).toEqual(["handshakeMethods needs a handshake(req, ctx) function that answers them"]);
 });
 
@@ -64,7 +70,13 @@ test("loadDir: every .ts/.js file (not .d.ts, tests or other files), in name ord
   };
   const source = (id: string) => `export default { id: "${id}", name: "${id}", secret: { label: "s", generated: false }, verify: () => true };\n`;
   try {
-    const good = dirOf({ "b.ts": source("bee"), "a.js": source("ay"), "types.d.ts": "export {};\n", "b.test.ts": "throw new Error('not a plugin');\n", "README.md": "# notes\n" });
+    const good = dirOf({
+      "b.ts": source("bee"),
+      "a.js": source("ay"),
+      "types.d.ts": "export {};\n",
+      "b.test.ts": "throw new Error('not a plugin');\n",
+      "README.md": "# notes\n",
+    });
     expect(await new PluginRegistry().loadDir(good)).toEqual(["ay", "bee"]);
     const broken: Array<[Record<string, string>, string, RegExp]> = [
       [{ "boom.ts": "throw new Error('top-level failure');\n" }, "boom.ts", /cannot be loaded: top-level failure/],
@@ -74,7 +86,10 @@ test("loadDir: every .ts/.js file (not .d.ts, tests or other files), in name ord
     ];
     for (const [files, culprit, message] of broken) {
       const dir = dirOf(files);
-      const error = await new PluginRegistry().loadDir(dir).then(() => null, (e: unknown) => e);
+      const error = await new PluginRegistry().loadDir(dir).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(PluginLoadError);
       expect((error as Error).message).toStartWith(join(dir, culprit) + ": ");
       expect((error as Error).message).toMatch(message);

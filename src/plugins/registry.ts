@@ -29,7 +29,8 @@ export function pluginProblems(candidate: unknown): string[] {
   const problems: string[] = [];
   if (typeof p.id !== "string" || !ID.test(p.id)) problems.push(`id must match [a-z0-9-]+ (got ${JSON.stringify(p.id)})`);
   if (typeof p.name !== "string" || p.name === "") problems.push("name must be a non-empty string");
-  if (!p.secret || typeof p.secret.label !== "string" || typeof p.secret.generated !== "boolean") problems.push("secret must be { label: string, generated: boolean }");
+  if (!p.secret || typeof p.secret.label !== "string" || typeof p.secret.generated !== "boolean")
+    problems.push("secret must be { label: string, generated: boolean }");
   if (typeof p.verify !== "function") problems.push("verify(req, ctx) must be a function");
   for (const hook of ["timestamp", "deliveryId", "event", "decodeBody", "handshake", "sign"] as const) {
     if (p[hook] !== undefined && typeof p[hook] !== "function") problems.push(`${hook} must be a function when present`);
@@ -73,7 +74,8 @@ function handshakeMethodProblems(methods: unknown, handshake: unknown): string[]
   }
   const problems: string[] = [];
   const own = methods.filter((m) => OWN_RULES.includes(m));
-  if (own.length > 0) problems.push(`handshakeMethods cannot list ${own.join(", ")}: POST always reaches the plugin, and GET and HEAD reach handshake() unverified`);
+  if (own.length > 0)
+    problems.push(`handshakeMethods cannot list ${own.join(", ")}: POST always reaches the plugin, and GET and HEAD reach handshake() unverified`);
   // Declared handshakes answer POSTs only, so another method would never be answered.
   if (methods.length > 0 && typeof handshake !== "function") problems.push("handshakeMethods needs a handshake(req, ctx) function that answers them");
   return problems;
@@ -90,7 +92,8 @@ export class PluginRegistry {
   add(plugin: InletPlugin, source: string): void {
     const problems = pluginProblems(plugin);
     if (problems.length) throw new PluginLoadError(`${source}: ${problems.join("; ")}`);
-    if (this.plugins.has(plugin.id)) throw new PluginLoadError(`${source}: plugin id ${JSON.stringify(plugin.id)} is already loaded from ${this.plugins.get(plugin.id)!.source}`);
+    if (this.plugins.has(plugin.id))
+      throw new PluginLoadError(`${source}: plugin id ${JSON.stringify(plugin.id)} is already loaded from ${this.plugins.get(plugin.id)!.source}`);
     // Header names are compared lower-case everywhere.
     const credentialHeaders = (plugin.credentialHeaders ?? []).map((h) => h.toLowerCase());
     // Declared handshakes become the one `handshake` hook the request path calls.

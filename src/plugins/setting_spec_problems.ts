@@ -34,7 +34,8 @@ export function settingSpecProblems(settings: unknown): string[] {
     else if (spec.default !== undefined && !fitsKind(kind, spec.default)) problems.push(`${at}.default must be of its kind, ${kind}`);
     if (help !== undefined && typeof help !== "string") problems.push(`${at}.help must be a string when present`);
     if (check !== undefined && typeof check !== "function") problems.push(`${at}.check must be a function when present`);
-    if (checkLine !== undefined && (typeof checkLine !== "function" || kind !== "lines")) problems.push(`${at}.checkLine must be a function, on a setting of kind lines`);
+    if (checkLine !== undefined && (typeof checkLine !== "function" || kind !== "lines"))
+      problems.push(`${at}.checkLine must be a function, on a setting of kind lines`);
   });
   return problems;
 }

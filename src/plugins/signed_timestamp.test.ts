@@ -8,7 +8,12 @@ import type { InletPlugin, PluginRequest } from "./types.ts";
 const NOW = new Date(1_750_000_000_000);
 const T = "1750000000";
 const BODY = Uint8Array.from([0x7b, 0xff, 0xfe, 0x00, 0x7d]); // not UTF-8: the recipe signs bytes
-const req = (headers: Record<string, string>, rawBody = BODY): PluginRequest => ({ method: "POST", url: "https://inlet.example/webhooks/t?x=1", headers: new Headers(headers), rawBody });
+const req = (headers: Record<string, string>, rawBody = BODY): PluginRequest => ({
+  method: "POST",
+  url: "https://inlet.example/webhooks/t?x=1",
+  headers: new Headers(headers),
+  rawBody,
+});
 const hmac = (alg: string, key: string, ...parts: Array<string | Uint8Array>) => {
   const h = createHmac(alg, key);
   for (const p of parts) h.update(p);

@@ -30,7 +30,10 @@ test("the specification's example verifies under either header prefix; any v1 en
 
 test("sign() writes what verify() accepts, under the first prefix", async () => {
   const recipe = standardWebhooksRecipe({ prefixes: ["webhook-"], secret: "standard" });
-  const signed = await recipe.sign({ method: "POST", url: "https://x", headers: new Headers({ "webhook-id": ID }), rawBody: new TextEncoder().encode(BODY) }, ctx);
+  const signed = await recipe.sign(
+    { method: "POST", url: "https://x", headers: new Headers({ "webhook-id": ID }), rawBody: new TextEncoder().encode(BODY) },
+    ctx,
+  );
   expect(signed.headers).toEqual({ "webhook-id": ID, "webhook-timestamp": String(TIMESTAMP), "webhook-signature": `v1,${SIGNATURE}` });
 });
 

@@ -113,7 +113,10 @@ export function standardWebhooksRecipe(
       const expected = expectedSignature(id, timestamp, req.rawBody, ctx);
       if (expected === null) return false;
       const v1 = signatures.split(" ").filter((entry) => entry.startsWith("v1,"));
-      return timingSafeAnyOf(v1.map((entry) => entry.slice("v1,".length)), expected);
+      return timingSafeAnyOf(
+        v1.map((entry) => entry.slice("v1,".length)),
+        expected,
+      );
     },
     timestamp(req) {
       return parseTimestamp(header(req, "timestamp"));

@@ -4,7 +4,12 @@ import { trustOnFirstUse } from "./trust_on_first_use.ts";
 import type { PluginRequest } from "./types.ts";
 
 const NOW = new Date();
-const req = (headers: Record<string, string>, method = "POST"): PluginRequest => ({ method, url: "https://x/webhooks/t", headers: new Headers(headers), rawBody: new Uint8Array() });
+const req = (headers: Record<string, string>, method = "POST"): PluginRequest => ({
+  method,
+  url: "https://x/webhooks/t",
+  headers: new Headers(headers),
+  rawBody: new Uint8Array(),
+});
 const tofu = trustOnFirstUse({
   offeredSecret: (r) => (r.headers.has("x-sig") ? null : r.headers.get("x-offer")),
   reply: (secret) => new Response(secret),

@@ -11,7 +11,6 @@
 import type { DeclaredHandshake } from "./declared_handshake.ts";
 import type { PluginRecipes } from "./recipes.ts";
 
-
 import type { DigestEncoding, HashAlgorithm } from "../records/digest.ts";
 
 /** Digest algorithms and encodings of `ctx.hmac` / `ctx.hash`. */

@@ -13,7 +13,10 @@ export const AlertRuleSchema = Type.Union([
   ),
   Type.Object({ kind: Type.Literal("backlog"), count: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }, { additionalProperties: false }),
   Type.Object(
-    { kind: Type.Literal("destination_open"), seconds: Type.Integer({ minimum: 1, maximum: 604_800, description: "fires once one of the trigger's destinations has had its breaker open this long" }) },
+    {
+      kind: Type.Literal("destination_open"),
+      seconds: Type.Integer({ minimum: 1, maximum: 604_800, description: "fires once one of the trigger's destinations has had its breaker open this long" }),
+    },
     { additionalProperties: false },
   ),
 ]);

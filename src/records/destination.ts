@@ -34,18 +34,29 @@ export const TransformSchema = Type.Object(
 
 export const DestinationSchema = Type.Object(
   {
-    name: Type.String({ pattern: DESTINATION_NAME_PATTERN, description: "lower-case letters, digits and hyphens, 1..40; unique in the trigger; each run carries it as destination" }),
-    workflow: Type.Union(WorkflowSchema.anyOf, { description: "what this destination's runs do, as the trigger's workflow (orderingKey orders this destination's runs)" }),
+    name: Type.String({
+      pattern: DESTINATION_NAME_PATTERN,
+      description: "lower-case letters, digits and hyphens, 1..40; unique in the trigger; each run carries it as destination",
+    }),
+    workflow: Type.Union(WorkflowSchema.anyOf, {
+      description: "what this destination's runs do, as the trigger's workflow (orderingKey orders this destination's runs)",
+    }),
     filter: Type.Optional(DestinationFilterSchema),
     transform: Type.Optional(TransformSchema),
     rateLimit: Type.Optional(
-      Type.Object({ perSecond: Type.Number({ minimum: 0.01, maximum: 10_000 }) }, { additionalProperties: false, description: "at most this many run starts per second (below 1: one start per 1/perSecond seconds), across instances" }),
+      Type.Object(
+        { perSecond: Type.Number({ minimum: 0.01, maximum: 10_000 }) },
+        { additionalProperties: false, description: "at most this many run starts per second (below 1: one start per 1/perSecond seconds), across instances" },
+      ),
     ),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: "runs at once; default 2" })),
     breaker: Type.Optional(
       Type.Object(
         { failures: Type.Integer({ minimum: 0, maximum: 1000 }), openSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 600 })) },
-        { additionalProperties: false, description: "http destinations: open after this many consecutive failed attempts; failures 0 turns it off. Default { failures: 5, openSeconds: 30 }" },
+        {
+          additionalProperties: false,
+          description: "http destinations: open after this many consecutive failed attempts; failures 0 turns it off. Default { failures: 5, openSeconds: 30 }",
+        },
       ),
     ),
     respond: Type.Optional(Type.Boolean({ description: "this destination authors the workflow response (at most one)" })),

@@ -39,14 +39,18 @@ const rolloutFields = (check: string) => ({
     Type.String({
       minLength: 1,
       maxLength: 64,
-      description: "report mode (required there): an ISO 8601 date-time with its offset, in the future and at most 30 days ahead when saved; from then on the trigger enforces by itself",
+      description:
+        "report mode (required there): an ISO 8601 date-time with its offset, in the future and at most 30 days ahead when saved; from then on the trigger enforces by itself",
     }),
   ),
 });
 
 export const AuthSchema = Type.Object(
   {
-    type: Type.Union(AUTH_TYPES.map((t) => Type.Literal(t)), { default: "none" }),
+    type: Type.Union(
+      AUTH_TYPES.map((t) => Type.Literal(t)),
+      { default: "none" },
+    ),
     headerName: Type.Optional(HeaderName),
     signatureHeader: Type.Optional(HeaderName),
     encoding: Type.Optional(Type.Union([Type.Literal("hex"), Type.Literal("base64")])),
@@ -137,11 +141,14 @@ const inputFields = {
   filter: FilterSchema,
   redaction: RedactionSchema,
   response: ResponseSchema,
-  workflow: Type.Union(WorkflowSchema.anyOf, { description: "what a run does; the shorthand for destinations [{ name: default, workflow }] (send workflow or destinations, not both)" }),
+  workflow: Type.Union(WorkflowSchema.anyOf, {
+    description: "what a run does; the shorthand for destinations [{ name: default, workflow }] (send workflow or destinations, not both)",
+  }),
   destinations: Type.Array(DestinationSchema, {
     minItems: 1,
     maxItems: MAX_DESTINATIONS,
-    description: "where each accepted request goes: one run per destination whose filter selects it (replaces workflow, the shorthand for one destination named default)",
+    description:
+      "where each accepted request goes: one run per destination whose filter selects it (replaces workflow, the shorthand for one destination named default)",
   }),
   schema: PayloadSchemaSchema,
   maxBodyBytes: MaxBodyBytesSchema,
@@ -191,7 +198,8 @@ export const TriggerSchema = Type.Object({
   auth: Type.Composite([AuthSchema, Type.Object({ hasSecret: Type.Boolean(), previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]) })]),
   armedUntil: Type.Optional(
     Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
-      description: "only for an app whose provider hands its secret over in a handshake (Asana, Notion): until when the next handshake may set (or replace) the secret; null: not armed",
+      description:
+        "only for an app whose provider hands its secret over in a handshake (Asana, Notion): until when the next handshake may set (or replace) the secret; null: not armed",
     }),
   ),
   dedup: DedupSchema,
@@ -199,7 +207,9 @@ export const TriggerSchema = Type.Object({
   redaction: RedactionSchema,
   response: ResponseSchema,
   // Present when the trigger has exactly one destination, named default (the shorthand).
-  workflow: Type.Optional(Type.Union(WorkflowSchema.anyOf, { description: "present only when the trigger has exactly one destination, named default: its workflow" })),
+  workflow: Type.Optional(
+    Type.Union(WorkflowSchema.anyOf, { description: "present only when the trigger has exactly one destination, named default: its workflow" }),
+  ),
   destinations: inputFields.destinations,
   schema: PayloadSchemaSchema,
   maxBodyBytes: Type.Union([MaxBodyBytesSchema, Type.Null()]),
@@ -207,7 +217,8 @@ export const TriggerSchema = Type.Object({
   alerts: AlertRulesSchema,
   appSettings: Type.Optional(AppSettingsStored),
   managedBy: Type.Union([Type.Literal("config"), Type.Null()], {
-    description: '"config": made or taken over by a config file (inlet apply, serve --config); changing, deleting or rotating it through the API answers 409 (reveal, replay, arm and activity still work). null: the API\'s',
+    description:
+      '"config": made or taken over by a config file (inlet apply, serve --config); changing, deleting or rotating it through the API answers 409 (reveal, replay, arm and activity still work). null: the API\'s',
   }),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),

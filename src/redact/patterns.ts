@@ -56,7 +56,8 @@ function checkOne(pattern: unknown, sandbox: Sandbox): string | null {
     reason = sandbox.call(redactGuest, "check", [JSON.stringify(pattern)]);
   } catch (error) {
     // The pattern's own fault; other sandbox failures are the server's, and propagate.
-    if (error instanceof SandboxTimeout || error instanceof SandboxMemory) return `pattern ${quote(pattern)} could not be compiled within the sandbox's limits (${error.message})`;
+    if (error instanceof SandboxTimeout || error instanceof SandboxMemory)
+      return `pattern ${quote(pattern)} could not be compiled within the sandbox's limits (${error.message})`;
     throw error;
   }
   return reason ? `pattern ${quote(pattern)} is not a valid regular expression: ${reason}` : null;

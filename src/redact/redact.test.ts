@@ -183,8 +183,8 @@ describe("redact", () => {
 
   test("field names with newlines, quotes and astral characters are classified one by one", () => {
     const redactor = compileRedaction(["^pass\\nword$", '"', "🔑"]);
-    const body = { "pass\nword": 1, "say \"hi\"": 2, "key🔑": 3, "pass word": 4, "\u0000": 5 };
-    expect(redact(redactor, body)).toEqual({ "pass\nword": REDACTED, "say \"hi\"": REDACTED, "key🔑": REDACTED, "pass word": 4, "\u0000": 5 });
+    const body = { "pass\nword": 1, 'say "hi"': 2, "key🔑": 3, "pass word": 4, "\u0000": 5 };
+    expect(redact(redactor, body)).toEqual({ "pass\nword": REDACTED, 'say "hi"': REDACTED, "key🔑": REDACTED, "pass word": 4, "\u0000": 5 });
   });
 });
 
@@ -272,7 +272,9 @@ describe("redact: numbers a double cannot hold", () => {
 
   test("inside a string that holds JSON, are written back as they were when something there was redacted", () => {
     const payload = '{"email":"a@b.c","id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827}';
-    expect(redact(pii, { payload })).toEqual({ payload: '{"email":"[REDACTED]","id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827}' });
+    expect(redact(pii, { payload })).toEqual({
+      payload: '{"email":"[REDACTED]","id":9007199254740993,"big":1e400,"long":0.1000000000000000055511151231257827}',
+    });
   });
 
   test("count as numbers, not as a level, for the nesting limit", () => {
@@ -307,6 +309,8 @@ describe("checkPatterns / compileRedaction", () => {
     const error = thrown(() => compileRedaction(["ok", "(", "?"]));
     expect(error).toBeInstanceOf(RedactionPatternError);
     expect((error as RedactionPatternError).problems.map((p) => p.index)).toEqual([1, 2]);
-    expect((error as Error).message).toMatch(/^pattern 2: pattern "\(" is not a valid regular expression: .+; pattern 3: pattern "\?" is not a valid regular expression: nothing to repeat$/);
+    expect((error as Error).message).toMatch(
+      /^pattern 2: pattern "\(" is not a valid regular expression: .+; pattern 3: pattern "\?" is not a valid regular expression: nothing to repeat$/,
+    );
   });
 });

@@ -20,7 +20,8 @@ describe("linearRegex answers as the ECMAScript translation does", () => {
       for (const whole of [true, false]) {
         const reference = compileIRegexp(pattern, whole)!;
         const linear = linearRegex(pattern, whole ? "jsonpath-match" : "jsonpath-search")!;
-        for (const value of values) expect({ pattern, whole, value, matched: linear.test(value) }).toEqual({ pattern, whole, value, matched: reference.test(value) });
+        for (const value of values)
+          expect({ pattern, whole, value, matched: linear.test(value) }).toEqual({ pattern, whole, value, matched: reference.test(value) });
       }
     });
   }

@@ -16,10 +16,7 @@ export interface ReplayDeps {
 }
 
 /** How one replay ended; a refusal carries the status and a message that says why. */
-export type ReplayResult =
-  | { kind: "run"; run: RunRecord }
-  | { kind: "filtered" }
-  | { kind: "refused"; status: 404 | 409 | 500; error: string };
+export type ReplayResult = { kind: "run"; run: RunRecord } | { kind: "filtered" } | { kind: "refused"; status: 404 | 409 | 500; error: string };
 
 /** The `$trigger` a run or a filtered request kept. */
 interface StoredPayload {
@@ -54,7 +51,8 @@ export class Replay {
     if (!trigger) return refused(404, "the run's trigger no longer exists");
     // A run is replayed to its own destination only (README "Destinations").
     const destination = original.destination ?? DEFAULT_DESTINATION;
-    if (!destinationsOf(trigger).some((d) => d.name === destination)) return refused(409, `the run's destination ${JSON.stringify(destination)} is no longer one of the trigger's`);
+    if (!destinationsOf(trigger).some((d) => d.name === destination))
+      return refused(409, `the run's destination ${JSON.stringify(destination)} is no longer one of the trigger's`);
     return this.replay(trigger, original.trigger as StoredPayload, original, "skip", 0, [destination]);
   }
 
@@ -64,7 +62,8 @@ export class Replay {
     if (!trigger) return refused(404, "trigger not found");
     const row = await this.deps.store.getActivity(activityId);
     if (!row || row.triggerId !== triggerId) return refused(404, "Activity row not found");
-    if (row.outcome !== "filtered") return refused(409, `only Filtered requests can be replayed; this one was ${row.outcome} (replay its run instead, if it has one)`);
+    if (row.outcome !== "filtered")
+      return refused(409, `only Filtered requests can be replayed; this one was ${row.outcome} (replay its run instead, if it has one)`);
     if (row.request === undefined) return refused(409, "this Filtered request was recorded before inlet kept filtered requests, so there is nothing to replay");
     return this.replay(trigger, row.request as StoredPayload, row, filter);
   }
@@ -100,7 +99,9 @@ export class Replay {
       // One page at a time, committed together by the store's grouped commit; between pages the
       // event loop serves live requests, so a large replay never holds the request thread.
       // A run goes back to its own destination; a filtered request to those named (else every one its filters choose).
-      const results = await Promise.all(page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c, filter, startMs, c.destination ? [c.destination] : input.destinations)));
+      const results = await Promise.all(
+        page.map((c) => this.replay(trigger, c.trigger as StoredPayload, c, filter, startMs, c.destination ? [c.destination] : input.destinations)),
+      );
       for (const result of results) if (result.kind === "run") runIds.push(result.run.id);
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -136,7 +137,9 @@ export class Replay {
         claim: null,
         replayOf: original.id,
         // The replayed `$trigger` still says what the checks found when the request arrived.
-        ...(payload.auth || payload.sources ? { reportOnly: { ...(payload.auth ? { auth: payload.auth } : {}), ...(payload.sources ? { sources: payload.sources } : {}) } } : {}),
+        ...(payload.auth || payload.sources
+          ? { reportOnly: { ...(payload.auth ? { auth: payload.auth } : {}), ...(payload.sources ? { sources: payload.sources } : {}) } }
+          : {}),
       },
       { filter, ...(destinations ? { destinations } : {}) },
     );

@@ -28,7 +28,11 @@ export const BulkReplaySchema = Type.Object(
     dryRun: Type.Optional(Type.Boolean()),
     filter: Type.Optional(FilterChoice),
     destinations: Type.Optional(
-      Type.Array(Type.String({ pattern: "^[a-z0-9-]{1,40}$" }), { minItems: 1, maxItems: 16, description: "only these destinations: runs of them (source runs), or runs made for them (source filtered)" }),
+      Type.Array(Type.String({ pattern: "^[a-z0-9-]{1,40}$" }), {
+        minItems: 1,
+        maxItems: 16,
+        description: "only these destinations: runs of them (source runs), or runs made for them (source filtered)",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -83,8 +87,10 @@ export function bulkReplayOf(input: unknown): BulkReplay {
   // Not an object (an array has a `filter` method): the schema's one detail says so.
   const value = (typeof given === "object" && !Array.isArray(given) ? given : {}) as BulkReplayInput;
   const source = value.source ?? "runs";
-  if (source === "filtered" && Array.isArray(value.status) && value.status.length) details.push({ path: "/status", message: 'filters runs by their status: leave it out with source "filtered"' });
-  if (source === "runs" && value.filter !== undefined) details.push({ path: "/filter", message: 'applies to filtered requests: use it with source "filtered"' });
+  if (source === "filtered" && Array.isArray(value.status) && value.status.length)
+    details.push({ path: "/status", message: 'filters runs by their status: leave it out with source "filtered"' });
+  if (source === "runs" && value.filter !== undefined)
+    details.push({ path: "/filter", message: 'applies to filtered requests: use it with source "filtered"' });
   const sinceMs = timeOf(value.since, "/since", details);
   const untilMs = timeOf(value.until, "/until", details);
   if (sinceMs !== undefined && untilMs !== undefined && sinceMs > untilMs) details.push({ path: "/until", message: "must not be before since" });

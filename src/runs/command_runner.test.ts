@@ -107,7 +107,11 @@ test("a program that does not exist fails the run", async () => {
 test("timeoutMs kills the whole process group: a `sleep 100 & sleep 100` tree is fully gone", async () => {
   const pids = join(dir, "pids");
   const started = performance.now();
-  const outcome = await runner({ kind: "command", argv: ["sh", "-c", `sleep 100 & echo $! > ${pids}; echo $$ >> ${pids}; sleep 100`], timeoutMs: 300 }, run, ctx());
+  const outcome = await runner(
+    { kind: "command", argv: ["sh", "-c", `sleep 100 & echo $! > ${pids}; echo $$ >> ${pids}; sleep 100`], timeoutMs: 300 },
+    run,
+    ctx(),
+  );
   const elapsed = performance.now() - started;
   expect(elapsed).toBeLessThan(2000);
   expect(outcome).toMatchObject({ status: "failed", error: "timed out after 300 ms; its process group was killed" });
@@ -120,7 +124,11 @@ test("timeoutMs kills the whole process group: a `sleep 100 & sleep 100` tree is
 });
 
 test("stdout and stderr are bounded (64 KiB each) with a truncation marker; the writer is never blocked", async () => {
-  const outcome = await runner({ kind: "command", argv: ["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' a; head -c 70000 /dev/zero | tr '\\0' b >&2"], timeoutMs: 10_000 }, run, ctx());
+  const outcome = await runner(
+    { kind: "command", argv: ["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' a; head -c 70000 /dev/zero | tr '\\0' b >&2"], timeoutMs: 10_000 },
+    run,
+    ctx(),
+  );
   expect(outcome.status).toBe("succeeded");
   const result = outcome.result as any;
   expect(result.stdoutBytes).toBe(300000);
@@ -155,7 +163,11 @@ test("a command killed by a signal fails the run, naming the signal", async () =
 });
 
 test("the answer is the whole stdout (a JSON document over 64 KiB stays JSON); the run keeps 64 KiB of it", async () => {
-  const outcome = await runner({ kind: "command", argv: ["sh", "-c", "printf '{\"data\":\"'; head -c 100000 /dev/zero | tr '\\0' a; printf '\"}'"] }, run, ctx());
+  const outcome = await runner(
+    { kind: "command", argv: ["sh", "-c", "printf '{\"data\":\"'; head -c 100000 /dev/zero | tr '\\0' a; printf '\"}'"] },
+    run,
+    ctx(),
+  );
   expect(outcome.status).toBe("succeeded");
   expect(outcome.answer?.headers["Content-Type"]).toBe("application/json");
   expect(JSON.parse(decode(outcome.answer?.body)).data).toHaveLength(100_000);

@@ -44,7 +44,14 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
       proc = Bun.spawn(workflow.argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env, detached: true });
     } catch (error) {
       const message = `could not start ${JSON.stringify(workflow.argv[0])}: ${(error as Error)?.message ?? String(error)}`;
-      return { status: "failed", attempts: 1, error: message, result: { argv: workflow.argv, exitCode: null, error: message }, answer: null, failureStatus: 500 };
+      return {
+        status: "failed",
+        attempts: 1,
+        error: message,
+        result: { argv: workflow.argv, exitCode: null, error: message },
+        answer: null,
+        failureStatus: 500,
+      };
     }
     feed(proc.stdin, JSON.stringify(run.trigger));
     let timedOut = false;
@@ -64,7 +71,10 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
     const pipesClosed = new AbortController();
     let drained = false;
     // stdout is the answer in workflow response mode: read as much of it as an answer may be.
-    const output = Promise.all([readBounded(proc.stdout, Math.max(limit, ANSWER_LIMIT_BYTES), pipesClosed.signal), readBounded(proc.stderr, limit, pipesClosed.signal)]).then((both) => {
+    const output = Promise.all([
+      readBounded(proc.stdout, Math.max(limit, ANSWER_LIMIT_BYTES), pipesClosed.signal),
+      readBounded(proc.stderr, limit, pipesClosed.signal),
+    ]).then((both) => {
       drained = true;
       return both;
     });
@@ -96,10 +106,24 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
       stderrTruncated: err.truncated,
     };
     if (timedOut) {
-      return { status: "failed", attempts: 1, error: `timed out after ${timeoutMs} ms; its process group was killed`, result, answer: null, failureStatus: 500 };
+      return {
+        status: "failed",
+        attempts: 1,
+        error: `timed out after ${timeoutMs} ms; its process group was killed`,
+        result,
+        answer: null,
+        failureStatus: 500,
+      };
     }
     if (signal || exitCode !== 0) {
-      return { status: "failed", attempts: 1, error: signal ? `killed by ${signal}` : `exited with code ${exitCode}`, result, answer: null, failureStatus: 500 };
+      return {
+        status: "failed",
+        attempts: 1,
+        error: signal ? `killed by ${signal}` : `exited with code ${exitCode}`,
+        result,
+        answer: null,
+        failureStatus: 500,
+      };
     }
     return { status: "succeeded", attempts: 1, error: null, result, answer: stdoutAnswer(whole.text, whole.raw, whole.truncated) };
   };

@@ -178,7 +178,10 @@ test("no 4xx other than 408 and 429 is retried", async () => {
 
 test("a run resumed after a restart goes on from the attempts it already made: one retry budget, every attempt in its result", async () => {
   reset(() => new Response("down", { status: 503 }));
-  const earlier = [{ at: "2026-01-01T00:00:00.000Z", durationMs: 3, status: 503, retryInMs: 10 }, { at: "2026-01-01T00:00:01.000Z", durationMs: 3, status: 503, retryInMs: 20 }];
+  const earlier = [
+    { at: "2026-01-01T00:00:00.000Z", durationMs: 3, status: 503, retryInMs: 10 },
+    { at: "2026-01-01T00:00:01.000Z", durationMs: 3, status: 503, retryInMs: 20 },
+  ];
   const resumed: ClaimedRun = { ...run, attempts: 2, result: { url, status: 503, attempts: earlier } };
   const outcome = await runner(workflow({ retry: { maxAttempts: 3 } }), resumed, context().ctx);
   expect(seen).toHaveLength(1);

@@ -25,17 +25,38 @@ const trigger = (mode: "immediate" | "workflow" = "immediate", concurrency = 64)
     destinations: [{ name: "default", workflow: { kind: "http", url: "http://127.0.0.1:9/hook" }, concurrency }],
   });
 
-const ok = (run: ClaimedRun): RunOutcome => ({ status: "succeeded", attempts: 1, error: null, result: { ran: run.id }, answer: { status: 200, headers: {}, body: run.id } });
+const ok = (run: ClaimedRun): RunOutcome => ({
+  status: "succeeded",
+  attempts: 1,
+  error: null,
+  result: { ran: run.id },
+  answer: { status: 200, headers: {}, body: run.id },
+});
 
-async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number; directLimit?: number; destinationConcurrency?: number } = {}) {
+async function setup(
+  execute: ExecuteRun,
+  options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number; directLimit?: number; destinationConcurrency?: number } = {},
+) {
   const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
   const t = trigger(options.mode, options.destinationConcurrency);
-  const queue = new RunQueue({ store, triggers: { get: () => t }, execute, concurrency: options.concurrency ?? 3, pollMs: options.pollMs ?? 50, directLimit: options.directLimit });
+  const queue = new RunQueue({
+    store,
+    triggers: { get: () => t },
+    execute,
+    concurrency: options.concurrency ?? 3,
+    pollMs: options.pollMs ?? 50,
+    directLimit: options.directLimit,
+  });
   /**
    * Commits a run the way the pipeline does, and tells the queue: queued, with, for a workflow
    * response mode trigger, a direct slot of this queue's (`directSlotFor`); `direct` says whether it got one.
    */
-  const commit = async (tell = true, payload: unknown = { n: 1 }, as: TriggerRecord = t, extra: Partial<RunRecord> = {}): Promise<RunRecord & { direct: boolean }> => {
+  const commit = async (
+    tell = true,
+    payload: unknown = { n: 1 },
+    as: TriggerRecord = t,
+    extra: Partial<RunRecord> = {},
+  ): Promise<RunRecord & { direct: boolean }> => {
     const now = new Date();
     const slot = queue.directSlotFor(as);
     const run = {
@@ -51,7 +72,11 @@ async function setup(execute: ExecuteRun, options: { concurrency?: number; mode?
       finishedAt: null,
       ...extra,
     };
-    await store.commitIngest({ dedup: null, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
+    await store.commitIngest({
+      dedup: null,
+      run,
+      activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null },
+    });
     if (tell) queue.onCommitted(as, run, slot);
     return { ...run, direct: slot !== null };
   };
@@ -128,7 +153,12 @@ test("a failed outcome and a throwing runner are recorded as failed runs", async
 
 test("workflow response mode: the run starts at once even when the queue is saturated, and is awaited", async () => {
   const gate = Promise.withResolvers<void>();
-  const { queue, commit, store, trigger: t } = await setup(
+  const {
+    queue,
+    commit,
+    store,
+    trigger: t,
+  } = await setup(
     async (_t, run) => {
       if ((run.trigger as any).n === 1 && _t.response.mode === "immediate") await gate.promise;
       return ok(run);
@@ -220,7 +250,12 @@ test("a waiting caller's run keeps its destination's concurrency: past it, it wa
 });
 
 test("waitFor times out with null while the run goes on and is recorded", async () => {
-  const { queue, commit, store, trigger: t } = await setup(async (_t, run) => {
+  const {
+    queue,
+    commit,
+    store,
+    trigger: t,
+  } = await setup(async (_t, run) => {
     await Bun.sleep(300);
     return ok(run);
   });
@@ -364,8 +399,24 @@ test("a destination never runs more than its concurrency; while one destination'
   await queue.start();
   const commit = async (t: TriggerRecord, destination: string) => {
     const now = new Date();
-    const run = { id: Bun.randomUUIDv7(), triggerId: t.id, requestId: crypto.randomUUID(), status: "queued" as const, trigger: {}, result: null, attempts: 0, error: null, createdAt: now.toISOString(), finishedAt: null, destination };
-    await store.commitIngest({ dedup: null, run, activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null } });
+    const run = {
+      id: Bun.randomUUIDv7(),
+      triggerId: t.id,
+      requestId: crypto.randomUUID(),
+      status: "queued" as const,
+      trigger: {},
+      result: null,
+      attempts: 0,
+      error: null,
+      createdAt: now.toISOString(),
+      finishedAt: null,
+      destination,
+    };
+    await store.commitIngest({
+      dedup: null,
+      run,
+      activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null },
+    });
     queue.onCommitted(t, run, null);
     return run;
   };

@@ -104,10 +104,15 @@ export class RunQueue {
   private breakerOf(trigger: TriggerRecord | undefined, run: RunRecord): ((ok: boolean) => void) | undefined {
     const destination = trigger ? destinationOf(trigger, run.destination) : undefined;
     if (!destination || destination.workflow.kind !== "http") return undefined;
-    const rule = { failures: destination.breaker?.failures ?? DEFAULT_BREAKER.failures, openSeconds: destination.breaker?.openSeconds ?? DEFAULT_BREAKER.openSeconds };
+    const rule = {
+      failures: destination.breaker?.failures ?? DEFAULT_BREAKER.failures,
+      openSeconds: destination.breaker?.openSeconds ?? DEFAULT_BREAKER.openSeconds,
+    };
     if (rule.failures <= 0) return undefined;
     return (ok) => {
-      this.store.recordDelivery(run.triggerId, destination.name, rule, ok, this.now()).catch((error) => this.log("warn", "could not record a delivery for the breaker", { runId: run.id, error: String(error) }));
+      this.store
+        .recordDelivery(run.triggerId, destination.name, rule, ok, this.now())
+        .catch((error) => this.log("warn", "could not record a delivery for the breaker", { runId: run.id, error: String(error) }));
     };
   }
 
@@ -151,7 +156,10 @@ export class RunQueue {
     if (requeued > 0) this.log("info", "requeued runs left running by a previous process", { runs: requeued });
     this.poller = every(this.pollMs, () => this.pollOnce());
     this.heartbeat = every(Math.max(1000, this.leaseMs / 3), () => this.renewLeases());
-    this.stateReader = every(1000, () => this.readStates(), { immediately: true, onError: (error) => this.log("warn", "could not read destination states", { error: String(error) }) });
+    this.stateReader = every(1000, () => this.readStates(), {
+      immediately: true,
+      onError: (error) => this.log("warn", "could not read destination states", { error: String(error) }),
+    });
     this.poll();
   }
 
@@ -332,7 +340,9 @@ export class RunQueue {
     const context: RunContext = {
       signal: controller.signal,
       recordAttempt: (attempts, result) => {
-        this.store.recordAttempt(run.id, this.owner, attempts, result).catch((error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }));
+        this.store
+          .recordAttempt(run.id, this.owner, attempts, result)
+          .catch((error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }));
       },
       attemptEnded: this.breakerOf(known ?? this.options.triggers.get(run.triggerId), run),
     };
@@ -363,14 +373,27 @@ export class RunQueue {
       if (error instanceof RunAborted || context.signal.aborted) outcome = null;
       else {
         this.log("error", "a runner failed", { runId: run.id, error: String((error as Error)?.stack ?? error) });
-        outcome = { status: "failed", attempts: Math.max(1, run.attempts), error: `internal error: ${(error as Error)?.message ?? error}`, result: null, answer: null };
+        outcome = {
+          status: "failed",
+          attempts: Math.max(1, run.attempts),
+          error: `internal error: ${(error as Error)?.message ?? error}`,
+          result: null,
+          answer: null,
+        };
       }
     }
     runnerDone();
-    const finish = outcome && { status: outcome.status, result: outcome.result, error: outcome.error, attempts: outcome.attempts, finishedAt: this.now().toISOString() };
+    const finish = outcome && {
+      status: outcome.status,
+      result: outcome.result,
+      error: outcome.error,
+      attempts: outcome.attempts,
+      finishedAt: this.now().toISOString(),
+    };
     await this.recordEnd(run.id, async () => {
       if (!finish) await this.store.releaseRuns(this.owner, [run.id]);
-      else if (!(await this.store.finishRun(run.id, this.owner, finish))) this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
+      else if (!(await this.store.finishRun(run.id, this.owner, finish)))
+        this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
     });
     const waiter = this.waiters.get(run.id);
     if (waiter) {
@@ -405,6 +428,8 @@ export class RunQueue {
 
   private async renewLeases(): Promise<void> {
     if (this.running.size === 0) return;
-    await this.store.renewLeases(this.owner, [...this.running.keys()], this.leaseMs, this.now()).catch((error) => this.log("warn", "could not renew run leases", { error: String(error) }));
+    await this.store
+      .renewLeases(this.owner, [...this.running.keys()], this.leaseMs, this.now())
+      .catch((error) => this.log("warn", "could not renew run leases", { error: String(error) }));
   }
 }

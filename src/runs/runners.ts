@@ -52,7 +52,16 @@ export function createRunners(options: RunnersOptions): Runners {
    */
   async function transformThenRun(destination: DestinationConfig, run: ClaimedRun, context: RunContext): Promise<RunOutcome> {
     const transform = destination.transform!;
-    const outcome = await runTransform(scriptPool, { source: transform.source, timeoutMs: transform.timeoutMs, trigger: run.trigger, ctx: { runId: run.id, destination: destination.name, attempt: run.attempts + 1 } }, context.signal);
+    const outcome = await runTransform(
+      scriptPool,
+      {
+        source: transform.source,
+        timeoutMs: transform.timeoutMs,
+        trigger: run.trigger,
+        ctx: { runId: run.id, destination: destination.name, attempt: run.attempts + 1 },
+      },
+      context.signal,
+    );
     if (context.signal.aborted) throw new RunAborted();
     if (!outcome.ok) return { status: "failed", attempts: 1, error: outcome.error, result: { failure: "transform" }, answer: null, failureStatus: 500 };
     if (outcome.result === null) return { status: "skipped", attempts: 0, error: null, result: { skipped: "transform returned null" }, answer: null };
@@ -69,16 +78,16 @@ export function createRunners(options: RunnersOptions): Runners {
   }
 
   function runWorkflow(workflow: WorkflowConfig, run: ClaimedRun, context: RunContext): Promise<RunOutcome> {
-      switch (workflow.kind) {
-        case "http":
-          return http(workflow, run, context);
-        case "command":
-          return command(workflow, run, context);
-        case "script":
-          return script(workflow, run, context);
-        case "none":
-          // The trigger was changed to "none" after this run was queued: nothing to execute.
-          return Promise.resolve({ status: "succeeded", attempts: 1, error: null, result: null, answer: null });
-      }
+    switch (workflow.kind) {
+      case "http":
+        return http(workflow, run, context);
+      case "command":
+        return command(workflow, run, context);
+      case "script":
+        return script(workflow, run, context);
+      case "none":
+        // The trigger was changed to "none" after this run was queued: nothing to execute.
+        return Promise.resolve({ status: "succeeded", attempts: 1, error: null, result: null, answer: null });
+    }
   }
 }

@@ -26,17 +26,27 @@ const text = (body: unknown) => (typeof body === "string" ? body : new TextDecod
 
 test("the default export gets $trigger and { runId }; its {status, headers, body} is the answer", async () => {
   const outcome = await runner(
-    script("export default ($trigger, ctx) => ({ status: 202, headers: { 'X-Total': String($trigger.body.amount) }, body: { run: ctx.runId, n: $trigger.body.items.length } })"),
+    script(
+      "export default ($trigger, ctx) => ({ status: 202, headers: { 'X-Total': String($trigger.body.amount) }, body: { run: ctx.runId, n: $trigger.body.items.length } })",
+    ),
     run,
     ctx(),
   );
   expect(outcome.status).toBe("succeeded");
-  expect(outcome.answer).toEqual({ status: 202, headers: { "X-Total": "120", "Content-Type": "application/json" }, body: JSON.stringify({ run: run.id, n: 3 }) });
+  expect(outcome.answer).toEqual({
+    status: 202,
+    headers: { "X-Total": "120", "Content-Type": "application/json" },
+    body: JSON.stringify({ run: run.id, n: 3 }),
+  });
   expect(outcome.result).toMatchObject({ status: 202, value: { status: 202, body: { run: run.id, n: 3 } } });
 });
 
 test("async scripts and console output", async () => {
-  const outcome = await runner(script("export default async ($t) => { console.log('amount', $t.body.amount); await Promise.resolve(); return { body: 'ok' } }"), run, ctx());
+  const outcome = await runner(
+    script("export default async ($t) => { console.log('amount', $t.body.amount); await Promise.resolve(); return { body: 'ok' } }"),
+    run,
+    ctx(),
+  );
   expect(outcome.status).toBe("succeeded");
   expect(text(outcome.answer?.body)).toBe("ok");
   expect((outcome.result as any).logs).toEqual(["log: amount 120"]);

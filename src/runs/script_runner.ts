@@ -27,15 +27,35 @@ export function scriptRunner(pool: ScriptPool, limits: ScriptLimits = DEFAULT_SC
     );
     const durationMs = Math.round(performance.now() - started);
     if (!reply.ok) {
-      return { status: "failed", attempts: 1, error: reply.message, result: { failure: reply.code, durationMs, logs: reply.logs }, answer: null, failureStatus: 500 };
+      return {
+        status: "failed",
+        attempts: 1,
+        error: reply.message,
+        result: { failure: reply.code, durationMs, logs: reply.logs },
+        answer: null,
+        failureStatus: 500,
+      };
     }
     try {
       const answer = scriptAnswer(reply.value);
-      return { status: "succeeded", attempts: 1, error: null, result: { value: reply.value ?? null, status: answer.status, durationMs, logs: reply.logs }, answer };
+      return {
+        status: "succeeded",
+        attempts: 1,
+        error: null,
+        result: { value: reply.value ?? null, status: answer.status, durationMs, logs: reply.logs },
+        answer,
+      };
     } catch (error) {
       if (!(error instanceof InvalidAnswer)) throw error;
       const message = `the script returned an invalid response: ${error.message}`;
-      return { status: "failed", attempts: 1, error: message, result: { failure: "invalid_response", value: reply.value ?? null, durationMs, logs: reply.logs }, answer: null, failureStatus: 500 };
+      return {
+        status: "failed",
+        attempts: 1,
+        error: message,
+        result: { failure: "invalid_response", value: reply.value ?? null, durationMs, logs: reply.logs },
+        answer: null,
+        failureStatus: 500,
+      };
     }
   };
 }

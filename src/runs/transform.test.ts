@@ -8,13 +8,23 @@ const trigger = { body: { id: "evt_1", type: "order.paid", email: "[REDACTED]" }
 const ctx = { runId: "run_1", destination: "crm", attempt: 1 };
 
 test("the default export reshapes $trigger for a destination; ctx carries the run, destination and attempt", async () => {
-  const source = "export default ($trigger, ctx) => ({ body: { id: $trigger.body.id, to: ctx.destination, n: ctx.attempt, run: ctx.runId }, headers: { 'X-Kind': $trigger.body.type } })";
-  expect(await runTransform(pool, { source, trigger, ctx })).toEqual({ ok: true, result: { body: { id: "evt_1", to: "crm", n: 1, run: "run_1" }, headers: { "X-Kind": "order.paid" } } });
-  expect(await runTransform(pool, { source: "export default async (t) => ({ body: t.body.id })", trigger, ctx })).toEqual({ ok: true, result: { body: "evt_1", headers: {} } });
+  const source =
+    "export default ($trigger, ctx) => ({ body: { id: $trigger.body.id, to: ctx.destination, n: ctx.attempt, run: ctx.runId }, headers: { 'X-Kind': $trigger.body.type } })";
+  expect(await runTransform(pool, { source, trigger, ctx })).toEqual({
+    ok: true,
+    result: { body: { id: "evt_1", to: "crm", n: 1, run: "run_1" }, headers: { "X-Kind": "order.paid" } },
+  });
+  expect(await runTransform(pool, { source: "export default async (t) => ({ body: t.body.id })", trigger, ctx })).toEqual({
+    ok: true,
+    result: { body: "evt_1", headers: {} },
+  });
 });
 
 test("null skips the destination", async () => {
-  expect(await runTransform(pool, { source: "export default (t) => t.body.type === 'order.paid' ? null : { body: 1 }", trigger, ctx })).toEqual({ ok: true, result: null });
+  expect(await runTransform(pool, { source: "export default (t) => t.body.type === 'order.paid' ? null : { body: 1 }", trigger, ctx })).toEqual({
+    ok: true,
+    result: null,
+  });
 });
 
 test("a throw, a wrong shape or the deadline fail with transform: and a message that helps", async () => {
@@ -42,18 +52,38 @@ test("a destination's transform runs when its run starts: the workflow gets what
   const { createRunners } = await import("./runners.ts");
   const { triggerRecord } = await import("../../test/support/ingest.ts");
   const seen: Array<{ body: string; headers: Record<string, string> }> = [];
-  const target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (seen.push({ body: await r.text(), headers: Object.fromEntries(r.headers) }), new Response("ok")) });
+  const target = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (r) => (seen.push({ body: await r.text(), headers: Object.fromEntries(r.headers) }), new Response("ok")),
+  });
   const runners = createRunners({ scriptPool: { size: 1 } });
   const url = `http://127.0.0.1:${target.port}/hook`;
   const t = triggerRecord({
     workflow: { kind: "none" },
     destinations: [
-      { name: "slack", workflow: { kind: "http", url }, transform: { source: "export default (t, ctx) => ({ body: { text: `paid ${t.body.id} via ${ctx.destination}` }, headers: { 'X-Shape': 'slack' } })" } },
+      {
+        name: "slack",
+        workflow: { kind: "http", url },
+        transform: { source: "export default (t, ctx) => ({ body: { text: `paid ${t.body.id} via ${ctx.destination}` }, headers: { 'X-Shape': 'slack' } })" },
+      },
       { name: "quiet", workflow: { kind: "http", url }, transform: { source: "export default () => null" } },
       { name: "broken", workflow: { kind: "http", url, retry: { maxAttempts: 5 } }, transform: { source: "export default (t) => t.body.missing.field" } },
     ],
   });
-  const run = (destination: string) => ({ id: `run-${destination}`, triggerId: t.id, requestId: "req", status: "running" as const, trigger: { body: { id: "evt_1" } }, result: null, attempts: 0, error: null, createdAt: new Date().toISOString(), finishedAt: null, destination });
+  const run = (destination: string) => ({
+    id: `run-${destination}`,
+    triggerId: t.id,
+    requestId: "req",
+    status: "running" as const,
+    trigger: { body: { id: "evt_1" } },
+    result: null,
+    attempts: 0,
+    error: null,
+    createdAt: new Date().toISOString(),
+    finishedAt: null,
+    destination,
+  });
   const context = { signal: new AbortController().signal, recordAttempt() {} };
   try {
     const slack = await runners.execute(t, run("slack"), context);

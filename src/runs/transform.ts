@@ -61,7 +61,8 @@ export function transformed(value: unknown): TransformOutcome {
   const { body, headers = {}, ...rest } = value as { body: unknown; headers?: unknown };
   const extra = Object.keys(rest);
   if (extra.length > 0) return { ok: false, error: `transform: unknown field ${JSON.stringify(extra[0])} in what it returned (only body and headers)` };
-  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) return { ok: false, error: "transform: headers must be an object of header names to string values" };
+  if (headers === null || typeof headers !== "object" || Array.isArray(headers))
+    return { ok: false, error: "transform: headers must be an object of header names to string values" };
   for (const [name, v] of Object.entries(headers)) {
     if (typeof v !== "string") return { ok: false, error: `transform: header ${JSON.stringify(name)} must be a string, not ${describe(v)}` };
   }

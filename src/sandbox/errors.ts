@@ -43,6 +43,9 @@ export class SandboxMemory extends SandboxError {
     readonly resource: "heap" | "stack",
     detail: string,
   ) {
-    super("sandbox_memory", resource === "heap" ? `sandbox evaluation ran out of memory (${detail})` : `sandbox evaluation reached the stack limit (${detail})`);
+    super(
+      "sandbox_memory",
+      resource === "heap" ? `sandbox evaluation ran out of memory (${detail})` : `sandbox evaluation reached the stack limit (${detail})`,
+    );
   }
 }

@@ -101,7 +101,9 @@ export class Realm {
           handles.push(this.unit(arg, deadlineAt, deadlineMs));
         }
       }
-      const result = this.guarded(deadlineAt, deadlineMs, () => this.context.callFunction(this.functionOf(program, loaded, fn), this.context.undefined, handles));
+      const result = this.guarded(deadlineAt, deadlineMs, () =>
+        this.context.callFunction(this.functionOf(program, loaded, fn), this.context.undefined, handles),
+      );
       owned.push(result);
       if (this.context.typeof(result) !== "string") throw new SandboxError("sandbox_guest_error", `guest ${program.name}.${fn} did not return a string`);
       return this.context.getString(result);

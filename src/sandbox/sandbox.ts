@@ -179,7 +179,9 @@ function checkLimits(limits: SandboxLimits): SandboxLimits {
   positive("maxUnits");
   if (limits.memoryBytes > MAX_MEMORY_BYTES) throw new RangeError(`sandbox memoryBytes must be at most ${MAX_MEMORY_BYTES}, got ${limits.memoryBytes}`);
   if (limits.maxStackBytes > MAX_STACK_BYTES) {
-    throw new RangeError(`sandbox maxStackBytes must be at most ${MAX_STACK_BYTES} (deeper QuickJS recursion overflows the host stack), got ${limits.maxStackBytes}`);
+    throw new RangeError(
+      `sandbox maxStackBytes must be at most ${MAX_STACK_BYTES} (deeper QuickJS recursion overflows the host stack), got ${limits.maxStackBytes}`,
+    );
   }
   return { ...limits, maxUnits: Math.floor(limits.maxUnits) };
 }

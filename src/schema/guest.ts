@@ -28,12 +28,14 @@ function check(patternJson: string): string {
 /** `[[pattern, [strings…]], …]` as JSON → one "0"/"1" string per pattern, as a JSON array. */
 function test(pairsJson: string): string {
   const pairs = JSON.parse(pairsJson) as Array<[string, string[]]>;
-  return JSON.stringify(pairs.map(([pattern, strings]) => {
-    const re = regExpOf(pattern);
-    let out = "";
-    for (const s of strings) out += re.test(s) ? "1" : "0";
-    return out;
-  }));
+  return JSON.stringify(
+    pairs.map(([pattern, strings]) => {
+      const re = regExpOf(pattern);
+      let out = "";
+      for (const s of strings) out += re.test(s) ? "1" : "0";
+      return out;
+    }),
+  );
 }
 
 (globalThis as unknown as Record<string, unknown>).inletSchema = { check, test };

@@ -30,7 +30,12 @@ test("every problem by path, missing properties named, at most 20", async () => 
 });
 
 test("a pattern that branches (anyOf) gets its real answer, not the first pass's guess", async () => {
-  const schema = new CompiledSchema({ anyOf: [{ type: "string", pattern: "^a" }, { type: "string", pattern: "^b" }] });
+  const schema = new CompiledSchema({
+    anyOf: [
+      { type: "string", pattern: "^a" },
+      { type: "string", pattern: "^b" },
+    ],
+  });
   expect(await schema.validate("bee")).toEqual([]);
   expect((await schema.validate("cee")).length).toBeGreaterThan(0);
   const negated = new CompiledSchema({ not: { type: "string", pattern: "^secret" } });
@@ -60,12 +65,17 @@ test("a catastrophic pattern outside I-Regexp ends at the sandbox's deadline ins
 test("documents are checked at save with paths and messages that help", () => {
   expect(checkSchemaDocument(order)).toEqual([]);
   expect(checkSchemaDocument([])[0].message).toContain("must be a JSON Schema object");
-  expect(checkSchemaDocument({ type: "strin" })).toEqual([{ path: "/schema/document/type", message: expect.stringContaining('must be one of "array", "boolean"') }]);
+  expect(checkSchemaDocument({ type: "strin" })).toEqual([
+    { path: "/schema/document/type", message: expect.stringContaining('must be one of "array", "boolean"') },
+  ]);
   expect(checkSchemaDocument({ properties: { id: { pattern: "(unclosed" } } })).toEqual([
     { path: "/schema/document/properties/id/pattern", message: expect.stringContaining("is not a valid regular expression") },
   ]);
   expect(checkSchemaDocument({ $schema: "http://json-schema.org/draft-07/schema#" })[0].path).toBe("/schema/document/$schema");
-  expect(checkSchemaDocument({ type: "array", uniqueItems: true })[0]).toMatchObject({ path: "/schema/document/uniqueItems", message: expect.stringContaining("arrays of scalars") });
+  expect(checkSchemaDocument({ type: "array", uniqueItems: true })[0]).toMatchObject({
+    path: "/schema/document/uniqueItems",
+    message: expect.stringContaining("arrays of scalars"),
+  });
   expect(checkSchemaDocument({ $ref: "https://example.com/remote.json" })[0].message).toContain("does not compile");
   // An `enum` holds data: a "pattern" inside it is not a regex.
   expect(checkSchemaDocument({ enum: [{ pattern: "(" }] })).toEqual([]);

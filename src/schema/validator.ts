@@ -166,13 +166,18 @@ function walk(node: unknown, path: string, visit: (schema: Record<string, unknow
  */
 export function checkSchemaDocument(document: unknown, base = "/schema/document"): SchemaDetail[] {
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
-    return [{ path: base, message: "must be a JSON Schema object (2020-12), for example {\"type\":\"object\",\"required\":[\"id\"]}" }];
+    return [{ path: base, message: 'must be a JSON Schema object (2020-12), for example {"type":"object","required":["id"]}' }];
   }
   const size = JSON.stringify(document).length;
   if (size > MAX_SCHEMA_BYTES) return [{ path: base, message: `is ${size} bytes of JSON; at most ${MAX_SCHEMA_BYTES} are allowed` }];
   const declared = (document as { $schema?: unknown }).$schema;
   if (declared !== undefined && declared !== "https://json-schema.org/draft/2020-12/schema") {
-    return [{ path: `${base}/$schema`, message: `inlet validates JSON Schema 2020-12: leave $schema out or set it to "https://json-schema.org/draft/2020-12/schema" (got ${JSON.stringify(declared)})` }];
+    return [
+      {
+        path: `${base}/$schema`,
+        message: `inlet validates JSON Schema 2020-12: leave $schema out or set it to "https://json-schema.org/draft/2020-12/schema" (got ${JSON.stringify(declared)})`,
+      },
+    ];
   }
   const problems: SchemaDetail[] = [];
   walk(document, base, (schema, path) => {
@@ -192,7 +197,8 @@ export function checkSchemaDocument(document: unknown, base = "/schema/document"
       if (!types || !types.every((t) => typeof t === "string" && SCALAR_TYPES.has(t))) {
         problems.push({
           path: `${path}/uniqueItems`,
-          message: "is checked only for arrays of scalars: give items a type of string, number, integer, boolean or null (comparing objects pairwise would cost the square of the body's size)",
+          message:
+            "is checked only for arrays of scalars: give items a type of string, number, integer, boolean or null (comparing objects pairwise would cost the square of the body's size)",
         });
       }
     }

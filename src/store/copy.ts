@@ -54,7 +54,17 @@ const TABLES: TableCopy[] = [
   {
     table: "triggers",
     select: "SELECT seq, id, token, config, secret_sealed, app_secret_sealed, armed_until, created_at, updated_at FROM triggers ORDER BY seq",
-    columns: { seq: "bigint", id: "text", token: "text", config: "text", secret_sealed: "text", app_secret_sealed: "text", armed_until: "text", created_at: "text", updated_at: "text" },
+    columns: {
+      seq: "bigint",
+      id: "text",
+      token: "text",
+      config: "text",
+      secret_sealed: "text",
+      app_secret_sealed: "text",
+      armed_until: "text",
+      created_at: "text",
+      updated_at: "text",
+    },
     identity: true,
   },
   {
@@ -64,18 +74,43 @@ const TABLES: TableCopy[] = [
     select: `SELECT seq, id, trigger_id, request_id, CASE WHEN status = 'running' THEN 'queued' ELSE status END AS status,
       trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, replay_of, lane, ordering_key, destination FROM runs ORDER BY seq`,
     columns: {
-      seq: "bigint", id: "text", trigger_id: "text", request_id: "text", status: "text", trigger_json: "text", result_json: "text",
-      attempts: "integer", error: "text", created_at: "text", finished_at: "text", created_ms: "bigint",
-      replay_of: "text", lane: "integer", ordering_key: "text", destination: "text",
+      seq: "bigint",
+      id: "text",
+      trigger_id: "text",
+      request_id: "text",
+      status: "text",
+      trigger_json: "text",
+      result_json: "text",
+      attempts: "integer",
+      error: "text",
+      created_at: "text",
+      finished_at: "text",
+      created_ms: "bigint",
+      replay_of: "text",
+      lane: "integer",
+      ordering_key: "text",
+      destination: "text",
     },
     identity: true,
   },
   {
     table: "activity",
-    select: "SELECT seq, id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, count, counted_minute, run_ids FROM activity ORDER BY seq",
+    select:
+      "SELECT seq, id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, count, counted_minute, run_ids FROM activity ORDER BY seq",
     columns: {
-      seq: "bigint", id: "text", trigger_id: "text", at: "text", at_ms: "bigint", request_id: "text", outcome: "text", run_id: "text", detail: "text",
-      request_json: "text", count: "integer", counted_minute: "bigint", run_ids: "text",
+      seq: "bigint",
+      id: "text",
+      trigger_id: "text",
+      at: "text",
+      at_ms: "bigint",
+      request_id: "text",
+      outcome: "text",
+      run_id: "text",
+      detail: "text",
+      request_json: "text",
+      count: "integer",
+      counted_minute: "bigint",
+      run_ids: "text",
     },
     identity: true,
   },
@@ -92,7 +127,16 @@ const TABLES: TableCopy[] = [
     // Without its state an alert that fired would be notified again by the first instance (docs/store.md#alerts-in-the-store).
     table: "alerts",
     select: "SELECT id, trigger_id, kind, state, since, value, threshold, notified_at FROM alerts ORDER BY id",
-    columns: { id: "text", trigger_id: "text", kind: "text", state: "text", since: "text", value: "double precision", threshold: "double precision", notified_at: "text" },
+    columns: {
+      id: "text",
+      trigger_id: "text",
+      kind: "text",
+      state: "text",
+      since: "text",
+      value: "double precision",
+      threshold: "double precision",
+      notified_at: "text",
+    },
     identity: false,
   },
   {
@@ -106,7 +150,9 @@ const TABLES: TableCopy[] = [
 
 const insertSql = ({ table, columns, identity }: TableCopy) => {
   const names = Object.keys(columns).join(", ");
-  const types = Object.entries(columns).map(([name, type]) => `${name} ${type}`).join(", ");
+  const types = Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(", ");
   return `INSERT INTO ${table} (${names}) ${identity ? "OVERRIDING SYSTEM VALUE " : ""}
     SELECT ${names} FROM json_to_recordset($1::text::json) AS x(${types})`;
 };

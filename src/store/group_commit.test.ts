@@ -7,10 +7,13 @@ const savepoint = <T>(work: () => T) => work();
 describe("GroupCommit (synchronous stores)", () => {
   test("work submitted in one turn shares one transaction; a failing item fails alone", async () => {
     const transactions: number[] = [];
-    const group = new GroupCommit((work) => {
-      work();
-      transactions.push(0); // committed (a pass that throws is rolled back)
-    }, { savepoint });
+    const group = new GroupCommit(
+      (work) => {
+        work();
+        transactions.push(0); // committed (a pass that throws is rolled back)
+      },
+      { savepoint },
+    );
     const results = await Promise.allSettled([
       group.submit(() => 1),
       group.submit(() => {
@@ -50,12 +53,14 @@ describe("GroupCommit (synchronous stores)", () => {
         },
       },
     );
-    const write = (name: string, fail = false) => () => {
-      pending.push(`${name}:a`);
-      if (fail) throw new Error(`${name} failed`);
-      pending.push(`${name}:b`);
-      return name;
-    };
+    const write =
+      (name: string, fail = false) =>
+      () => {
+        pending.push(`${name}:a`);
+        if (fail) throw new Error(`${name} failed`);
+        pending.push(`${name}:b`);
+        return name;
+      };
     const ok = await Promise.all([group.submit(write("x")), group.submit(write("y"))]);
     expect(ok).toEqual(["x", "y"]);
     expect(log).toEqual(["commit"]);

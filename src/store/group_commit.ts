@@ -120,13 +120,15 @@ export class GroupCommit {
     };
     if (!this.durable) return answer();
     this.syncing++;
-    this.durable().then(answer, (error) => {
-      const failed = this.failure(error);
-      for (const item of batch) item.reject(failed);
-    }).finally(() => {
-      this.syncing--;
-      if (this.syncing === 0 && this.queue.length > 0 && !this.scheduled) this.flush();
-    });
+    this.durable()
+      .then(answer, (error) => {
+        const failed = this.failure(error);
+        for (const item of batch) item.reject(failed);
+      })
+      .finally(() => {
+        this.syncing--;
+        if (this.syncing === 0 && this.queue.length > 0 && !this.scheduled) this.flush();
+      });
   }
 
   get pending(): number {
@@ -176,13 +178,15 @@ export class AsyncGroupCommit<I, R> {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       this.inFlight++;
-      this.commit(batch.map((b) => b.item)).then(
-        (results) => batch.forEach((b, i) => b.resolve(results[i])),
-        (error) => batch.forEach((b) => b.reject(error)),
-      ).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
+      this.commit(batch.map((b) => b.item))
+        .then(
+          (results) => batch.forEach((b, i) => b.resolve(results[i])),
+          (error) => batch.forEach((b) => b.reject(error)),
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
     }
   }
 

@@ -55,7 +55,12 @@ export function replayCountSql(query: ReplayQuery, placeholder: (n: number) => s
 }
 
 /** The next `limit` matches after `afterSeq`, oldest first: `seq`, `id`, `request_id`, the stored request as `json` and a run's `destination`. */
-export function replayPageSql(query: ReplayQuery, afterSeq: number, limit: number, placeholder: (n: number) => string): { sql: string; params: Array<string | number> } {
+export function replayPageSql(
+  query: ReplayQuery,
+  afterSeq: number,
+  limit: number,
+  placeholder: (n: number) => string,
+): { sql: string; params: Array<string | number> } {
   const { table, where, params, next } = replayWhere(query, afterSeq, placeholder);
   const json = query.source === "runs" ? "trigger_json AS json, destination" : "request_json AS json, NULL AS destination";
   return { sql: `SELECT seq, id, request_id, ${json} FROM ${table} WHERE ${where} ORDER BY seq LIMIT ${next(limit)}`, params };

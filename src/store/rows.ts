@@ -128,4 +128,5 @@ export const toDestinationState = (row: DestinationStateRow): DestinationState =
 export const destinationStateValues = (s: DestinationState) =>
   [s.triggerId, s.destination, s.paused, s.breaker, s.failures, s.openUntilMs, s.openMs, s.openedAtMs, s.windowStartMs, s.windowCount] as const;
 
-export const DESTINATION_STATE_COLUMNS = "trigger_id, destination, paused, breaker, failures, open_until_ms, open_ms, opened_at_ms, window_start_ms, window_count";
+export const DESTINATION_STATE_COLUMNS =
+  "trigger_id, destination, paused, breaker, failures, open_until_ms, open_ms, opened_at_ms, window_start_ms, window_count";

@@ -85,9 +85,16 @@ export function openSqliteSource(dirArg: string): SqliteSource {
   // One read transaction from here to close(): every table is copied from the same snapshot, even
   // if a server still writes to the file (it should have been stopped: see `inlet help`).
   db.exec("BEGIN");
-  const meta = new Map(db.query<{ key: string; value: string }, []>("SELECT key, value FROM meta").all().map((r) => [r.key, r.value]));
+  const meta = new Map(
+    db
+      .query<{ key: string; value: string }, []>("SELECT key, value FROM meta")
+      .all()
+      .map((r) => [r.key, r.value]),
+  );
   const sample = db
-    .query<{ s: string }, []>("SELECT coalesce(secret_sealed, app_secret_sealed) AS s FROM triggers WHERE coalesce(secret_sealed, app_secret_sealed) IS NOT NULL LIMIT 1")
+    .query<{ s: string }, []>(
+      "SELECT coalesce(secret_sealed, app_secret_sealed) AS s FROM triggers WHERE coalesce(secret_sealed, app_secret_sealed) IS NOT NULL LIMIT 1",
+    )
     .get();
   return {
     dir,

@@ -25,7 +25,8 @@ export function appSettingsRules(
   where: { triggerUrl: string; fetchRules: FetchRules },
 ): { appSettings?: Record<string, string | string[] | boolean>; details: ValidationDetail[] } {
   if (app === null) {
-    const details = given === undefined ? [] : [{ path: "/appSettings", message: "appSettings are for app triggers only (set app to the plugin whose settings they are)" }];
+    const details =
+      given === undefined ? [] : [{ path: "/appSettings", message: "appSettings are for app triggers only (set app to the plugin whose settings they are)" }];
     return { details };
   }
   // An app that is not loaded is refused at /app already.

@@ -22,7 +22,13 @@ function serviceAt(clock: { ms: number }) {
   const box = SealedBox.load(dir, undefined);
   const plugins = new PluginRegistry(BUILTIN_PLUGINS);
   const make = (store: SqliteStore) =>
-    new TriggerService(store, box, { rules: expressionRules, plugins }, () => false, () => new Date(clock.ms));
+    new TriggerService(
+      store,
+      box,
+      { rules: expressionRules, plugins },
+      () => false,
+      () => new Date(clock.ms),
+    );
   const store = new SqliteStore(path);
   const others: SqliteStore[] = [];
   const reopened = () => make(others[others.push(new SqliteStore(path)) - 1]);
@@ -84,7 +90,10 @@ test("arm: unknown id is undefined; a trigger whose plugin adopts no secret cann
   const stripe = await service.create({ name: "stripe", app: "stripe", appSecret: "whsec_x" });
   const generic = await service.create({ name: "generic" });
   expect(stripe.armedUntil).toBeUndefined();
-  expect(await service.arm(stripe.id)).toMatchObject({ kind: "not_armable", message: expect.stringContaining("an app trigger of stripe, whose secret is pasted or generated,") });
+  expect(await service.arm(stripe.id)).toMatchObject({
+    kind: "not_armable",
+    message: expect.stringContaining("an app trigger of stripe, whose secret is pasted or generated,"),
+  });
   expect(await service.arm(generic.id)).toMatchObject({ kind: "not_armable", message: expect.stringContaining("a generic trigger") });
   await close();
 });

@@ -9,7 +9,10 @@ test("bearer and header modes read the secret from $INLET_SECRET, never print it
   const bearer = curlCommand(triggerRecord({ auth: { type: "bearer", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" }), URL_);
   expect(bearer).toContain('-H "Authorization: Bearer $INLET_SECRET"');
   expect(bearer).not.toContain("s3cret");
-  const header = curlCommand(triggerRecord({ auth: { type: "header", headerName: "X-Key", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" }), URL_);
+  const header = curlCommand(
+    triggerRecord({ auth: { type: "header", headerName: "X-Key", signatureHeader: "X-Signature", encoding: "hex" }, secret: "s3cret" }),
+    URL_,
+  );
   expect(header).toContain('-H "X-Key: $INLET_SECRET"');
 });
 

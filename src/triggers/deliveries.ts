@@ -24,7 +24,8 @@ export function shorthandWorkflow(trigger: Deliveries): WorkflowConfig | undefin
  * keeps the current ones.
  */
 export function chosenDeliveries(body: { workflow?: WorkflowConfig; destinations?: DestinationConfig[] }, current?: Deliveries): Deliveries {
-  if (body.destinations !== undefined) return { workflow: shorthandWorkflow({ workflow: NONE, destinations: body.destinations }) ?? NONE, destinations: body.destinations };
+  if (body.destinations !== undefined)
+    return { workflow: shorthandWorkflow({ workflow: NONE, destinations: body.destinations }) ?? NONE, destinations: body.destinations };
   if (body.workflow !== undefined) return { workflow: body.workflow };
   if (!current) return { workflow: NONE };
   return current.destinations ? { workflow: current.workflow, destinations: current.destinations } : { workflow: current.workflow };
@@ -42,7 +43,13 @@ export function deliveryShapeErrors(body: Record<string, unknown>, current?: Del
   const changes = body.workflow;
   const partial = changes !== null && typeof changes === "object" && !Array.isArray(changes) && !("kind" in changes);
   if (partial && current && shorthandWorkflow(current) === undefined) {
-    return [{ path: "/workflow/kind", message: "this trigger has destinations, not the one workflow a change without kind applies to: change destinations (the list is replaced whole), or send a whole workflow (with kind) to replace them" }];
+    return [
+      {
+        path: "/workflow/kind",
+        message:
+          "this trigger has destinations, not the one workflow a change without kind applies to: change destinations (the list is replaced whole), or send a whole workflow (with kind) to replace them",
+      },
+    ];
   }
   return [];
 }

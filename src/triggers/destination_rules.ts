@@ -27,10 +27,17 @@ export function destinationErrors(destinations: readonly DestinationConfig[], ch
       if (problem) out.push({ path: `${path}/filter/expression`, message: problem });
     }
     if (d.breaker && d.workflow.kind !== "http") {
-      out.push({ path: `${path}/breaker`, message: `the breaker watches http targets only: this destination's workflow is ${JSON.stringify(d.workflow.kind)}` });
+      out.push({
+        path: `${path}/breaker`,
+        message: `the breaker watches http targets only: this destination's workflow is ${JSON.stringify(d.workflow.kind)}`,
+      });
     }
     if (d.respond) {
-      if (responder !== undefined) out.push({ path: `${path}/respond`, message: `only one destination answers the caller, and ${JSON.stringify(responder)} already does: set respond on one destination` });
+      if (responder !== undefined)
+        out.push({
+          path: `${path}/respond`,
+          message: `only one destination answers the caller, and ${JSON.stringify(responder)} already does: set respond on one destination`,
+        });
       else responder = d.name;
     }
   });

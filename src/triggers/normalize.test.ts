@@ -51,8 +51,12 @@ test("a schema is checked when given or enabled; a per-trigger body limit is kep
 
 test("workflow headers that would fail every run are refused at save: control characters, past Latin-1, names that are not tokens", () => {
   const http = (headers: Record<string, string>) => ({ name: "h", workflow: { kind: "http", url: "https://example.com/hook", headers } });
-  expect(normalizeTrigger(http({ "X-Source": "inlet", "X-Tabbed": "a\tb", "X-Name": "café" }), context).workflow).toMatchObject({ headers: { "X-Source": "inlet" } });
-  expect(details(http({ "X-Evil": "a\r\nSet-Cookie: x=1" }))).toEqual([{ path: "/workflow/headers/X-Evil", message: expect.stringContaining("carriage return (U+000D) at position 2") }]);
+  expect(normalizeTrigger(http({ "X-Source": "inlet", "X-Tabbed": "a\tb", "X-Name": "café" }), context).workflow).toMatchObject({
+    headers: { "X-Source": "inlet" },
+  });
+  expect(details(http({ "X-Evil": "a\r\nSet-Cookie: x=1" }))).toEqual([
+    { path: "/workflow/headers/X-Evil", message: expect.stringContaining("carriage return (U+000D) at position 2") },
+  ]);
   expect(details(http({ "X-Nul": "a\0" }))).toEqual([{ path: "/workflow/headers/X-Nul", message: expect.stringContaining("NUL") }]);
   expect(details(http({ "X-Bell": "\u0007" }))).toEqual([{ path: "/workflow/headers/X-Bell", message: expect.stringContaining("control character (U+0007)") }]);
   expect(details(http({ "X-Price": "5 €" }))).toEqual([{ path: "/workflow/headers/X-Price", message: expect.stringContaining("Latin-1") }]);
@@ -78,16 +82,29 @@ test("a patch's workflow without kind changes the current one's fields (null rem
   const keyed = normalizeTrigger({ workflow: { orderingKey: "$.customer.id" } }, context, created);
   expect(keyed.workflow).toEqual({ kind: "http", url: "https://example.com/hook", timeoutMs: 5000, orderingKey: "$.customer.id" });
   expect(normalizeTrigger({ workflow: { orderingKey: null } }, context, keyed).workflow).toEqual(created.workflow);
-  expect(normalizeTrigger({ workflow: { kind: "http", url: "https://example.com/other" } }, context, keyed).workflow).toEqual({ kind: "http", url: "https://example.com/other" });
+  expect(normalizeTrigger({ workflow: { kind: "http", url: "https://example.com/other" } }, context, keyed).workflow).toEqual({
+    kind: "http",
+    url: "https://example.com/other",
+  });
   // The merged workflow is checked like any other.
   expect(details({ workflow: { orderingKey: "customer.id" } }, created)).toEqual([{ path: "/workflow/orderingKey", message: "a query starts with $" }]);
   expect(details({ workflow: { url: null } }, created).map((d) => d.path)).toContain("/workflow/url");
 });
 
 test("an alert rule's problems are reported at its field, against the kind it names", () => {
-  expect(details({ name: "a", alerts: [{ kind: "silence", seconds: 3600 }, { kind: "backlog", count: 0 }] })).toEqual([{ path: "/alerts/1/count", message: expect.any(String) }]);
+  expect(
+    details({
+      name: "a",
+      alerts: [
+        { kind: "silence", seconds: 3600 },
+        { kind: "backlog", count: 0 },
+      ],
+    }),
+  ).toEqual([{ path: "/alerts/1/count", message: expect.any(String) }]);
   expect(details({ name: "a", alerts: [{ kind: "backlog", count: 5, seconds: 3 }] })).toEqual([{ path: "/alerts/0/seconds", message: expect.any(String) }]);
-  expect(details({ name: "a", alerts: [{ kind: "quiet" }] })).toEqual([{ path: "/alerts/0/kind", message: 'must be one of "silence", "auth_failures", "run_failures", "backlog", "destination_open"' }]);
+  expect(details({ name: "a", alerts: [{ kind: "quiet" }] })).toEqual([
+    { path: "/alerts/0/kind", message: 'must be one of "silence", "auth_failures", "run_failures", "backlog", "destination_open"' },
+  ]);
 });
 
 test("a name of spaces only is refused", () => {
@@ -96,15 +113,21 @@ test("a name of spaces only is refused", () => {
 });
 
 test("each rule names its path with a message that helps", () => {
-  expect(details({ name: "g", methods: ["GET"], auth: { type: "hmac-sha256" } })).toEqual([{ path: "/auth/type", message: expect.stringContaining("use bearer or header") }]);
+  expect(details({ name: "g", methods: ["GET"], auth: { type: "hmac-sha256" } })).toEqual([
+    { path: "/auth/type", message: expect.stringContaining("use bearer or header") },
+  ]);
   expect(details({ name: "a", app: "nope" })).toEqual([{ path: "/app", message: 'no plugin "nope" is loaded (loaded: github)' }]);
   expect(details({ name: "a", app: "github", dedup: { strategy: "payload-hash" } }).map((d) => d.path)).toEqual(["/dedup"]);
   expect(details({ name: "x", appSecret: "s" }).map((d) => d.path)).toEqual(["/appSecret"]);
   expect(details({ name: "x", dedup: { strategy: "header-value" } }).map((d) => d.path)).toEqual(["/dedup/headerName"]);
-  expect(details({ name: "x", dedup: { strategy: "expression", expression: "data.id" } })).toEqual([{ path: "/dedup/expression", message: "a query starts with $" }]);
+  expect(details({ name: "x", dedup: { strategy: "expression", expression: "data.id" } })).toEqual([
+    { path: "/dedup/expression", message: "a query starts with $" },
+  ]);
   expect(details({ name: "x", filter: { enabled: true, expression: "$.a = 1" } })).toEqual([{ path: "/filter/expression", message: "use == for equality" }]);
   expect(details({ name: "x", redaction: { enabled: true, patterns: [] } }).map((d) => d.path)).toEqual(["/redaction/patterns"]);
-  expect(details({ name: "x", redaction: { enabled: true, patterns: ["ok", "(bad"] } })).toEqual([{ path: "/redaction/patterns/1", message: "unterminated group" }]);
+  expect(details({ name: "x", redaction: { enabled: true, patterns: ["ok", "(bad"] } })).toEqual([
+    { path: "/redaction/patterns/1", message: "unterminated group" },
+  ]);
   expect(details({ name: "x", response: { mode: "workflow" } }).map((d) => d.path)).toEqual(["/response/mode"]);
 });
 
@@ -149,7 +172,7 @@ test("report-only rollout: auth.mode on a generic trigger with a type, and on ap
   expect(refused({ auth: { type: "none" } }, saved)).toEqual(["/auth/mode"]);
 });
 
-describe("destinations (README \"Destinations\")", () => {
+describe('destinations (README "Destinations")', () => {
   const crm: DestinationConfig = { name: "crm", workflow: { kind: "http", url: "https://example.com/crm" } };
   const audit: DestinationConfig = { name: "audit", workflow: { kind: "command", argv: ["/usr/local/bin/audit"] } };
   const paths = (input: unknown, current?: Parameters<typeof normalizeTrigger>[2]) => details(input, current).map((d) => d.path);
@@ -180,12 +203,16 @@ describe("destinations (README \"Destinations\")", () => {
   test("workflow and destinations together are refused at /destinations, on create and on change", () => {
     const message = "send workflow or destinations, not both: workflow is the shorthand for one destination named default";
     expect(details({ name: "b", workflow: { kind: "none" }, destinations: [crm] })).toEqual([{ path: "/destinations", message }]);
-    expect(details({ workflow: { orderingKey: "$.id" }, destinations: [crm] }, normalizeTrigger({ name: "b" }, context))).toEqual([{ path: "/destinations", message }]);
+    expect(details({ workflow: { orderingKey: "$.id" }, destinations: [crm] }, normalizeTrigger({ name: "b" }, context))).toEqual([
+      { path: "/destinations", message },
+    ]);
   });
 
   test("a workflow without kind changes the one workflow; a trigger with a list has none to change", () => {
     const several = normalizeTrigger({ name: "d", destinations: [crm, audit] }, context);
-    expect(details({ workflow: { orderingKey: "$.id" } }, several)).toEqual([{ path: "/workflow/kind", message: expect.stringContaining("change destinations") }]);
+    expect(details({ workflow: { orderingKey: "$.id" } }, several)).toEqual([
+      { path: "/workflow/kind", message: expect.stringContaining("change destinations") },
+    ]);
     // A list of only the default destination has its workflow to change (and becomes the shorthand).
     const onlyDefault = normalizeTrigger({ name: "d", destinations: [{ name: "default", workflow: crm.workflow }] }, context);
     const keyed = normalizeTrigger({ workflow: { orderingKey: "$.id" } }, context, onlyDefault);
@@ -205,7 +232,9 @@ describe("destinations (README \"Destinations\")", () => {
     expect(details({ name: "d", destinations: [audit, http({ headers: { "X-Evil": "a\r\nSet-Cookie: x=1" } })] })).toEqual([
       { path: "/destinations/1/workflow/headers/X-Evil", message: expect.stringContaining("carriage return") },
     ]);
-    expect(details({ name: "d", destinations: [http({ orderingKey: "customer.id" })] })).toEqual([{ path: "/destinations/0/workflow/orderingKey", message: "a query starts with $" }]);
+    expect(details({ name: "d", destinations: [http({ orderingKey: "customer.id" })] })).toEqual([
+      { path: "/destinations/0/workflow/orderingKey", message: "a query starts with $" },
+    ]);
     expect(paths({ name: "d", destinations: [{ name: "crm", workflow: { kind: "http" } }] })).toEqual(["/destinations/0/workflow/url"]);
     expect(details({ name: "d", destinations: [{ name: "crm", workflow: { kind: "email" } }] })).toEqual([
       { path: "/destinations/0/workflow/kind", message: 'must be one of "none", "http", "command", "script"' },
@@ -218,7 +247,9 @@ describe("destinations (README \"Destinations\")", () => {
     expect(details({ name: "d", destinations: [{ ...crm, filter: { mode: "exclude", expression: "$.type = 1" } }] })).toEqual([
       { path: "/destinations/0/filter/expression", message: "use == for equality" },
     ]);
-    expect(normalizeTrigger({ name: "d", destinations: [{ ...crm, filter: { expression: "$.type == 1" } }] }, context).destinations![0].filter).toEqual({ expression: "$.type == 1" });
+    expect(normalizeTrigger({ name: "d", destinations: [{ ...crm, filter: { expression: "$.type == 1" } }] }, context).destinations![0].filter).toEqual({
+      expression: "$.type == 1",
+    });
   });
 
   test("limits: transform source and timeout, rate, concurrency, breaker", () => {
@@ -231,9 +262,13 @@ describe("destinations (README \"Destinations\")", () => {
     expect(one({ rateLimit: { perSecond: 10_001 } })).toEqual(["/destinations/0/rateLimit/perSecond"]);
     expect(one({ concurrency: 0 })).toEqual(["/destinations/0/concurrency"]);
     expect(one({ concurrency: 65 })).toEqual(["/destinations/0/concurrency"]);
-    expect(one({ transform: { source: "x".repeat(65_536), timeoutMs: 1000 }, rateLimit: { perSecond: 0.01 }, concurrency: 64, breaker: { failures: 0 } })).toEqual([]);
+    expect(
+      one({ transform: { source: "x".repeat(65_536), timeoutMs: 1000 }, rateLimit: { perSecond: 0.01 }, concurrency: 64, breaker: { failures: 0 } }),
+    ).toEqual([]);
     expect(paths({ name: "d", destinations: [] })).toEqual(["/destinations"]);
-    expect(paths({ name: "d", destinations: Array.from({ length: 17 }, (_, i) => ({ name: `d${i}`, workflow: { kind: "none" } })) })).toEqual(["/destinations"]);
+    expect(paths({ name: "d", destinations: Array.from({ length: 17 }, (_, i) => ({ name: `d${i}`, workflow: { kind: "none" } })) })).toEqual([
+      "/destinations",
+    ]);
   });
 
   test("a breaker only on http destinations", () => {
@@ -244,10 +279,18 @@ describe("destinations (README \"Destinations\")", () => {
 
   test("respond on at most one destination; the workflow response mode needs the one that answers, with a workflow that answers", () => {
     const workflowMode = { response: { mode: "workflow" } };
-    expect(details({ name: "d", destinations: [{ ...crm, respond: true }, { ...audit, respond: true }] })).toEqual([
-      { path: "/destinations/1/respond", message: expect.stringContaining('"crm" already does') },
+    expect(
+      details({
+        name: "d",
+        destinations: [
+          { ...crm, respond: true },
+          { ...audit, respond: true },
+        ],
+      }),
+    ).toEqual([{ path: "/destinations/1/respond", message: expect.stringContaining('"crm" already does') }]);
+    expect(details({ name: "d", ...workflowMode, destinations: [crm, audit] })).toEqual([
+      { path: "/response/mode", message: expect.stringContaining("respond: true") },
     ]);
-    expect(details({ name: "d", ...workflowMode, destinations: [crm, audit] })).toEqual([{ path: "/response/mode", message: expect.stringContaining("respond: true") }]);
     expect(paths({ name: "d", ...workflowMode, destinations: [crm, { ...audit, respond: true }] })).toEqual([]);
     expect(details({ name: "d", ...workflowMode, destinations: [crm, { name: "log", workflow: { kind: "none" }, respond: true }] })).toEqual([
       { path: "/response/mode", message: expect.stringContaining('destination "log", which answers the caller, has kind "none"') },
@@ -256,7 +299,9 @@ describe("destinations (README \"Destinations\")", () => {
     expect(paths({ name: "d", ...workflowMode, destinations: [crm] })).toEqual([]);
     expect(paths({ name: "d", ...workflowMode, destinations: [{ name: "log", workflow: { kind: "none" } }] })).toEqual(["/response/mode"]);
     // The shorthand's message is unchanged.
-    expect(details({ name: "w", ...workflowMode })).toEqual([{ path: "/response/mode", message: 'the workflow response mode needs a workflow that answers (kind "http", "command" or "script")' }]);
+    expect(details({ name: "w", ...workflowMode })).toEqual([
+      { path: "/response/mode", message: 'the workflow response mode needs a workflow that answers (kind "http", "command" or "script")' },
+    ]);
     // A change of mode is checked against the current list.
     const several = normalizeTrigger({ name: "d", destinations: [crm, audit] }, context);
     expect(paths(workflowMode, several)).toEqual(["/response/mode"]);

@@ -5,7 +5,17 @@ import { parseCidr } from "../net/cidr.ts";
 import { AlertRuleSchema } from "../records/alert.ts";
 import { TriggerInputSchema, TriggerPatchSchema, type TriggerInput, type TriggerPatch } from "../records/trigger_schemas.ts";
 import { WorkflowSchema, type WorkflowConfig } from "../records/workflow.ts";
-import type { AuthConfig, DedupConfig, FilterConfig, Method, RedactionConfig, SourcesConfig, PayloadSchemaConfig, ResponseConfig, TriggerConfig } from "../records/trigger.ts";
+import type {
+  AuthConfig,
+  DedupConfig,
+  FilterConfig,
+  Method,
+  RedactionConfig,
+  SourcesConfig,
+  PayloadSchemaConfig,
+  ResponseConfig,
+  TriggerConfig,
+} from "../records/trigger.ts";
 import type { DestinationConfig } from "../records/destination.ts";
 import type { Rollout } from "../records/rollout.ts";
 import { rolloutErrors } from "./rollout_rules.ts";
@@ -78,7 +88,9 @@ function schemaCheck(value: unknown, patch: boolean): void {
   const { workflow, destinations, alerts } = (value ?? {}) as { workflow?: unknown; destinations?: unknown; alerts?: unknown };
   details = byVariant(details, "/workflow", workflow, workflowVariants);
   if (Array.isArray(destinations)) {
-    destinations.forEach((d, i) => (details = byVariant(details, `/destinations/${i}/workflow`, (d as { workflow?: unknown } | null)?.workflow, workflowVariants)));
+    destinations.forEach(
+      (d, i) => (details = byVariant(details, `/destinations/${i}/workflow`, (d as { workflow?: unknown } | null)?.workflow, workflowVariants)),
+    );
   }
   if (Array.isArray(alerts)) alerts.forEach((rule, i) => (details = byVariant(details, `/alerts/${i}`, rule, alertVariants)));
   throw new ValidationError(details);
@@ -232,12 +244,15 @@ export function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plug
   if (s.auth.type === "jwt") out.push(...jwtRuleErrors(s.auth.jwt!));
   out.push(...reportOnlyErrors(s, body, now));
   if (s.app !== null) {
-    if (!plugins.has(s.app)) out.push({ path: "/app", message: `no plugin ${JSON.stringify(s.app)} is loaded (loaded: ${plugins.ids().join(", ") || "none"})` });
+    if (!plugins.has(s.app))
+      out.push({ path: "/app", message: `no plugin ${JSON.stringify(s.app)} is loaded (loaded: ${plugins.ids().join(", ") || "none"})` });
     if (body.dedup !== undefined || s.dedup.strategy !== "disabled") {
       out.push({ path: "/dedup", message: "app triggers have no dedup settings: inlet collapses the provider's retries by its delivery id automatically" });
     }
-    if (s.auth.type !== "none") out.push({ path: "/auth/type", message: "app triggers are authenticated by the provider's own recipe; leave auth.type as none" });
-    if (s.methods.length !== 1 || s.methods[0] !== "POST") out.push({ path: "/methods", message: 'app triggers accept ["POST"] (GET and HEAD reach only the provider handshake)' });
+    if (s.auth.type !== "none")
+      out.push({ path: "/auth/type", message: "app triggers are authenticated by the provider's own recipe; leave auth.type as none" });
+    if (s.methods.length !== 1 || s.methods[0] !== "POST")
+      out.push({ path: "/methods", message: 'app triggers accept ["POST"] (GET and HEAD reach only the provider handshake)' });
   } else if (body.appSecret !== undefined) {
     out.push({ path: "/appSecret", message: "appSecret is for app triggers only (set app to a plugin id)" });
   }
@@ -261,7 +276,8 @@ export function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plug
   }
   (s.sources?.allow ?? []).forEach((entry, i) => {
     const parsed = parseCidr(entry);
-    if (!parsed.ok) out.push({ path: `/sources/allow/${i}`, message: `${parsed.reason}: write an address (203.0.113.7, 2001:db8::1) or a CIDR range (192.0.2.0/24)` });
+    if (!parsed.ok)
+      out.push({ path: `/sources/allow/${i}`, message: `${parsed.reason}: write an address (203.0.113.7, 2001:db8::1) or a CIDR range (192.0.2.0/24)` });
   });
   if (s.schema?.enabled && s.schema.document === undefined) {
     out.push({ path: "/schema/document", message: 'add the JSON Schema to check bodies against, for example {"type":"object","required":["id"]}' });

@@ -14,10 +14,17 @@ export function responseModeErrors(s: Deliveries & { response: ResponseConfig })
   if (!s.destinations) return s.workflow.kind === "none" ? [{ path: "/response/mode", message: NEEDS_AN_ANSWER }] : [];
   const answering = respondingDestination(s);
   if (!answering) {
-    return [{ path: "/response/mode", message: "the workflow response mode with several destinations needs the one that answers the caller: set respond: true on it" }];
+    return [
+      {
+        path: "/response/mode",
+        message: "the workflow response mode with several destinations needs the one that answers the caller: set respond: true on it",
+      },
+    ];
   }
   if (answering.workflow.kind === "none") {
-    return [{ path: "/response/mode", message: `${NEEDS_AN_ANSWER}: destination ${JSON.stringify(answering.name)}, which answers the caller, has kind "none"` }];
+    return [
+      { path: "/response/mode", message: `${NEEDS_AN_ANSWER}: destination ${JSON.stringify(answering.name)}, which answers the caller, has kind "none"` },
+    ];
   }
   return [];
 }

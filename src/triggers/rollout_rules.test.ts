@@ -10,7 +10,15 @@ test("report mode needs a reportUntil in the future, at most 30 days ahead", () 
   expect(paths({ mode: "report", reportUntil: "2026-02-02T00:00:00Z" })).toEqual([]);
   expect(paths({ mode: "report", reportUntil: "2026-03-03T12:00:00.000Z" })).toEqual([]);
   expect(paths({ mode: "report", reportUntil: "2026-02-10T00:00:00+02:00" })).toEqual([]);
-  for (const reportUntil of [undefined, "2026-02-01T11:59:59Z", "2026-03-03T12:00:00.001Z", "tomorrow", "2026-02-10", "2026-02-10T00:00:00", "2026-02-30T00:00:00Z"]) {
+  for (const reportUntil of [
+    undefined,
+    "2026-02-01T11:59:59Z",
+    "2026-03-03T12:00:00.001Z",
+    "tomorrow",
+    "2026-02-10",
+    "2026-02-10T00:00:00",
+    "2026-02-30T00:00:00Z",
+  ]) {
     expect([reportUntil, paths({ mode: "report", reportUntil })]).toEqual([reportUntil, ["/auth/reportUntil"]]);
   }
   const [past] = rolloutErrors("/auth", { mode: "report", reportUntil: "2026-01-01T00:00:00Z" }, { reportUntil: "2026-01-01T00:00:00Z" }, now);

@@ -18,7 +18,12 @@ export function rolloutErrors(path: "/auth" | "/sources", settled: Rollout | und
   }
   const until = settled.reportUntil;
   if (until === undefined) {
-    return [{ path: at, message: `is required in report mode: until when requests are accepted anyway (an ISO 8601 date-time at most ${REPORT_WINDOW_MAX_DAYS} days ahead, ${EXAMPLE})` }];
+    return [
+      {
+        path: at,
+        message: `is required in report mode: until when requests are accepted anyway (an ISO 8601 date-time at most ${REPORT_WINDOW_MAX_DAYS} days ahead, ${EXAMPLE})`,
+      },
+    ];
   }
   const ms = ISO_DATE_TIME.test(until) && isCalendarDate(until.slice(0, 10)) ? Date.parse(until) : NaN;
   if (Number.isNaN(ms)) return [{ path: at, message: `must be an ISO 8601 date-time with its offset, ${EXAMPLE}` }];

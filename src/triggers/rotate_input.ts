@@ -5,7 +5,9 @@ import { schemaErrors, ValidationError } from "./validation_error.ts";
 /** `POST /api/triggers/:id/rotate` (docs/api.md#rotation-with-overlap). */
 export const RotateSchema = Type.Object(
   {
-    overlapSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: "how long the previous secret keeps verifying; 0 (default): not at all" })),
+    overlapSeconds: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 604_800, description: "how long the previous secret keeps verifying; 0 (default): not at all" }),
+    ),
     appSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: "app triggers with a pasted secret: the new one" })),
   },
   { additionalProperties: false },

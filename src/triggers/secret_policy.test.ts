@@ -7,7 +7,11 @@ const needs = (input: Record<string, unknown>) => needsGeneratedSecret(normalize
 
 test("a generated secret: generic shared-secret modes and apps whose plugin generates one; not none, a public-key JWT or a pasted app secret", () => {
   expect(needs({})).toBe(false);
-  for (const type of ["bearer", "header", "basic", "hmac-sha256", "hmac-sha512"]) expect({ type, needs: needs({ auth: { type, ...(type === "header" ? { headerName: "X-Key" } : {}), ...(type === "basic" ? { username: "u" } : {}) } }) }).toEqual({ type, needs: true });
+  for (const type of ["bearer", "header", "basic", "hmac-sha256", "hmac-sha512"])
+    expect({
+      type,
+      needs: needs({ auth: { type, ...(type === "header" ? { headerName: "X-Key" } : {}), ...(type === "basic" ? { username: "u" } : {}) } }),
+    }).toEqual({ type, needs: true });
   expect(needs({ auth: { type: "jwt", jwt: { algorithms: ["HS256"] } } })).toBe(true);
   expect(needs({ auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://id.example/jwks.json" } } })).toBe(false);
   expect(needs({ app: "github" })).toBe(true);

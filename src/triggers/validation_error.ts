@@ -13,7 +13,11 @@ export class ValidationError extends Error {
   override name = "ValidationError";
   readonly code = "invalid_input";
   constructor(readonly details: ValidationDetail[]) {
-    super(details.length === 1 ? `${details[0].path || "body"}: ${details[0].message}` : `${details.length} problems, first ${details[0].path || "body"}: ${details[0].message}`);
+    super(
+      details.length === 1
+        ? `${details[0].path || "body"}: ${details[0].message}`
+        : `${details.length} problems, first ${details[0].path || "body"}: ${details[0].message}`,
+    );
   }
 }
 

@@ -26,7 +26,11 @@ function fresh(): { store: SqliteStore; service: TriggerService; another: () => 
   const store = new SqliteStore(join(dir, `inlet-${n++}.db`));
   stores.push(store);
   const box = SealedBox.load(dir, undefined);
-  return { store, service: new TriggerService(store, box, context, needsGeneratedSecret), another: () => new TriggerService(store, box, context, needsGeneratedSecret) };
+  return {
+    store,
+    service: new TriggerService(store, box, context, needsGeneratedSecret),
+    another: () => new TriggerService(store, box, context, needsGeneratedSecret),
+  };
 }
 
 const value = <T>(result: ConfigResult<T>): T => {
@@ -34,7 +38,8 @@ const value = <T>(result: ConfigResult<T>): T => {
   return result.value;
 };
 const fileOf = (document: unknown) => value(validateConfig(document, context));
-const apply = async (service: TriggerService, document: unknown, dryRun = false) => formatPlan(value(await applyConfig(fileOf(document), service, context, { dryRun })));
+const apply = async (service: TriggerService, document: unknown, dryRun = false) =>
+  formatPlan(value(await applyConfig(fileOf(document), service, context, { dryRun })));
 
 const TOKEN_A = "a".repeat(32);
 const TOKEN_B = "b".repeat(40);
@@ -42,7 +47,13 @@ const SECRET = "supplied-secret-0123456789";
 
 test("applying creates managed triggers with a pinned token and a supplied secret; the same file again changes nothing", async () => {
   const { store, service } = fresh();
-  const file = { triggers: [{ name: "orders", token: TOKEN_A, auth: { type: "hmac-sha256", secret: SECRET } }, { name: "deploys", auth: { type: "bearer" } }, { name: "github", app: "github" }] };
+  const file = {
+    triggers: [
+      { name: "orders", token: TOKEN_A, auth: { type: "hmac-sha256", secret: SECRET } },
+      { name: "deploys", auth: { type: "bearer" } },
+      { name: "github", app: "github" },
+    ],
+  };
   expect(await apply(service, file)).toEqual(["+ create orders", "+ create deploys", "+ create github"]);
   const byName = Object.fromEntries(service.list().map((t) => [t.name, t]));
   expect([byName.orders.token, byName.orders.secret, byName.orders.managedBy]).toEqual([TOKEN_A, SECRET, "config"]);
@@ -66,7 +77,9 @@ test("a trigger made through the API is taken over in place: same id, token and 
   const { service } = fresh();
   const made = await service.create({ name: "orders", auth: { type: "bearer" } });
   expect(made.managedBy ?? null).toBeNull();
-  expect(await apply(service, { triggers: [{ name: "orders", auth: { type: "bearer" }, filter: { enabled: true, expression: "$.paid == true" } }] })).toEqual(["~ update orders (filter, managedBy)"]);
+  expect(await apply(service, { triggers: [{ name: "orders", auth: { type: "bearer" }, filter: { enabled: true, expression: "$.paid == true" } }] })).toEqual([
+    "~ update orders (filter, managedBy)",
+  ]);
   const taken = service.get(made.id)!;
   expect([taken.token, taken.secret, taken.managedBy, taken.filter.enabled]).toEqual([made.token, made.secret, "config", true]);
   await expect(service.update(made.id, { name: "x" })).rejects.toBeInstanceOf(ManagedByConfig);
@@ -77,7 +90,9 @@ test("a trigger made through the API is taken over in place: same id, token and 
 
 test("a field the file leaves out is its default again: settings are replaced whole", async () => {
   const { service } = fresh();
-  await apply(service, { triggers: [{ name: "orders", maxBodyBytes: 2048, sources: { allow: ["10.0.0.0/8"] }, redaction: { enabled: true, patterns: ["card"] } }] });
+  await apply(service, {
+    triggers: [{ name: "orders", maxBodyBytes: 2048, sources: { allow: ["10.0.0.0/8"] }, redaction: { enabled: true, patterns: ["card"] } }],
+  });
   expect(await apply(service, { triggers: [{ name: "orders" }] })).toEqual(["~ update orders (redaction, maxBodyBytes, sources)"]);
   const [orders] = service.list();
   expect([orders.maxBodyBytes, orders.sources, orders.redaction.enabled]).toEqual([undefined, undefined, false]);
@@ -105,13 +120,30 @@ test("prune deletes the config's triggers the file no longer names, never the AP
   await apply(service, { triggers: [{ name: "orders" }, { name: "legacy" }] });
   expect(await apply(service, { triggers: [{ name: "orders" }] })).toEqual(["= unchanged orders"]);
   expect(await apply(service, { triggers: [{ name: "orders" }], prune: true })).toEqual(["= unchanged orders", "- delete legacy"]);
-  expect(service.list().map((t) => t.name).sort()).toEqual(["by-hand", "orders"]);
+  expect(
+    service
+      .list()
+      .map((t) => t.name)
+      .sort(),
+  ).toEqual(["by-hand", "orders"]);
 });
 
 test("two triggers swap their pinned tokens in one apply", async () => {
   const { service } = fresh();
-  await apply(service, { triggers: [{ name: "one", token: TOKEN_A }, { name: "two", token: TOKEN_B }] });
-  expect(await apply(service, { triggers: [{ name: "one", token: TOKEN_B }, { name: "two", token: TOKEN_A }] })).toEqual(["~ update one (token)", "~ update two (token)"]);
+  await apply(service, {
+    triggers: [
+      { name: "one", token: TOKEN_A },
+      { name: "two", token: TOKEN_B },
+    ],
+  });
+  expect(
+    await apply(service, {
+      triggers: [
+        { name: "one", token: TOKEN_B },
+        { name: "two", token: TOKEN_A },
+      ],
+    }),
+  ).toEqual(["~ update one (token)", "~ update two (token)"]);
   expect(Object.fromEntries(service.list().map((t) => [t.name, t.token]))).toEqual({ one: TOKEN_B, two: TOKEN_A });
   expect([service.findByToken(TOKEN_A)?.name, service.findByToken(TOKEN_B)?.name]).toEqual(["two", "one"]);
 });
@@ -126,7 +158,12 @@ test("two processes applying the same file at once create each trigger once: the
     ["= unchanged orders", "= unchanged deploys"],
   ]);
   await other.refresh();
-  expect(other.list().map((t) => t.name).sort()).toEqual(["deploys", "orders"]);
+  expect(
+    other
+      .list()
+      .map((t) => t.name)
+      .sort(),
+  ).toEqual(["deploys", "orders"]);
 });
 
 test("a token the store finds taken while writing changes nothing, and is an error naming the trigger", async () => {
@@ -137,14 +174,29 @@ test("a token the store finds taken while writing changes nothing, and is an err
   const { revision } = await service.snapshot();
   // A plan the planner would refuse (it checks tokens): as if another process took the token meanwhile without the revision moving.
   const settings = fileOf({ triggers: [{ name: "thief" }] }).triggers[0];
-  const attempt = service.apply({ steps: [{ action: "delete", current: gone }, { action: "create", desired: { ...settings, token: keep.token } }] }, revision);
+  const attempt = service.apply(
+    {
+      steps: [
+        { action: "delete", current: gone },
+        { action: "create", desired: { ...settings, token: keep.token } },
+      ],
+    },
+    revision,
+  );
   await expect(attempt).rejects.toBeInstanceOf(TokenTaken);
-  expect(service.list().map((t) => t.name).sort()).toEqual(["gone", "keep"]);
+  expect(
+    service
+      .list()
+      .map((t) => t.name)
+      .sort(),
+  ).toEqual(["gone", "keep"]);
   expect(await store.triggersRevision()).toBe(revision);
 
   const failing = { snapshot: () => service.snapshot(), apply: () => Promise.reject(new TokenTaken("orders")) };
   const result = await applyConfig(fileOf({ triggers: [{ name: "orders" }] }), failing, context);
-  expect(result.ok ? [] : result.errors.map(formatConfigError)).toEqual(["orders: /token: is already another trigger's token (taken while applying): nothing was changed"]);
+  expect(result.ok ? [] : result.errors.map(formatConfigError)).toEqual([
+    "orders: /token: is already another trigger's token (taken while applying): nothing was changed",
+  ]);
 });
 
 test("a store that keeps changing under the apply gives up after a few rounds, having changed nothing", async () => {

@@ -24,7 +24,12 @@ const MAX_ROUNDS = 5;
  * plan that was applied (or would be) is the result; a token that the store finds taken while
  * writing is an error naming the trigger, nothing changed.
  */
-export async function applyConfig(config: ConfigFile, triggers: TriggerApplier, context: TriggersAsCodeContext, options: { dryRun?: boolean } = {}): Promise<ConfigResult<Plan>> {
+export async function applyConfig(
+  config: ConfigFile,
+  triggers: TriggerApplier,
+  context: TriggersAsCodeContext,
+  options: { dryRun?: boolean } = {},
+): Promise<ConfigResult<Plan>> {
   for (let round = 1; ; round++) {
     const { triggers: current, revision } = await triggers.snapshot();
     const planned = planConfig(config, current, context);
@@ -33,10 +38,22 @@ export async function applyConfig(config: ConfigFile, triggers: TriggerApplier, 
       if ((await triggers.apply(planned.value, revision)) === "applied") return planned;
     } catch (error) {
       if (!(error instanceof TokenTaken)) throw error;
-      return failure([{ code: "token_taken", trigger: error.triggerName, path: "/token", message: "is already another trigger's token (taken while applying): nothing was changed" }]);
+      return failure([
+        {
+          code: "token_taken",
+          trigger: error.triggerName,
+          path: "/token",
+          message: "is already another trigger's token (taken while applying): nothing was changed",
+        },
+      ]);
     }
     if (round === MAX_ROUNDS) {
-      return failure([{ code: "changed_meanwhile", message: `the triggers changed while the file was being applied, ${MAX_ROUNDS} times over: nothing was changed; try again` }]);
+      return failure([
+        {
+          code: "changed_meanwhile",
+          message: `the triggers changed while the file was being applied, ${MAX_ROUNDS} times over: nothing was changed; try again`,
+        },
+      ]);
     }
   }
 }

@@ -76,7 +76,8 @@ test("JSON when asked; never a token, secret or appSecret value", () => {
       { name: "stripe", app: "stripe", token: "${INLET_STRIPE_TOKEN}", appSecret: "${INLET_STRIPE_APP_SECRET}" },
     ],
   });
-  for (const text of [json, exported(records)]) for (const value of [records[0].token, records[0].secret!, records[1].token, "whsec_provider_secret"]) expect(text).not.toContain(value);
+  for (const text of [json, exported(records)])
+    for (const value of [records[0].token, records[0].secret!, records[1].token, "whsec_provider_secret"]) expect(text).not.toContain(value);
 });
 
 test("text that holds ${ is written $${, so applying the export gives the text back", () => {
@@ -94,7 +95,11 @@ test("two triggers whose names make the same placeholders: an error naming both,
 });
 
 test("the variables an export needs, with the records' values", () => {
-  const records = [stored({ name: "orders", auth: { type: "bearer" } }), stored({ name: "github", app: "github", appSecret: "pasted" }), stored({ name: "open" })];
+  const records = [
+    stored({ name: "orders", auth: { type: "bearer" } }),
+    stored({ name: "github", app: "github", appSecret: "pasted" }),
+    stored({ name: "open" }),
+  ];
   expect(exportVariables(records)).toEqual({
     ok: true,
     value: {

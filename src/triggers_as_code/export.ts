@@ -61,7 +61,8 @@ function escaped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(escaped);
   if (!isMapping(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: escaped(item), enumerable: true, writable: true, configurable: true });
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, key, { value: escaped(item), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

@@ -15,7 +15,10 @@ test("a file read, substituted (a relative ${file:…} from the file's folder) a
   mkdirSync(join(dir, "ops/secrets"), { recursive: true });
   writeFileSync(join(dir, "ops/secrets/github"), "github-app-secret\n");
   const path = join(dir, "ops/inlet.yaml");
-  writeFileSync(path, 'triggers:\n  - name: orders\n    auth:\n      type: bearer\n      secret: "${ORDERS_SECRET}"\n  - name: github\n    app: github\n    appSecret: "${file:secrets/github}"\nprune: true\n');
+  writeFileSync(
+    path,
+    'triggers:\n  - name: orders\n    auth:\n      type: bearer\n      secret: "${ORDERS_SECRET}"\n  - name: github\n    app: github\n    appSecret: "${file:secrets/github}"\nprune: true\n',
+  );
   const result = loadConfigFile(path, context, { env: { ORDERS_SECRET: SECRET } });
   if (!result.ok) throw new Error(result.errors.map(formatConfigError).join("\n"));
   expect(result.value.substitutedPaths).toEqual(["/triggers/0/auth/secret", "/triggers/1/appSecret"]);
@@ -34,7 +37,10 @@ test("the first stage that fails gives all its errors: reading, then substitutio
     return result.ok ? [] : result.errors.map(formatConfigError);
   };
   expect(messages({})).toEqual(["a: /auth/secret: the environment variable A is not set", "b: /token: the environment variable B is not set"]);
-  expect(messages({ A: "short", B: "also-short" })).toEqual(["a: /auth/secret: must be at least 16 characters (it has 5)", "b: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and - (it has 10)"]);
+  expect(messages({ A: "short", B: "also-short" })).toEqual([
+    "a: /auth/secret: must be at least 16 characters (it has 5)",
+    "b: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and - (it has 10)",
+  ]);
   const missing = loadConfigFile(join(dir, "nowhere.yaml"), context);
   expect(missing.ok ? [] : missing.errors.map(formatConfigError)).toEqual([`${join(dir, "nowhere.yaml")}: cannot be read: no such file`]);
 });

@@ -15,7 +15,13 @@ const valueOf = (result: ConfigResult<unknown>) => {
 };
 
 test("the format is told by the extension, in any case", () => {
-  expect([formatOf("a.yaml"), formatOf("dir.v2/a.YML"), formatOf("a.json"), formatOf("a.toml"), formatOf("yaml")]).toEqual(["yaml", "yaml", "json", null, null]);
+  expect([formatOf("a.yaml"), formatOf("dir.v2/a.YML"), formatOf("a.json"), formatOf("a.toml"), formatOf("yaml")]).toEqual([
+    "yaml",
+    "yaml",
+    "json",
+    null,
+    null,
+  ]);
 });
 
 test("YAML as people write it: comments, anchors and merge keys, block and folded strings, quoted and plain ${…}", () => {
@@ -107,6 +113,11 @@ test("reading: by extension; a missing file or an unknown extension is an error 
   const json = join(dir, "inlet.JSON");
   writeFileSync(json, '{"triggers": []}');
   expect(valueOf(readConfigFile(json))).toEqual({ triggers: [] });
-  expect(readConfigFile(join(dir, "absent.yaml"))).toEqual({ ok: false, errors: [{ code: "unreadable_file", file: join(dir, "absent.yaml"), message: "cannot be read: no such file" }] });
-  expect(errorsOf(readConfigFile(join(dir, "inlet.toml")))).toEqual([`${join(dir, "inlet.toml")}: a config file is YAML (.yaml, .yml) or JSON (.json), told by its extension`]);
+  expect(readConfigFile(join(dir, "absent.yaml"))).toEqual({
+    ok: false,
+    errors: [{ code: "unreadable_file", file: join(dir, "absent.yaml"), message: "cannot be read: no such file" }],
+  });
+  expect(errorsOf(readConfigFile(join(dir, "inlet.toml")))).toEqual([
+    `${join(dir, "inlet.toml")}: a config file is YAML (.yaml, .yml) or JSON (.json), told by its extension`,
+  ]);
 });

@@ -29,7 +29,9 @@ export const managedBy = (record: TriggerRecord): ManagedBy => record.managedBy 
 function changedFields(desired: DesiredTrigger, current: TriggerRecord, context: NormalizeContext): string[] {
   const now = settingsOf(current, context);
   const wanted = desired.settings as unknown as Record<string, unknown>;
-  const extra = Object.keys({ ...now, ...wanted }).filter((field) => !INPUT_FIELDS.includes(field)).sort();
+  const extra = Object.keys({ ...now, ...wanted })
+    .filter((field) => !INPUT_FIELDS.includes(field))
+    .sort();
   const fields = [...INPUT_FIELDS, ...extra].filter((field) => field !== "name" && !Bun.deepEquals(now[field], wanted[field]));
   if (desired.secret !== undefined && desired.secret !== current.secret) fields.push("auth.secret");
   if (desired.token !== undefined && desired.token !== current.token) fields.push("token");
@@ -53,14 +55,21 @@ export function planConfig(config: ConfigFile, current: readonly TriggerRecord[]
   const byName = new Map<string, TriggerRecord[]>();
   for (const record of current) byName.set(record.name, [...(byName.get(record.name) ?? []), record]);
   const named = new Set(config.triggers.map((desired) => desired.name));
-  const deleted = config.prune ? current.filter((record) => managedBy(record) === "config" && !named.has(record.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
+  const deleted = config.prune
+    ? current.filter((record) => managedBy(record) === "config" && !named.has(record.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    : [];
   const errors: ConfigError[] = [];
   const steps: PlanStep[] = [];
   for (const desired of config.triggers) {
     const matches = byName.get(desired.name) ?? [];
-    const problem = (code: ConfigError["code"], path: string | undefined, message: string) => errors.push({ code, trigger: desired.name, ...(path ? { path } : {}), message });
+    const problem = (code: ConfigError["code"], path: string | undefined, message: string) =>
+      errors.push({ code, trigger: desired.name, ...(path ? { path } : {}), message });
     if (matches.length > 1) {
-      problem("ambiguous_name", undefined, `${matches.length} triggers have this name (ids ${matches.map((r) => r.id).join(", ")}): rename or delete all but one through the API first`);
+      problem(
+        "ambiguous_name",
+        undefined,
+        `${matches.length} triggers have this name (ids ${matches.map((r) => r.id).join(", ")}): rename or delete all but one through the API first`,
+      );
       continue;
     }
     const existing = matches[0];
@@ -74,11 +83,19 @@ export function planConfig(config: ConfigFile, current: readonly TriggerRecord[]
       continue;
     }
     if (existing.app !== desired.settings.app) {
-      problem("app_changed", "/app", `a trigger's app cannot be changed (it is ${JSON.stringify(existing.app)}): give the trigger a new name, or delete the old one first`);
+      problem(
+        "app_changed",
+        "/app",
+        `a trigger's app cannot be changed (it is ${JSON.stringify(existing.app)}): give the trigger a new name, or delete the old one first`,
+      );
       continue;
     }
     const fields = changedFields(desired, existing, context);
-    steps.push(fields.length > 0 ? { action: "update", name: desired.name, fields, desired, current: existing } : { action: "unchanged", name: desired.name, desired, current: existing });
+    steps.push(
+      fields.length > 0
+        ? { action: "update", name: desired.name, fields, desired, current: existing }
+        : { action: "unchanged", name: desired.name, desired, current: existing },
+    );
   }
   for (const record of deleted) steps.push({ action: "delete", name: record.name, current: record });
   if (errors.length > 0) return failure(errors);

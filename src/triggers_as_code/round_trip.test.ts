@@ -44,9 +44,23 @@ async function madeThroughTheApi(): Promise<TriggerRecord[]> {
       response: { mode: "workflow", timeoutMs: 5000 },
       workflow: { kind: "script", source: "export default ($trigger) => ({ status: 202, body: { id: `${$trigger.body.id}` } })\n", timeoutMs: 500 },
     },
-    { name: "deploys (prod)", methods: ["GET", "POST"], auth: { type: "header", headerName: "X-Deploy-Key" }, workflow: { kind: "command", argv: ["/usr/local/bin/deploy.sh", "--env=${ENV}"] } },
-    { name: "ci", auth: { type: "basic", username: "ci" }, sources: { allow: ["192.0.2.0/24", "2001:db8::1"] }, maxBodyBytes: 2048, alerts: [{ kind: "silence", seconds: 3600 }] },
-    { name: "id-tokens", auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://id.example/.well-known/jwks.json", issuer: "https://id.example/" } } },
+    {
+      name: "deploys (prod)",
+      methods: ["GET", "POST"],
+      auth: { type: "header", headerName: "X-Deploy-Key" },
+      workflow: { kind: "command", argv: ["/usr/local/bin/deploy.sh", "--env=${ENV}"] },
+    },
+    {
+      name: "ci",
+      auth: { type: "basic", username: "ci" },
+      sources: { allow: ["192.0.2.0/24", "2001:db8::1"] },
+      maxBodyBytes: 2048,
+      alerts: [{ kind: "silence", seconds: 3600 }],
+    },
+    {
+      name: "id-tokens",
+      auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://id.example/.well-known/jwks.json", issuer: "https://id.example/" } },
+    },
     {
       name: "checked",
       schema: { enabled: true, document: { type: "object", required: ["id"], properties: { id: { type: "string", pattern: "^[a-z]+$" } } } },

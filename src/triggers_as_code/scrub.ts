@@ -18,5 +18,10 @@ export function scrubErrors(errors: ConfigError[], values: Iterable<string>): Co
   // Longest first, so a value that contains another is replaced whole.
   const ordered = [...needles].sort((a, b) => b.length - a.length);
   const scrub = (text: string) => ordered.reduce((out, needle) => out.split(needle).join("***"), text);
-  return errors.map((error) => ({ ...error, message: scrub(error.message), ...(error.trigger === undefined ? {} : { trigger: scrub(error.trigger) }), ...(error.path === undefined ? {} : { path: scrub(error.path) }) }));
+  return errors.map((error) => ({
+    ...error,
+    message: scrub(error.message),
+    ...(error.trigger === undefined ? {} : { trigger: scrub(error.trigger) }),
+    ...(error.path === undefined ? {} : { path: scrub(error.path) }),
+  }));
 }

@@ -22,9 +22,17 @@ function errors(document: unknown, options: SubstituteOptions = {}) {
 
 test("${NAME} takes the environment variable, inside any string value, and the paths that held one are listed", () => {
   const { document, substitutedPaths } = substituted({
-    triggers: [{ name: "orders-${REGION}", auth: { type: "bearer", secret: "${ORDERS_SECRET}" }, workflow: { kind: "http", url: "https://x.example/${REGION}/${EMPTY}hook" } }],
+    triggers: [
+      {
+        name: "orders-${REGION}",
+        auth: { type: "bearer", secret: "${ORDERS_SECRET}" },
+        workflow: { kind: "http", url: "https://x.example/${REGION}/${EMPTY}hook" },
+      },
+    ],
   });
-  expect(document).toEqual({ triggers: [{ name: "orders-eu", auth: { type: "bearer", secret: "s3cret-from-env-0123" }, workflow: { kind: "http", url: "https://x.example/eu/hook" } }] });
+  expect(document).toEqual({
+    triggers: [{ name: "orders-eu", auth: { type: "bearer", secret: "s3cret-from-env-0123" }, workflow: { kind: "http", url: "https://x.example/eu/hook" } }],
+  });
   expect(substitutedPaths).toEqual(["/triggers/0/name", "/triggers/0/auth/secret", "/triggers/0/workflow/url"]);
 });
 
@@ -33,7 +41,9 @@ test("keys, numbers and booleans are never touched; a substituted value is not r
     { triggers: [{ name: "h", workflow: { kind: "http", url: "https://x.example", headers: { "${REGION}": "v" } }, maxBodyBytes: 5, n: true }] },
     { env: { ...env, REGION: "${ORDERS_SECRET}" } },
   );
-  expect(document).toEqual({ triggers: [{ name: "h", workflow: { kind: "http", url: "https://x.example", headers: { "${REGION}": "v" } }, maxBodyBytes: 5, n: true }] });
+  expect(document).toEqual({
+    triggers: [{ name: "h", workflow: { kind: "http", url: "https://x.example", headers: { "${REGION}": "v" } }, maxBodyBytes: 5, n: true }],
+  });
   expect(substitutedPaths).toEqual([]);
   expect(substituted({ a: "${REGION}" }, { env: { REGION: "${ORDERS_SECRET}" } }).document).toEqual({ a: "${ORDERS_SECRET}" });
 });
@@ -49,7 +59,9 @@ test("${file:PATH} takes the file's contents with one trailing newline removed; 
 test("$${ is a literal ${, as in a script's template literal; $$ alone stays $$", () => {
   const source = "export default (t) => ({ body: `$${t.body.id} costs $$5 and $$${t.body.n}` })";
   const { document, substitutedPaths } = substituted({ triggers: [{ workflow: { kind: "script", source } }] });
-  expect((document as { triggers: Array<{ workflow: { source: string } }> }).triggers[0].workflow.source).toBe("export default (t) => ({ body: `${t.body.id} costs $$5 and $${t.body.n}` })");
+  expect((document as { triggers: Array<{ workflow: { source: string } }> }).triggers[0].workflow.source).toBe(
+    "export default (t) => ({ body: `${t.body.id} costs $$5 and $${t.body.n}` })",
+  );
   expect(substitutedPaths).toEqual([]);
 });
 
@@ -81,16 +93,32 @@ test("a ${…} that is no variable name or file, or has no closing }, says how t
   expect(errors({ triggers: [{ name: "s", workflow: { kind: "script", source: "x => `${x.id}`" } }] })).toEqual([
     "s: /workflow/source: ${x.id} is neither an environment variable (letters, digits, _) nor file:PATH: write $${ for a literal ${ (as in a script's template literal)",
   ]);
-  expect(errors({ triggers: [{ name: "s", filter: { expression: "${A" } }] })).toEqual(["s: /filter/expression: ${ without a closing }: write $${ for a literal ${ (as in a script's template literal)"]);
+  expect(errors({ triggers: [{ name: "s", filter: { expression: "${A" } }] })).toEqual([
+    "s: /filter/expression: ${ without a closing }: write $${ for a literal ${ (as in a script's template literal)",
+  ]);
   expect(errors({ a: "${}" })).toEqual([expect.stringMatching(/^\/a: \$\{\} is neither/)]);
 });
 
 test("YAML aliases are expanded as copies; one that contains itself is an error, not a hang", () => {
   const shared = { type: "bearer" };
-  const { document } = substituted({ triggers: [{ name: "a", auth: shared }, { name: "b", auth: shared }] });
-  expect(document).toEqual({ triggers: [{ name: "a", auth: { type: "bearer" } }, { name: "b", auth: { type: "bearer" } }] });
+  const { document } = substituted({
+    triggers: [
+      { name: "a", auth: shared },
+      { name: "b", auth: shared },
+    ],
+  });
+  expect(document).toEqual({
+    triggers: [
+      { name: "a", auth: { type: "bearer" } },
+      { name: "b", auth: { type: "bearer" } },
+    ],
+  });
   const looped: Record<string, unknown> = { type: "bearer" };
   looped.self = looped;
-  expect(errors({ triggers: [{ name: "a", auth: looped }] })).toEqual(["a: /auth/self: a YAML alias here refers to a value that contains it: the file would never end"]);
-  expect(errors(Bun.YAML.parse("triggers: &t\n  - name: x\n    more: *t\n"))).toEqual(["x: /more: a YAML alias here refers to a value that contains it: the file would never end"]);
+  expect(errors({ triggers: [{ name: "a", auth: looped }] })).toEqual([
+    "a: /auth/self: a YAML alias here refers to a value that contains it: the file would never end",
+  ]);
+  expect(errors(Bun.YAML.parse("triggers: &t\n  - name: x\n    more: *t\n"))).toEqual([
+    "x: /more: a YAML alias here refers to a value that contains it: the file would never end",
+  ]);
 });

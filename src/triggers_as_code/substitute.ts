@@ -98,8 +98,12 @@ export function substitute(document: unknown, options: SubstituteOptions = {}): 
   try {
     result = walk(document, "");
   } catch (error) {
-    if (error instanceof Cycle) return failure([{ code: "invalid_file", ...locate(document, error.pointer), message: "a YAML alias here refers to a value that contains it: the file would never end" }]);
-    if (error instanceof TooLarge) return failure([{ code: "too_large", message: `the file holds more than ${MAX_VALUES} values once its YAML aliases are expanded` }]);
+    if (error instanceof Cycle)
+      return failure([
+        { code: "invalid_file", ...locate(document, error.pointer), message: "a YAML alias here refers to a value that contains it: the file would never end" },
+      ]);
+    if (error instanceof TooLarge)
+      return failure([{ code: "too_large", message: `the file holds more than ${MAX_VALUES} values once its YAML aliases are expanded` }]);
     throw error;
   }
   return errors.length > 0 ? failure(errors) : success({ document: result, substitutedPaths });

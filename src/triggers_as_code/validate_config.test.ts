@@ -42,7 +42,9 @@ test("a valid file: each trigger normalized as the API creates it, with its pinn
     { name: "orders", index: 0, token: TOKEN, secret: SECRET, appSecret: undefined },
     { name: "github", index: 1, token: undefined, secret: undefined, appSecret: "provider-given" },
   ]);
-  expect(config.triggers[0].settings).toEqual(normalizeTrigger({ name: "orders", auth: { type: "hmac-sha256" }, filter: { enabled: true, expression: '$.type == "order.paid"' } }, context));
+  expect(config.triggers[0].settings).toEqual(
+    normalizeTrigger({ name: "orders", auth: { type: "hmac-sha256" }, filter: { enabled: true, expression: '$.type == "order.paid"' } }, context),
+  );
   expect(config.triggers[0].input).toEqual({ name: "orders", auth: { type: "hmac-sha256" }, filter: { enabled: true, expression: '$.type == "order.paid"' } });
   expect(valid({ triggers: [] })).toEqual({ triggers: [], prune: false });
 });
@@ -50,9 +52,16 @@ test("a valid file: each trigger normalized as the API creates it, with its pinn
 test("the file's own shape: a mapping of triggers and prune, nothing else", () => {
   expect(errors([{ name: "orders" }])).toEqual(["the file must be a mapping with a list of triggers, e.g. triggers: [{ name: orders }]"]);
   expect(errors(null)).toEqual(["the file must be a mapping with a list of triggers, e.g. triggers: [{ name: orders }]"]);
-  expect(errors({ trigger: [], prune: "yes" })).toEqual(["/trigger: is not a known field (a config file has triggers and prune)", "/prune: must be true or false", "/triggers: is required: a list of triggers ([] for none)"]);
+  expect(errors({ trigger: [], prune: "yes" })).toEqual([
+    "/trigger: is not a known field (a config file has triggers and prune)",
+    "/prune: must be true or false",
+    "/triggers: is required: a list of triggers ([] for none)",
+  ]);
   expect(errors({ triggers: { name: "orders" } })).toEqual(["/triggers: must be a list of triggers"]);
-  expect(errors({ triggers: ["orders", { auth: { type: "bearer" } }] })).toEqual(["triggers[0]: must be a mapping with at least a name", "triggers[1]: /name: is required"]);
+  expect(errors({ triggers: ["orders", { auth: { type: "bearer" } }] })).toEqual([
+    "triggers[0]: must be a mapping with at least a name",
+    "triggers[1]: /name: is required",
+  ]);
 });
 
 test("every trigger is checked by the API's own rules, and every error has the trigger's name and the field's path", () => {
@@ -72,32 +81,68 @@ test("every trigger is checked by the API's own rules, and every error has the t
   ).toEqual([
     ...apiDetails({ name: "get-only", methods: ["GET"], auth: { type: "hmac-sha256" } }).map((d) => `get-only: ${d.path}: ${d.message}`),
     ...apiDetails({ name: "hooks", app: "gitlabb" }).map((d) => `hooks: ${d.path}: ${d.message}`),
-    ...apiDetails({ name: "plain", appSecret: "x", dedup: { strategy: "expression", expression: "data.id" }, extra: 1 }).map((d) => `plain: ${d.path}: ${d.message}`),
+    ...apiDetails({ name: "plain", appSecret: "x", dedup: { strategy: "expression", expression: "data.id" }, extra: 1 }).map(
+      (d) => `plain: ${d.path}: ${d.message}`,
+    ),
   ]);
-  expect(errors({ triggers: [{ name: "get-only", methods: ["GET"], auth: { type: "hmac-sha256" } }] })[0]).toStartWith("get-only: /auth/type: HMAC types need a body to sign");
+  expect(errors({ triggers: [{ name: "get-only", methods: ["GET"], auth: { type: "hmac-sha256" } }] })[0]).toStartWith(
+    "get-only: /auth/type: HMAC types need a body to sign",
+  );
 });
 
 test("a pinned token is 32–128 characters of A–Z a–z 0–9 _ - and unique in the file", () => {
-  expect(errors({ triggers: [{ name: "a", token: "short" }, { name: "b", token: `${"x".repeat(31)}!` }, { name: "c", token: "y".repeat(129) }, { name: "d", token: 42 }] })).toEqual([
+  expect(
+    errors({
+      triggers: [
+        { name: "a", token: "short" },
+        { name: "b", token: `${"x".repeat(31)}!` },
+        { name: "c", token: "y".repeat(129) },
+        { name: "d", token: 42 },
+      ],
+    }),
+  ).toEqual([
     "a: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and - (it has 5)",
     "b: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and - (it has 32)",
     "c: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and - (it has 129)",
     "d: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and -",
   ]);
-  expect(valid({ triggers: [{ name: "a", token: "A".repeat(32) }, { name: "b", token: "b".repeat(128) }] }).triggers.map((t) => t.token?.length)).toEqual([32, 128]);
-  expect(errors({ triggers: [{ name: "a", token: TOKEN }, { name: "b", token: TOKEN }] })).toEqual(["b: /token: is also the token of a in this file: each trigger needs its own"]);
+  expect(
+    valid({
+      triggers: [
+        { name: "a", token: "A".repeat(32) },
+        { name: "b", token: "b".repeat(128) },
+      ],
+    }).triggers.map((t) => t.token?.length),
+  ).toEqual([32, 128]);
+  expect(
+    errors({
+      triggers: [
+        { name: "a", token: TOKEN },
+        { name: "b", token: TOKEN },
+      ],
+    }),
+  ).toEqual(["b: /token: is also the token of a in this file: each trigger needs its own"]);
 });
 
 test("a supplied secret is at least 16 characters, only where inlet would generate one", () => {
-  expect(errors({ triggers: [{ name: "orders", auth: { type: "bearer", secret: "too-short" } }] })).toEqual(["orders: /auth/secret: must be at least 16 characters (it has 9)"]);
-  expect(errors({ triggers: [{ name: "orders", auth: { type: "bearer", secret: `${SECRET}\n` } }] })).toEqual(["orders: /auth/secret: holds a control character (a line break left in its file?)"]);
-  expect(errors({ triggers: [{ name: "open", auth: { secret: SECRET } }] })).toEqual(['open: /auth/secret: auth type "none" has no secret: leave auth.secret out, or choose a type that has one']);
-  expect(errors({ triggers: [{ name: "keyed", auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://id.example/jwks" }, secret: SECRET } }] })).toEqual([
-    'keyed: /auth/secret: auth type "jwt" with these settings verifies with a public key, not a secret: leave auth.secret out',
+  expect(errors({ triggers: [{ name: "orders", auth: { type: "bearer", secret: "too-short" } }] })).toEqual([
+    "orders: /auth/secret: must be at least 16 characters (it has 9)",
   ]);
-  expect(errors({ triggers: [{ name: "stripe", app: "stripe", auth: { secret: SECRET } }] })).toEqual(["stripe: /auth/secret: the stripe app's secret is not one inlet generates: give the provider's secret as appSecret"]);
+  expect(errors({ triggers: [{ name: "orders", auth: { type: "bearer", secret: `${SECRET}\n` } }] })).toEqual([
+    "orders: /auth/secret: holds a control character (a line break left in its file?)",
+  ]);
+  expect(errors({ triggers: [{ name: "open", auth: { secret: SECRET } }] })).toEqual([
+    'open: /auth/secret: auth type "none" has no secret: leave auth.secret out, or choose a type that has one',
+  ]);
+  expect(
+    errors({ triggers: [{ name: "keyed", auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://id.example/jwks" }, secret: SECRET } }] }),
+  ).toEqual(['keyed: /auth/secret: auth type "jwt" with these settings verifies with a public key, not a secret: leave auth.secret out']);
+  expect(errors({ triggers: [{ name: "stripe", app: "stripe", auth: { secret: SECRET } }] })).toEqual([
+    "stripe: /auth/secret: the stripe app's secret is not one inlet generates: give the provider's secret as appSecret",
+  ]);
   // Every generic mode with a secret, and an app whose plugin generates one (GitHub), takes one.
-  for (const type of ["bearer", "header", "basic", "hmac-sha256", "hmac-sha512", "jwt"]) expect(valid({ triggers: [{ name: type, auth: { type, secret: SECRET } }] }).triggers[0].secret).toBe(SECRET);
+  for (const type of ["bearer", "header", "basic", "hmac-sha256", "hmac-sha512", "jwt"])
+    expect(valid({ triggers: [{ name: type, auth: { type, secret: SECRET } }] }).triggers[0].secret).toBe(SECRET);
   expect(valid({ triggers: [{ name: "gh", app: "github", auth: { secret: SECRET } }] }).triggers[0].secret).toBe(SECRET);
   expect(errors({ triggers: [{ name: "gh", app: "github", appSecret: "" }] })).toEqual(["gh: /appSecret: is empty: leave appSecret out when there is none"]);
 });
@@ -121,7 +166,8 @@ test("no error message carries a secret, a token, an appSecret or a value that c
   if (!result.ok) throw new Error("substitution failed");
   const messages = errors(result.value.document, result.value.substitutedPaths);
   expect(messages.length).toBeGreaterThanOrEqual(6);
-  for (const value of [...Object.values(secrets), "sk_live_written_in_the_file!", "0123456789abcdef"]) for (const message of messages) expect(message).not.toContain(value);
+  for (const value of [...Object.values(secrets), "sk_live_written_in_the_file!", "0123456789abcdef"])
+    for (const message of messages) expect(message).not.toContain(value);
   // What would have echoed one says where instead.
   expect(messages).toContain('orders: /app: no plugin "***" is loaded (loaded: ' + context.plugins.ids().join(", ") + ")");
 });

@@ -88,19 +88,26 @@ function check(document: unknown, context: TriggersAsCodeContext, errors: Config
     return config;
   }
   for (const key of Object.keys(document)) {
-    if (!FILE_FIELDS.includes(key)) errors.push({ code: "invalid_file", path: `/${key}`, message: "is not a known field (a config file has triggers and prune)" });
+    if (!FILE_FIELDS.includes(key))
+      errors.push({ code: "invalid_file", path: `/${key}`, message: "is not a known field (a config file has triggers and prune)" });
   }
-  if (document.prune !== undefined && typeof document.prune !== "boolean") errors.push({ code: "invalid_file", path: "/prune", message: "must be true or false" });
+  if (document.prune !== undefined && typeof document.prune !== "boolean")
+    errors.push({ code: "invalid_file", path: "/prune", message: "must be true or false" });
   config.prune = document.prune === true;
   if (!Array.isArray(document.triggers)) {
-    errors.push({ code: "invalid_file", path: "/triggers", message: document.triggers === undefined ? "is required: a list of triggers ([] for none)" : "must be a list of triggers" });
+    errors.push({
+      code: "invalid_file",
+      path: "/triggers",
+      message: document.triggers === undefined ? "is required: a list of triggers ([] for none)" : "must be a list of triggers",
+    });
     return config;
   }
   const names = new Map<string, string>();
   const tokens = new Map<string, string>();
   document.triggers.forEach((raw, index) => {
     const trigger = triggerLabel(raw, index);
-    const problem = (code: ConfigError["code"], path: string | undefined, message: string) => errors.push({ code, trigger, ...(path ? { path } : {}), message });
+    const problem = (code: ConfigError["code"], path: string | undefined, message: string) =>
+      errors.push({ code, trigger, ...(path ? { path } : {}), message });
     if (!isMapping(raw)) return problem("invalid_trigger", undefined, "must be a mapping with at least a name");
     const { input, token, secret } = splitTrigger(raw);
     for (const value of [token, secret, input.appSecret]) if (typeof value === "string") hidden.push(value);
@@ -125,7 +132,8 @@ function check(document: unknown, context: TriggersAsCodeContext, errors: Config
     }
     if (input.appSecret === "") problem("invalid_trigger", "/appSecret", "is empty: leave appSecret out when there is none");
     if (typeof raw.name === "string") {
-      if (names.has(raw.name)) problem("duplicate_name", "/name", `is also the name of ${names.get(raw.name)}: the name identifies a trigger, so each must be unique`);
+      if (names.has(raw.name))
+        problem("duplicate_name", "/name", `is also the name of ${names.get(raw.name)}: the name identifies a trigger, so each must be unique`);
       else names.set(raw.name, `triggers[${index}]`);
     }
     if (settings) {

@@ -11,10 +11,10 @@ const clientDir = join(import.meta.dir, "client");
 /** The browser bundle of `client/main.ts`, minified ESM. */
 export function clientScript(): string {
   // Bun.build cannot run inside a macro while the bundler waits on it, so the CLI does the work.
-  const build = Bun.spawnSync(
-    [process.execPath, "build", join(clientDir, "main.ts"), "--target=browser", "--format=esm", "--minify"],
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  const build = Bun.spawnSync([process.execPath, "build", join(clientDir, "main.ts"), "--target=browser", "--format=esm", "--minify"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (build.exitCode !== 0) throw new Error(`the panel's client code did not build:\n${build.stderr.toString()}`);
   return build.stdout.toString();
 }

@@ -31,7 +31,18 @@ export function sampleBody(targetBytes = 1024): string {
 }
 
 /** The bench's redaction patterns: 10 of the kind users write (test/bench/run.ts, profile.ts). */
-export const REDACTION_PATTERNS = ["pass(word)?", "^secret", "token$", "^api[_-]?key$", "ssn|social", "^(card|cc)[_-]?(num|number)?$", "cvv|cvc", "email", "phone", "^(dob|birth)"];
+export const REDACTION_PATTERNS = [
+  "pass(word)?",
+  "^secret",
+  "token$",
+  "^api[_-]?key$",
+  "ssn|social",
+  "^(card|cc)[_-]?(num|number)?$",
+  "cvv|cvc",
+  "email",
+  "phone",
+  "^(dob|birth)",
+];
 
 /** An include filter every sample body passes. */
 export const SAMPLE_FILTER = { enabled: true, mode: "include", expression: '$.type == "invoice.paid" && $.data.object.amount > 100' };

@@ -26,12 +26,19 @@ export const BURST_SETTINGS: Array<{ name: string; settings: Record<string, unkn
         document: {
           type: "object",
           required: ["id", "type", "data"],
-          properties: { id: { type: "string", pattern: "^evt_[A-Za-z0-9_]+$" }, type: { type: "string", pattern: "^[a-z]+\\.[a-z_.]+$" }, data: { type: "object" } },
+          properties: {
+            id: { type: "string", pattern: "^evt_[A-Za-z0-9_]+$" },
+            type: { type: "string", pattern: "^[a-z]+\\.[a-z_.]+$" },
+            data: { type: "object" },
+          },
         },
       },
     },
   },
-  { name: "filter using match()", settings: { filter: { enabled: true, mode: "include", expression: 'match($.data.object.customer_email, ".*@example\\\\.com")' } } },
+  {
+    name: "filter using match()",
+    settings: { filter: { enabled: true, mode: "include", expression: 'match($.data.object.customer_email, ".*@example\\\\.com")' } },
+  },
 ];
 
 export interface BurstRow {
@@ -51,7 +58,12 @@ export async function burst(base: string, options: { seconds: number; connection
     });
     if (created.status !== 201) throw new Error(`burst ${name}: ${created.status} ${await created.text()}`);
     const trigger = (await created.json()) as { url: string };
-    const result = await load(trigger.url, { seconds: options.seconds, connections: options.connections, body, headers: { "Content-Type": "application/json" } });
+    const result = await load(trigger.url, {
+      seconds: options.seconds,
+      connections: options.connections,
+      body,
+      headers: { "Content-Type": "application/json" },
+    });
     rows.push({ name, result });
     process.stderr.write(`burst, ${name}: ${result.requests} requests, ${result.non2xx} non-2xx, p50 ${result.p50ms} ms, p99 ${result.p99ms} ms\n`);
   }

@@ -181,7 +181,11 @@ export async function commandCases(deps: CommandBenchDeps) {
       "| case | req/s | p50 ms | p99 ms | server CPU µs/req | commands CPU µs/req | ratio to webhook |",
       "|---|---|---|---|---|---|---|",
       ...COMMAND_CASES.map(row),
-      `Per round, inlet ÷ webhook: ${ratiosOf(COMMAND_CASE).map((r) => r.toFixed(2)).join(", ")}; ceiling ÷ webhook: ${ratiosOf(CEILING_CASE).map((r) => r.toFixed(2)).join(", ")}.`,
+      `Per round, inlet ÷ webhook: ${ratiosOf(COMMAND_CASE)
+        .map((r) => r.toFixed(2))
+        .join(", ")}; ceiling ÷ webhook: ${ratiosOf(CEILING_CASE)
+        .map((r) => r.toFixed(2))
+        .join(", ")}.`,
     ];
   };
   return { cases, table };

@@ -78,7 +78,11 @@ async function fanOut(base: string, targetUrl: string, destinations: number, opt
   const deliveries = async () => ((await (await fetch(`${targetUrl}/count`)).json()) as { deliveries: number }).deliveries;
   const trigger = await createTrigger(base, {
     name: `bench-fan-out-${destinations}`,
-    destinations: Array.from({ length: destinations }, (_, i) => ({ name: `d${i + 1}`, workflow: { kind: "http", url: `${targetUrl}/d${i + 1}` }, concurrency: FAN_OUT_CONCURRENCY })),
+    destinations: Array.from({ length: destinations }, (_, i) => ({
+      name: `d${i + 1}`,
+      workflow: { kind: "http", url: `${targetUrl}/d${i + 1}` },
+      concurrency: FAN_OUT_CONCURRENCY,
+    })),
   });
   const before = await deliveries();
   const started = performance.now();
@@ -194,7 +198,11 @@ async function isolation(base: string, neighbour: IsolationRow["neighbour"], req
     if ((await Promise.all(answers)).some((r) => r.status !== 200)) throw new Error("isolation: a request was not accepted");
     await target.untilReceived(ISOLATION_BACKLOG + requests, 60_000);
     const latencies = [...sentAt].map(([i, at]) => target.received.get(i)! - at).sort((a, b) => a - b);
-    const states = (await (await fetch(`${base}/api/triggers/${trigger.id}/destinations`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as Array<{ name: string; queued: number; running: number }>;
+    const states = (await (await fetch(`${base}/api/triggers/${trigger.id}/destinations`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()) as Array<{
+      name: string;
+      queued: number;
+      running: number;
+    }>;
     const n = states.find((s) => s.name === "neighbour")!;
     const row: IsolationRow = {
       neighbour,
@@ -205,7 +213,9 @@ async function isolation(base: string, neighbour: IsolationRow["neighbour"], req
       neighbourQueued: n.queued,
       neighbourRunning: n.running,
     };
-    process.stderr.write(`destinations, isolation (neighbour ${neighbour}): p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, max ${row.maxMs} ms; neighbour ${n.queued} queued, ${n.running} running\n`);
+    process.stderr.write(
+      `destinations, isolation (neighbour ${neighbour}): p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, max ${row.maxMs} ms; neighbour ${n.queued} queued, ${n.running} running\n`,
+    );
     return row;
   } finally {
     // Its runs (the hung ones too) go with it, so that they take no run slot from what follows.
@@ -266,7 +276,10 @@ export function destinationsTable(result: DestinationsResult, options: Options):
     "",
     "| neighbour | requests | p50 ms | p99 ms | max ms | neighbour's runs at the end |",
     "|---|---|---|---|---|---|",
-    ...result.isolation.map((r) => `| ${r.neighbour === "hangs" ? "hangs (never answers)" : r.neighbour} | ${r.requests} | ${r.p50ms} | ${r.p99ms} | ${r.maxMs} | ${r.neighbourQueued} queued, ${r.neighbourRunning} running |`),
+    ...result.isolation.map(
+      (r) =>
+        `| ${r.neighbour === "hangs" ? "hangs (never answers)" : r.neighbour} | ${r.requests} | ${r.p50ms} | ${r.p99ms} | ${r.maxMs} | ${r.neighbourQueued} queued, ${r.neighbourRunning} running |`,
+    ),
   ];
 }
 

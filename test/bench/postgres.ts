@@ -87,9 +87,7 @@ export async function startPostgresBench(startPinned: StartPinned, adminToken: s
     if (stopped) return;
     stopped = true;
     for (const i of instances) i.proc.kill("SIGTERM");
-    await Promise.all(
-      instances.map((i) => Promise.race([i.proc.exited, Bun.sleep(15_000).then(() => i.proc.kill("SIGKILL"))])),
-    );
+    await Promise.all(instances.map((i) => Promise.race([i.proc.exited, Bun.sleep(15_000).then(() => i.proc.kill("SIGKILL"))])));
   };
   const close = async () => {
     await stopInstances();

@@ -4,7 +4,10 @@ import { readFileSync } from "node:fs";
 export function cpuMs(pid: number): { self: number; user: number; system: number; children: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // After the command name (which may hold spaces): state is field 3; utime, stime, cutime, cstime are 14–17.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
   return { self: (fields[11] + fields[12]) * 10, user: fields[11] * 10, system: fields[12] * 10, children: (fields[13] + fields[14]) * 10 };
 }
 
@@ -14,7 +17,13 @@ export function cpuMs(pid: number): { self: number; user: number; system: number
  * output is drained. Rejects if it exits first. `core` "0" puts a helper (a target that receives
  * runs) beside wrk instead, off the server's core.
  */
-export async function startPinned(command: string[], env: Record<string, string | undefined>, pattern: RegExp, cwd: string, core: "0" | "1" = "1"): Promise<{ url: string; proc: Bun.Subprocess<"ignore", "pipe", "inherit"> }> {
+export async function startPinned(
+  command: string[],
+  env: Record<string, string | undefined>,
+  pattern: RegExp,
+  cwd: string,
+  core: "0" | "1" = "1",
+): Promise<{ url: string; proc: Bun.Subprocess<"ignore", "pipe", "inherit"> }> {
   const pinned = Bun.which("taskset") ? ["taskset", "-c", core, ...command] : command;
   const proc = Bun.spawn(pinned, { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();

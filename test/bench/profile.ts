@@ -33,7 +33,20 @@ const profDir = mkdtempSync(join(tmpdir(), "inlet-profile-out-"));
 const profiling = !process.env.PROFILE_OFF;
 // PROFILE_NO_STORE=1: commitIngest stores nothing (test/bench/no_store_preload.ts): the request path alone.
 const noStore = process.env.PROFILE_NO_STORE ? ["--preload", "./test/bench/no_store_preload.ts"] : [];
-const command = [process.execPath, ...(profiling ? ["--cpu-prof-md", `--cpu-prof-dir=${profDir}`] : []), "run", ...noStore, "src/main.ts", "serve", "--port", "0", "--data-dir", dataDir, "--log-requests", "false"];
+const command = [
+  process.execPath,
+  ...(profiling ? ["--cpu-prof-md", `--cpu-prof-dir=${profDir}`] : []),
+  "run",
+  ...noStore,
+  "src/main.ts",
+  "serve",
+  "--port",
+  "0",
+  "--data-dir",
+  dataDir,
+  "--log-requests",
+  "false",
+];
 const { url: base, proc } = await startPinned(command, { INLET_ADMIN_TOKEN: ADMIN }, /inlet listening on (http:\/\/\S+)/, ROOT);
 try {
   console.log(`server pid ${proc.pid}`);
@@ -49,7 +62,11 @@ try {
   const body = plain ? sample.replace('"evt_', `"evt_${UNIQUE_MARKER}_`) : sample;
   const headers: Record<string, string> = plain
     ? { "Content-Type": "application/json" }
-    : { "Content-Type": "application/json", "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` };
+    : {
+        "Content-Type": "application/json",
+        "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+        "X-Delivery-Id": `dlv_${UNIQUE_MARKER}`,
+      };
   await load(trigger.url, { seconds: 2, connections, body, headers });
   const cpu0 = cpuMs(proc.pid);
   const r = await load(trigger.url, { seconds, connections, body, headers });
@@ -57,7 +74,9 @@ try {
   const usedMs = cpu1.self - cpu0.self;
   const perRequest = (ms: number) => ((ms * 1000) / r.requests).toFixed(1);
   // CPU per request (every thread of the server): what a busy machine disturbs least.
-  console.log(`${size}: ${Math.round(r.rps)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${perRequest(usedMs)} µs per request (user ${perRequest(cpu1.user - cpu0.user)}, system ${perRequest(cpu1.system - cpu0.system)})`);
+  console.log(
+    `${size}: ${Math.round(r.rps)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${perRequest(usedMs)} µs per request (user ${perRequest(cpu1.user - cpu0.user)}, system ${perRequest(cpu1.system - cpu0.system)})`,
+  );
 } finally {
   proc.kill("SIGTERM");
   await proc.exited;

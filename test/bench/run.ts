@@ -95,7 +95,11 @@ async function startPinned(command: string[], env: Record<string, string>, patte
 }
 
 async function api(base: string, path: string, body: unknown) {
-  const r = await fetch(base + path, { method: "POST", headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(base + path, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${ADMIN}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (r.status !== 201) throw new Error(`${path}: ${r.status} ${await r.text()}`);
   return r.json();
 }
@@ -148,11 +152,28 @@ async function main() {
   const floorDir = mkdtempSync(join(tmpdir(), "inlet-bench-floor-"));
   cleanups.push(() => rmSync(floorDir, { recursive: true, force: true }));
   const floor = await startPinned([process.execPath, "run", "test/bench/store_floor_server.ts"], { DATA_DIR: floorDir }, /floor listening on (http:\/\/\S+)/);
-  const logFloor = await startPinned([process.execPath, "run", "test/bench/log_floor_server.ts"], { DATA_DIR: floorDir }, /log floor listening on (http:\/\/\S+)/);
+  const logFloor = await startPinned(
+    [process.execPath, "run", "test/bench/log_floor_server.ts"],
+    { DATA_DIR: floorDir },
+    /log floor listening on (http:\/\/\S+)/,
+  );
   const ceilingDir = mkdtempSync(join(tmpdir(), "inlet-bench-ceiling-"));
   cleanups.push(() => rmSync(ceilingDir, { recursive: true, force: true }));
   const ceiling = await startPinned(
-    [process.execPath, "run", "--preload", "./test/bench/no_store_preload.ts", "src/main.ts", "serve", "--port", "0", "--data-dir", ceilingDir, "--log-requests", "false"],
+    [
+      process.execPath,
+      "run",
+      "--preload",
+      "./test/bench/no_store_preload.ts",
+      "src/main.ts",
+      "serve",
+      "--port",
+      "0",
+      "--data-dir",
+      ceilingDir,
+      "--log-requests",
+      "false",
+    ],
     { INLET_ADMIN_TOKEN: ADMIN },
     /inlet listening on (http:\/\/\S+)/,
   );
@@ -201,14 +222,27 @@ async function main() {
   const fullTrigger = async (base: string, name: string) => {
     const trigger = await api(base, "/api/triggers", { name, ...FULL_CONFIGURATION });
     const secret = (await (await fetch(`${base}/api/triggers/${trigger.id}/secret`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).secret;
-    const headers = (body: string) => ({ ...json, "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`, "X-Delivery-Id": `dlv_${UNIQUE_MARKER}` });
+    const headers = (body: string) => ({
+      ...json,
+      "X-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+      "X-Delivery-Id": `dlv_${UNIQUE_MARKER}`,
+    });
     return { trigger, headers };
   };
   const { trigger: full, headers: fullHeaders } = await fullTrigger(inlet.url, "bench-full");
   const { trigger: ceilingFull, headers: ceilingHeaders } = await fullTrigger(ceiling.url, "bench-ceiling");
   const pg = pgWanted ? await postgresCases(body1k) : null;
   // A command per request beside adnanh/webhook (issue 13): naming one of its cases brings all three.
-  const commands = commandCasesWanted(only) ? await commandCases({ inletUrl: inlet.url, inletPid: inlet.proc.pid, adminToken: ADMIN, body: body1k, startPinned, onCleanup: (undo) => cleanups.push(undo) }) : null;
+  const commands = commandCasesWanted(only)
+    ? await commandCases({
+        inletUrl: inlet.url,
+        inletPid: inlet.proc.pid,
+        adminToken: ADMIN,
+        body: body1k,
+        startPinned,
+        onCleanup: (undo) => cleanups.push(undo),
+      })
+    : null;
 
   let cases: Case[] = [
     { name: BARE, pid: bare.proc.pid, target: async () => ({ url: `${bare.url}/`, body: body1k, headers: json }) },
@@ -217,17 +251,51 @@ async function main() {
     { name: STORE_FLOOR, pid: floor.proc.pid, target: async () => ({ url: `${floor.url}/`, body: body1k, headers: fullHeaders(body1k) }) },
     { name: PATH_CEILING, pid: ceiling.proc.pid, target: async () => ({ url: ceilingFull.url, body: body1k, headers: ceilingHeaders(body1k) }) },
     { name: LOG_FLOOR, pid: logFloor.proc.pid, target: async () => ({ url: `${logFloor.url}/`, body: body1k, headers: json }) },
-    { name: FULL_64K, baseline: BARE_64K, pid: inlet.proc.pid, target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }), after: settleDisk },
+    {
+      name: FULL_64K,
+      baseline: BARE_64K,
+      pid: inlet.proc.pid,
+      target: async () => ({ url: full.url, body: body64k, headers: fullHeaders(body64k) }),
+      after: settleDisk,
+    },
     { name: "inlet, auth none", pid: inlet.proc.pid, target: async () => ({ url: none.url, body: body1k, headers: json }) },
     { name: "inlet, auth none, one commit per request", pid: solo.proc.pid, target: async () => ({ url: noneSolo.url, body: body1k, headers: json }) },
     { name: "inlet, hmac-sha256", pid: inlet.proc.pid, target: async () => ({ url: hmac.url, body: body1k, headers: { ...json, "X-Signature": signature } }) },
     { name: "inlet 1 KB, no pre-execution settings", pid: inlet.proc.pid, target: async () => ({ url: plain.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 1 KB, filter + 10 patterns + payload hash", pid: inlet.proc.pid, target: async () => ({ url: checked.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 64 KB, no pre-execution settings", pid: inlet.proc.pid, target: async () => ({ url: plain.url, body: unique(body64k), headers: json }), after: settleDisk },
-    { name: "inlet 64 KB, filter + 10 patterns + payload hash", pid: inlet.proc.pid, target: async () => ({ url: checked.url, body: unique(body64k), headers: json }), after: settleDisk },
-    { name: "inlet 1 KB, JSON Schema (2 patterns)", pid: inlet.proc.pid, target: async () => ({ url: schemaChecked.url, body: unique(body1k), headers: json }) },
-    { name: "inlet 1 KB, http workflow", pid: inlet.proc.pid, target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }), after: drainRuns },
-    { name: "inlet 1 KB, http workflow, ordering key", pid: inlet.proc.pid, target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }), after: drainRuns },
+    {
+      name: "inlet 1 KB, filter + 10 patterns + payload hash",
+      pid: inlet.proc.pid,
+      target: async () => ({ url: checked.url, body: unique(body1k), headers: json }),
+    },
+    {
+      name: "inlet 64 KB, no pre-execution settings",
+      pid: inlet.proc.pid,
+      target: async () => ({ url: plain.url, body: unique(body64k), headers: json }),
+      after: settleDisk,
+    },
+    {
+      name: "inlet 64 KB, filter + 10 patterns + payload hash",
+      pid: inlet.proc.pid,
+      target: async () => ({ url: checked.url, body: unique(body64k), headers: json }),
+      after: settleDisk,
+    },
+    {
+      name: "inlet 1 KB, JSON Schema (2 patterns)",
+      pid: inlet.proc.pid,
+      target: async () => ({ url: schemaChecked.url, body: unique(body1k), headers: json }),
+    },
+    {
+      name: "inlet 1 KB, http workflow",
+      pid: inlet.proc.pid,
+      target: async () => ({ url: unordered.url, body: unique(body1k), headers: json }),
+      after: drainRuns,
+    },
+    {
+      name: "inlet 1 KB, http workflow, ordering key",
+      pid: inlet.proc.pid,
+      target: async () => ({ url: ordered.url, body: unique(body1k), headers: json }),
+      after: drainRuns,
+    },
     ...(pg?.cases ?? []),
     ...(commands?.cases ?? []),
   ];
@@ -267,7 +335,9 @@ async function main() {
       ratios.set(c.name, [...(ratios.get(c.name) ?? []), r.rps / thisRound.get(c.baseline ?? BARE)!]);
       // The PostgreSQL cases come after "inlet, auth none": this is its figure of the same round.
       if (sqlite > 0) sqliteRatios.set(c.name, [...(sqliteRatios.get(c.name) ?? []), r.rps / sqlite]);
-      process.stderr.write(`round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99ms} ms${r.cpuUsPerRequest ? `, ${Math.round(r.cpuUsPerRequest)} µs/req` : ""}\n`);
+      process.stderr.write(
+        `round ${round + 1}/${rounds} ${c.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99ms} ms${r.cpuUsPerRequest ? `, ${Math.round(r.cpuUsPerRequest)} µs/req` : ""}\n`,
+      );
     }
   }
   bare.proc.kill();
@@ -330,7 +400,8 @@ async function main() {
           "| case | req/s | p50 ms | p99 ms | ratio to inlet on SQLite | ratio to bare |",
           "|---|---|---|---|---|---|",
           ...[rows.find((r) => r.case === SQLITE_CASE)!, ...pgRows].map(
-            (r) => `| ${r.case === SQLITE_CASE ? "inlet on SQLite, one instance (auth none, above)" : r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${(r.toSqlite ?? 1).toFixed(2)} | ${r.ratio.toFixed(2)} |`,
+            (r) =>
+              `| ${r.case === SQLITE_CASE ? "inlet on SQLite, one instance (auth none, above)" : r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${(r.toSqlite ?? 1).toFixed(2)} | ${r.ratio.toFixed(2)} |`,
           ),
           "",
           ...(pgCheck?.lines ?? []),
@@ -343,7 +414,14 @@ async function main() {
     return without && withChecks ? [`| ${size} | ${without} | ${withChecks} | ${(withChecks / without).toFixed(2)} |`] : [];
   });
   const preTable = preExecTable.length
-    ? ["", "Pre-execution settings (field names recurring, warm caches): req/s of the same trigger with and without them, same run:", "", "| body | without | with filter + 10 patterns + payload hash | ratio |", "|---|---|---|---|", ...preExecTable]
+    ? [
+        "",
+        "Pre-execution settings (field names recurring, warm caches): req/s of the same trigger with and without them, same run:",
+        "",
+        "| body | without | with filter + 10 patterns + payload hash | ratio |",
+        "|---|---|---|---|",
+        ...preExecTable,
+      ]
     : [];
   const e2eTable = endToEnd
     ? [
@@ -363,11 +441,13 @@ async function main() {
     "",
     "| case | req/s | p50 ms | p99 ms | ratio to bare | server CPU µs/req | CPU ratio |",
     "|---|---|---|---|---|---|---|",
-    ...rows.filter((r) => !isPg(r.case) && !commands?.cases.some((c) => c.name === r.case)).map((r) => {
-      const base = rows.find((b) => b.case === baselineOf(r.case));
-      const cpuRatio = r.cpuUs && base?.cpuUs ? (base.cpuUs / r.cpuUs).toFixed(2) : "–";
-      return `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)}${baselineOf(r.case) === BARE ? "" : ` (of ${baselineOf(r.case)})`} | ${r.cpuUs ?? "–"} | ${cpuRatio} |`;
-    }),
+    ...rows
+      .filter((r) => !isPg(r.case) && !commands?.cases.some((c) => c.name === r.case))
+      .map((r) => {
+        const base = rows.find((b) => b.case === baselineOf(r.case));
+        const cpuRatio = r.cpuUs && base?.cpuUs ? (base.cpuUs / r.cpuUs).toFixed(2) : "–";
+        return `| ${r.case} | ${r.rps} | ${r.p50ms} | ${r.p99ms} | ${r.ratio.toFixed(2)}${baselineOf(r.case) === BARE ? "" : ` (of ${baselineOf(r.case)})`} | ${r.cpuUs ?? "–"} | ${cpuRatio} |`;
+      }),
     ...pgTable,
     ...preTable,
     ...(commands?.table(results) ?? []),
@@ -377,10 +457,14 @@ async function main() {
   ].join("\n");
   console.log(table);
   mkdirSync(join(ROOT, ".bench"), { recursive: true });
-  writeFileSync(join(ROOT, ".bench", "latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, burst: burstRows, destinations, postgres: pgCheck }, null, 2));
+  writeFileSync(
+    join(ROOT, ".bench", "latest.json"),
+    JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows, endToEnd, burst: burstRows, destinations, postgres: pgCheck }, null, 2),
+  );
   writeFileSync(join(ROOT, ".bench", "latest.md"), table + "\n");
   const refusedInBurst = burstRows?.filter((r) => r.result.non2xx > 0) ?? [];
-  if (refusedInBurst.length > 0) throw new Error(`burst on a fresh trigger: non-2xx answers (${refusedInBurst.map((r) => `${r.name}: ${r.result.non2xx}`).join("; ")})`);
+  if (refusedInBurst.length > 0)
+    throw new Error(`burst on a fresh trigger: non-2xx answers (${refusedInBurst.map((r) => `${r.name}: ${r.result.non2xx}`).join("; ")})`);
   if (pgCheck && !pgCheck.ok) throw new Error(`PostgreSQL: acknowledged runs missing from the database:\n${pgCheck.lines.join("\n")}`);
 }
 
@@ -436,8 +520,12 @@ async function postgresCases(body: string) {
           `${runs} runs in the database${runs > n ? ` (${runs - n} more: requests in flight when wrk stopped, committed but never counted)` : ""}.`,
       );
     }
-    const settle = settleMs.length ? ` VACUUM + CHECKPOINT after each PostgreSQL load (not measured, so that autovacuum and the checkpointer stay out of the next case): median ${Math.round(median(settleMs))} ms.` : "";
-    lines.push(`Instance b routed the trigger created through instance a after ${known.ms} ms (announced by NOTIFY; the fallback revision poll runs every second).${settle}`);
+    const settle = settleMs.length
+      ? ` VACUUM + CHECKPOINT after each PostgreSQL load (not measured, so that autovacuum and the checkpointer stay out of the next case): median ${Math.round(median(settleMs))} ms.`
+      : "";
+    lines.push(
+      `Instance b routed the trigger created through instance a after ${known.ms} ms (announced by NOTIFY; the fallback revision poll runs every second).${settle}`,
+    );
     for (const line of lines) log(line);
     await pg.close();
     return { ok, lines, notifyMs: known.ms, settleMs };
@@ -476,7 +564,9 @@ async function endToEndRuns(inletUrl: string, body: string) {
   const c4 = await deliveries();
   target.proc.kill();
   const result = { workflow: closedLoop, immediate: ackResult, runsUnderLoad: (c2 - c1) / window, runsDraining: (c4 - c3) / drainWindow };
-  process.stderr.write(`end to end, immediate: ${Math.round(ackResult.rps)} acks/s, ${Math.round(result.runsUnderLoad)} runs/s under load, ${Math.round(result.runsDraining)} runs/s draining\n`);
+  process.stderr.write(
+    `end to end, immediate: ${Math.round(ackResult.rps)} acks/s, ${Math.round(result.runsUnderLoad)} runs/s under load, ${Math.round(result.runsDraining)} runs/s draining\n`,
+  );
   return result;
 }
 

@@ -25,7 +25,9 @@ try {
   for (let i = 0; i < n; i += 50) await Promise.all(records.slice(i, i + 50).map((r) => store.commitIngest(r)));
   const cpu = process.cpuUsage(cpu0);
   const ms = performance.now() - started;
-  console.log(`${n} ingests: CPU ${((cpu.user + cpu.system) / n).toFixed(1)} µs each (user ${(cpu.user / n).toFixed(1)}, system ${(cpu.system / n).toFixed(1)}); wall ${((ms * 1000) / n).toFixed(1)} µs each`);
+  console.log(
+    `${n} ingests: CPU ${((cpu.user + cpu.system) / n).toFixed(1)} µs each (user ${(cpu.user / n).toFixed(1)}, system ${(cpu.system / n).toFixed(1)}); wall ${((ms * 1000) / n).toFixed(1)} µs each`,
+  );
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,11 @@ export function ensureDebianCommand(command: string, pkg: string, purpose: strin
   if (found) return found;
   if (process.getuid?.() === 0) {
     Bun.spawnSync(["apt-get", "update", "-qq"], { stdout: "ignore", stderr: "inherit" });
-    Bun.spawnSync(["apt-get", "install", "-y", "-qq", pkg], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    Bun.spawnSync(["apt-get", "install", "-y", "-qq", pkg], {
+      stdout: "ignore",
+      stderr: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   }
   const installed = Bun.which(command);
   if (!installed) throw new Error(`${command} is needed for ${purpose}: apt-get install ${pkg}`);
@@ -85,7 +89,10 @@ function parseDuration(text: string): number {
 }
 
 /** Runs wrk pinned to core 0 (the server under test is pinned to core 1). */
-export async function load(url: string, options: { seconds: number; connections: number; method?: string; body?: string; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { seconds: number; connections: number; method?: string; body?: string; headers?: Record<string, string> },
+): Promise<LoadResult> {
   const wrk = ensureWrk();
   const lua = script(options.method ?? "POST", options.body ?? "", options.headers ?? {});
   const args = [wrk, "-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", "-s", lua, url];
@@ -109,7 +116,10 @@ export async function load(url: string, options: { seconds: number; connections:
  * be merged from wrk's summary: p50 and p99 are the higher of the processes' (they see the same
  * kind of server, so the two are close; `parts` keeps each).
  */
-export async function loadSplit(urls: string[], options: { seconds: number; connections: number; body?: string; headers?: Record<string, string> }): Promise<LoadResult & { parts: LoadResult[] }> {
+export async function loadSplit(
+  urls: string[],
+  options: { seconds: number; connections: number; body?: string; headers?: Record<string, string> },
+): Promise<LoadResult & { parts: LoadResult[] }> {
   const share = (i: number) => Math.floor(options.connections / urls.length) + (i < options.connections % urls.length ? 1 : 0);
   const parts = await Promise.all(urls.map((url, i) => load(url, { ...options, connections: share(i) })));
   return {

@@ -12,7 +12,17 @@
  */
 import { describe, expect, test } from "bun:test";
 import { parseBodyAndText } from "../../src/ingest/body_parsers.ts";
-import { authenticateAppRequest, hostHandshake, parseJson, pluginContext, settingsWithDefaults, type InletPlugin, type PluginFixture, type PluginRequest, type ProviderFetch } from "../../src/plugins/index.ts";
+import {
+  authenticateAppRequest,
+  hostHandshake,
+  parseJson,
+  pluginContext,
+  settingsWithDefaults,
+  type InletPlugin,
+  type PluginFixture,
+  type PluginRequest,
+  type ProviderFetch,
+} from "../../src/plugins/index.ts";
 
 const TRIGGER_URL = "https://inlet.example.com/webhooks/tok_5e0c9a7b3d1f";
 const NOW = new Date(1_750_000_000_000);
@@ -264,7 +274,17 @@ export function failureModeSuite(cases: Case[]): void {
 
       test("hooks never throw on garbage", async () => {
         const { req, signedHeaders } = await deliver(c, NOW);
-        const bodies: Array<string | Uint8Array> = ["", "not json", "{", "[]", "null", "[1,{}]", '{"signature":{"timestamp":"x","token":1}}', "a=%zz&&=&b", Uint8Array.from([0xff, 0xfe, 0x00, 0x7b])];
+        const bodies: Array<string | Uint8Array> = [
+          "",
+          "not json",
+          "{",
+          "[]",
+          "null",
+          "[1,{}]",
+          '{"signature":{"timestamp":"x","token":1}}',
+          "a=%zz&&=&b",
+          Uint8Array.from([0xff, 0xfe, 0x00, 0x7b]),
+        ];
         const ctx = contextOf(c, fixture.appSecret, NOW);
         for (const body of bodies) {
           const rawBody = typeof body === "string" ? encoder.encode(body) : body;
@@ -279,7 +299,12 @@ export function failureModeSuite(cases: Case[]): void {
                   plugin.deliveryId?.(garbage, ctx);
                   plugin.event?.(garbage, typeof body === "string" ? body : null);
                   plugin.event?.(garbage, { unexpected: [body.length] });
-                  for (const parsed of [typeof body === "string" ? body : null, { unexpected: [body.length] }, { message: { data: body.length } }, { message: { data: "%%%" } }]) {
+                  for (const parsed of [
+                    typeof body === "string" ? body : null,
+                    { unexpected: [body.length] },
+                    { message: { data: body.length } },
+                    { message: { data: "%%%" } },
+                  ]) {
                     plugin.decodeBody?.(parsed, garbage, { redacting: false });
                   }
                   await handshake?.(garbage, ctx);

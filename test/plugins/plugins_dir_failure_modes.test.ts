@@ -34,7 +34,12 @@ failureModeSuite(loaded.map((id) => ({ id, plugin: registry.get(id)!, fixture: f
 
 // The suite checks that ordinary deliveries are no handshakes; these check the handshakes themselves.
 const NOW = new Date();
-const post = (body: string, headers: Record<string, string> = {}) => ({ method: "POST", url: "https://inlet.example/webhooks/t", headers: new Headers(headers), rawBody: new TextEncoder().encode(body) });
+const post = (body: string, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  url: "https://inlet.example/webhooks/t",
+  headers: new Headers(headers),
+  rawBody: new TextEncoder().encode(body),
+});
 
 test("a declared challenge echo is answered once the request verifies, never before", async () => {
   const plugin = registry.get("acme-list")!;

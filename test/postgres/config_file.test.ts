@@ -39,7 +39,9 @@ describe.skipIf(!postgresAvailable())("triggers as code on PostgreSQL", () => {
     const file = join(root, "apply.yaml");
     writeFileSync(file, 'triggers:\n  - name: orders\n  - name: deploys\n    auth: { type: bearer, secret: "${DEPLOY_SECRET}" }\n');
     expect(await cli(["apply", "-f", file, "--database-url", url], env)).toEqual({ code: 0, stdout: "+ create orders\n+ create deploys\n", stderr: "" });
-    const deploys = await waitFor("the instance sees the change", async () => ((await instance.api("GET", "/api/triggers")).body as any[]).find((t) => t.name === "deploys"));
+    const deploys = await waitFor("the instance sees the change", async () =>
+      ((await instance.api("GET", "/api/triggers")).body as any[]).find((t) => t.name === "deploys"),
+    );
     expect(deploys.managedBy).toBe("config");
     expect((await instance.webhook(deploys.token, "{}", { Authorization: "Bearer deploy-secret-from-the-env-123" })).status).toBe(200);
     expect((await instance.api("PATCH", `/api/triggers/${deploys.id}`, { name: "x" })).body).toEqual({ error: "managed by config file" });
@@ -65,7 +67,10 @@ describe.skipIf(!postgresAvailable())("triggers as code on PostgreSQL", () => {
     expect(count(logs(), '"plan":["+ create orders"]')).toBe(1);
 
     writeFileSync(file, "triggers:\n  - name: orders\n    auth: { type: bearer }\n  - name: deploys\n");
-    await waitFor("both instances read the change", () => count(logs(), '"plan":["= unchanged orders","+ create deploys"]') + count(logs(), "config file read: nothing to change") >= 2);
+    await waitFor(
+      "both instances read the change",
+      () => count(logs(), '"plan":["= unchanged orders","+ create deploys"]') + count(logs(), "config file read: nothing to change") >= 2,
+    );
     expect(count(logs(), '"plan":["= unchanged orders","+ create deploys"]')).toBe(1);
     expect(await names()).toEqual(["deploys", "orders"]);
     // Each instance has every trigger once, the same (ids, tokens, times): nothing was written twice.
@@ -82,7 +87,10 @@ describe.skipIf(!postgresAvailable())("triggers as code on PostgreSQL", () => {
     writeFileSync(join(folder, "inlet.yaml.new"), "triggers:\n  - name: orders\n    auth: { type: bearer }\nprune: true\n");
     renameSync(join(folder, "inlet.yaml.new"), file);
     await waitFor("deploys pruned everywhere", async () => (await names()).length === 1 && ((await b.api("GET", "/api/triggers")).body as any[]).length === 1);
-    await waitFor("both instances read it", () => count(logs(), '"plan":["= unchanged orders","- delete deploys"]') + count(logs(), "config file read: nothing to change") >= 3);
+    await waitFor(
+      "both instances read it",
+      () => count(logs(), '"plan":["= unchanged orders","- delete deploys"]') + count(logs(), "config file read: nothing to change") >= 3,
+    );
     expect(count(logs(), '"plan":["= unchanged orders","- delete deploys"]')).toBe(1);
   }, 120_000);
 });

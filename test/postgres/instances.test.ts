@@ -86,7 +86,10 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL database"
       const t = await createTrigger(a, { name: "dedup-payload-hash", dedup: { strategy: "payload-hash" } });
       await waitFor("B knows the trigger", async () => (await b.api("GET", `/api/triggers/${t.id}`)).status === 200);
       const body = JSON.stringify({ order: 42, status: "paid" });
-      const requestIds = await deliver(t.token, Array.from({ length: 200 }, () => ({ body })));
+      const requestIds = await deliver(
+        t.token,
+        Array.from({ length: 200 }, () => ({ body })),
+      );
       for (const from of [a, b]) {
         const runs = (await from.api("GET", `/api/runs?triggerId=${t.id}&limit=500`)).body as any[];
         expect(runs).toHaveLength(1);
@@ -116,7 +119,9 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL database"
     const measured: Record<"create" | "rotate" | "delete", number[]> = { create: [], rotate: [], delete: [] };
     afterAll(() => {
       const show = (ms: number[]) => ms.map((m) => m.toFixed(1)).join(", ");
-      console.log(`propagation A → B (ms, until B's answer arrived): create [${show(measured.create)}], rotate [${show(measured.rotate)}], delete [${show(measured.delete)}]`);
+      console.log(
+        `propagation A → B (ms, until B's answer arrived): create [${show(measured.create)}], rotate [${show(measured.rotate)}], delete [${show(measured.delete)}]`,
+      );
     });
 
     /** Milliseconds from `t0` until `inForce()` first holds on B, probing every ~10 ms; gives up after 10 s. */
@@ -181,7 +186,11 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL database"
     const t = await createTrigger(a, {
       name: "workflow-answer",
       response: { mode: "workflow", timeoutMs: 30_000 },
-      workflow: { kind: "command", argv: ["sh", "-c", 'read -r t; printf \'{"pid":%s,"run":"%s","trigger":%s}\' "$PPID" "$INLET_RUN_ID" "$t"'], timeoutMs: 30_000 },
+      workflow: {
+        kind: "command",
+        argv: ["sh", "-c", 'read -r t; printf \'{"pid":%s,"run":"%s","trigger":%s}\' "$PPID" "$INLET_RUN_ID" "$t"'],
+        timeoutMs: 30_000,
+      },
     });
     await waitFor("B knows the trigger", async () => (await b.api("GET", `/api/triggers/${t.id}`)).status === 200);
     const asked = Array.from({ length: 20 }, (_, n) => (n % 2 === 0 ? a : b));
@@ -278,7 +287,9 @@ describe.skipIf(!postgresAvailable())("a run whose instance died", () => {
       expect(after).toEqual({ status: "succeeded", lease_owner: null });
       const activity = (await survivor.api("GET", `/api/triggers/${t.id}/activity`)).body as any[];
       expect(activity.map((row) => [row.outcome, row.runId])).toEqual([["run", runId]]);
-      console.log(`takeover: ${holder.name} held the run and was killed; ${survivor.name} redelivered it ${received[1].at - leaseUntil} ms after the lease lapsed`);
+      console.log(
+        `takeover: ${holder.name} held the run and was killed; ${survivor.name} redelivered it ${received[1].at - leaseUntil} ms after the lease lapsed`,
+      );
     } finally {
       unblock();
       await Promise.all(mine.map((i) => i.kill()));

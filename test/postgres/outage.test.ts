@@ -36,7 +36,6 @@ const measured = (what: string, value: string) => console.log(`[outage] ${what}:
 const ms = (n: number) => `${Math.round(n)} ms`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-
 describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
   let cluster: PostgresCluster;
   let databaseUrl: string;
@@ -107,7 +106,12 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
     const started = performance.now();
     const response = await fetch(url, { method: "POST", body, headers: { "Content-Type": "application/json" }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
     await response.arrayBuffer();
-    return { status: response.status, requestId: response.headers.get("x-request-id"), retryAfter: response.headers.get("retry-after"), ms: performance.now() - started };
+    return {
+      status: response.status,
+      requestId: response.headers.get("x-request-id"),
+      retryAfter: response.headers.get("retry-after"),
+      ms: performance.now() - started,
+    };
   };
 
   const status = async (url: string) => {
@@ -140,7 +144,8 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
   };
 
   /** Waits until `server` serves the trigger (its in-memory index has it). */
-  const knows = (server: Instance, token: string) => until("instance knows the trigger", async () => (await status(`${webhook(server, token)}?probe`)) !== 404, 10_000);
+  const knows = (server: Instance, token: string) =>
+    until("instance knows the trigger", async () => (await status(`${webhook(server, token)}?probe`)) !== 404, 10_000);
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -193,7 +198,12 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
       const activity = await activityOf(b, trigger.id);
       const runRequests = runs.map((r) => r.requestId).sort();
       expect(runRequests).toEqual(before.map((s) => s.requestId!).sort());
-      expect(activity.filter((r) => r.outcome === "run").map((r) => r.requestId).sort()).toEqual(runRequests);
+      expect(
+        activity
+          .filter((r) => r.outcome === "run")
+          .map((r) => r.requestId)
+          .sort(),
+      ).toEqual(runRequests);
       const refused = new Set(during.map((s) => s.requestId));
       expect(runs.filter((r) => refused.has(r.requestId))).toEqual([]);
       expect(activity.filter((r) => refused.has(r.requestId))).toEqual([]);
@@ -325,7 +335,10 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
       for (const r of results.filter((r) => r.status === 503)) expect(r.retryAfter).toBe("5");
       const slowest = Math.max(...results.map((r) => r.ms));
       expect(slowest).toBeLessThan(ANSWER_BOUND_MS);
-      measured("restart under load", `${results.length} requests: ${count(200)} × 200, ${count(503)} × 503 (${refusedWhileDown} before the restart), slowest answer ${ms(slowest)}`);
+      measured(
+        "restart under load",
+        `${results.length} requests: ${count(200)} × 200, ${count(503)} × 503 (${refusedWhileDown} before the restart), slowest answer ${ms(slowest)}`,
+      );
 
       await until("both instances ready", async () => (await status(`${a.url}/readyz`)) === 200 && (await status(`${b.url}/readyz`)) === 200);
       const acknowledged = results.filter((r) => r.status === 200).map((r) => r.requestId!);
@@ -387,7 +400,12 @@ describe.skipIf(!postgresAvailable())("PostgreSQL outage", () => {
       await signal("STOP");
       frozen = true;
       const started = performance.now();
-      const response = await fetch(webhook(a, trigger.token), { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, signal: AbortSignal.timeout(30_000) });
+      const response = await fetch(webhook(a, trigger.token), {
+        method: "POST",
+        body: "{}",
+        headers: { "Content-Type": "application/json" },
+        signal: AbortSignal.timeout(30_000),
+      });
       const took = performance.now() - started;
       measured("webhook answer while PostgreSQL is frozen", `${response.status} after ${ms(took)}`);
       expect(response.status).toBe(503);

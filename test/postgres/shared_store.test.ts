@@ -31,7 +31,11 @@ async function twoInstances(): Promise<[PostgresStore, PostgresStore, string]> {
   const stores = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
   opened.push(...stores);
   const at = new Date().toISOString();
-  await stores[0].insertTrigger({ config: { id: "t", token: "tok-t", name: "t", createdAt: at, updatedAt: at } as never, secretSealed: null, appSecretSealed: null });
+  await stores[0].insertTrigger({
+    config: { id: "t", token: "tok-t", name: "t", createdAt: at, updatedAt: at } as never,
+    secretSealed: null,
+    appSecretSealed: null,
+  });
   return [stores[0], stores[1], url];
 }
 
@@ -51,7 +55,15 @@ const newRun = (at: Date, extra: Partial<RunRecord> = {}): RunRecord & { trigger
 
 /** Commits a run (and its Activity row) the way the pipeline does; resolves with whether it was a duplicate. */
 async function accept(store: Store, run: RunRecord & { trigger: unknown }, dedup: { keyHash: string; windowSeconds: number } | null = null) {
-  const activity: ActivityRecord = { id: Bun.randomUUIDv7(), triggerId: "t", at: run.createdAt, requestId: run.requestId, outcome: "run", runId: run.id, detail: null };
+  const activity: ActivityRecord = {
+    id: Bun.randomUUIDv7(),
+    triggerId: "t",
+    at: run.createdAt,
+    requestId: run.requestId,
+    outcome: "run",
+    runId: run.id,
+    detail: null,
+  };
   return (await store.commitIngest({ dedup, run, activity })).deduplicated;
 }
 
@@ -98,7 +110,9 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL store", (
             }
             await Bun.sleep(Math.random() * 15);
             if (key) holding.delete(key);
-            expect(await store.finishRun(run.id, owner, { status: "succeeded", result: null, error: null, attempts: 1, finishedAt: new Date().toISOString() })).toBe(true);
+            expect(
+              await store.finishRun(run.id, owner, { status: "succeeded", result: null, error: null, attempts: 1, finishedAt: new Date().toISOString() }),
+            ).toBe(true);
             finished++;
           }),
         );
@@ -114,7 +128,16 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL store", (
     const [a, b] = await twoInstances();
     const since = new Date().toISOString();
     for (let i = 0; i < 12; i++) {
-      const alert: AlertRecord = { id: `t/backlog:${i + 1}:`, triggerId: "t", kind: "backlog", state: "firing", since, value: 50, threshold: i + 1, notifiedAt: null };
+      const alert: AlertRecord = {
+        id: `t/backlog:${i + 1}:`,
+        triggerId: "t",
+        kind: "backlog",
+        state: "firing",
+        since,
+        value: 50,
+        threshold: i + 1,
+        notifiedAt: null,
+      };
       expect(await (i % 2 ? a : b).transitionAlert(alert, null, { id: `n-${i}`, payload: "{}" })).toBe(true);
     }
     const delivered: string[] = [];
@@ -157,8 +180,24 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL store", (
         };
       },
     });
-    const queueA = new RunQueue({ store: a, triggers: { get: () => trigger }, execute: execute("a"), concurrency: 2, pollMs: 50, leaseMs, owner: "instance-a" });
-    const queueB = new RunQueue({ store: watched, triggers: { get: () => trigger }, execute: execute("b"), concurrency: 2, pollMs: 50, leaseMs, owner: "instance-b" });
+    const queueA = new RunQueue({
+      store: a,
+      triggers: { get: () => trigger },
+      execute: execute("a"),
+      concurrency: 2,
+      pollMs: 50,
+      leaseMs,
+      owner: "instance-a",
+    });
+    const queueB = new RunQueue({
+      store: watched,
+      triggers: { get: () => trigger },
+      execute: execute("b"),
+      concurrency: 2,
+      pollMs: 50,
+      leaseMs,
+      owner: "instance-b",
+    });
     try {
       await queueA.start();
       const run = newRun(new Date());
@@ -167,7 +206,11 @@ describe.skipIf(!postgresAvailable())("two instances on one PostgreSQL store", (
       await waitFor("A executes the run", () => executions.length === 1, 10_000);
       const firstLease = await leaseUntil(url, run.id);
       await queueB.start();
-      await waitFor("B has looked for work many times after A's first lease would have run out", () => looks.filter((t) => t > firstLease).length >= 10, 20_000);
+      await waitFor(
+        "B has looked for work many times after A's first lease would have run out",
+        () => looks.filter((t) => t > firstLease).length >= 10,
+        20_000,
+      );
       expect(executions).toEqual(["a"]);
       expect(await leaseUntil(url, run.id)).toBeGreaterThan(firstLease);
       release();

@@ -8,7 +8,10 @@ test("the sandbox works in a compiled binary run alone from an empty folder", ()
   const runDir = mkdtempSync(join(tmpdir(), "inlet-sandbox-run-"));
   try {
     const entry = join(import.meta.dir, "compiled_entry.ts");
-    const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", entry, "--outfile", join(buildDir, "entry")], { stdout: "pipe", stderr: "pipe" });
+    const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", entry, "--outfile", join(buildDir, "entry")], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(build.stderr.toString()).not.toContain("error");
     expect(build.success).toBe(true);
     // Alone in an empty folder: no node_modules, no .wasm beside it.

@@ -26,7 +26,12 @@ export function destinationStatesContract(open: OpenStore): void {
     expect(await store.claimRun(held.id, "a", 10_000, now)).toBeNull();
     expect(await store.getRun(held.id)).toMatchObject({ status: "queued", attempts: 0 });
     expect((await store.destinationStates("t-pause")).map((s) => [s.destination, s.paused])).toEqual([["crm", true]]);
-    expect(await store.destinationLoads("t-pause")).toEqual(expect.arrayContaining([{ triggerId: "t-pause", destination: "crm", queued: 1, running: 0 }, { triggerId: "t-pause", destination: "audit", queued: 0, running: 1 }]));
+    expect(await store.destinationLoads("t-pause")).toEqual(
+      expect.arrayContaining([
+        { triggerId: "t-pause", destination: "crm", queued: 1, running: 0 },
+        { triggerId: "t-pause", destination: "audit", queued: 0, running: 1 },
+      ]),
+    );
     await store.setPaused("t-pause", "crm", false);
     expect((await store.claimRuns("a", 8, 10_000, now)).map((r) => r.id)).toEqual([held.id]);
     await store.close();
@@ -54,7 +59,12 @@ export function destinationStatesContract(open: OpenStore): void {
     expect(await store.claimRuns("a", 8, 60_000, at(60))).toEqual([]);
     expect((await store.claimRuns("a", 8, 60_000, at(94))).map((r) => r.id)).toEqual([runs[1].id]);
     // A success closes it and forgets its failures.
-    expect(await store.recordDelivery("t-break", "crm", BREAKER, true, at(95))).toMatchObject({ breaker: "closed", failures: 0, openUntilMs: null, openedAtMs: null });
+    expect(await store.recordDelivery("t-break", "crm", BREAKER, true, at(95))).toMatchObject({
+      breaker: "closed",
+      failures: 0,
+      openUntilMs: null,
+      openedAtMs: null,
+    });
     // failures 0: the breaker never opens.
     for (let i = 0; i < 5; i++) await store.recordDelivery("t-break", "other", { failures: 0, openSeconds: 30 }, false, at(96));
     expect((await store.destinationStates("t-break")).find((s) => s.destination === "other")?.breaker ?? "closed").toBe("closed");

@@ -72,14 +72,22 @@ export function historyContract(open: OpenStore): void {
     const window = { triggerId: "t-rep", source: "runs" as const, sinceMs: base + 1000, untilMs: base + 3000 };
     expect(await all(window)).toEqual([ids[1], ids[2], ids[3]]);
     const byFilter = { triggerId: "t-rep", source: "filtered" as const };
-    expect(await store.listReplayable(byFilter, 0, 10)).toEqual([{ seq: expect.any(Number), id: filtered.id, requestId: filtered.requestId, trigger: { body: { f: 1 } } }]);
+    expect(await store.listReplayable(byFilter, 0, 10)).toEqual([
+      { seq: expect.any(Number), id: filtered.id, requestId: filtered.requestId, trigger: { body: { f: 1 } } },
+    ]);
     expect(await all({ ...byFilter, sinceMs: base + 2600 })).toEqual([]);
 
     // Once a run replays a run or a filtered request (keeping its request id), the replay is its
     // latest attempt: the one selected from then on.
     const later = new Date(base + 10_000);
     const again = { ...run("t-rep", later), requestId: requestIds[0], status: "failed" as const, replayOf: ids[0], trigger: { body: { i: 0 } } };
-    const fromFilter = { ...run("t-rep", later), requestId: filtered.requestId, status: "succeeded" as const, replayOf: filtered.id, trigger: { body: { f: 1 } } };
+    const fromFilter = {
+      ...run("t-rep", later),
+      requestId: filtered.requestId,
+      status: "succeeded" as const,
+      replayOf: filtered.id,
+      trigger: { body: { f: 1 } },
+    };
     for (const r of [again, fromFilter]) await store.commitIngest({ dedup: null, run: r, activity: activity("t-rep", later, "run", r.id) });
     expect(await all(failed)).toEqual([ids[2], ids[4], again.id]);
     expect(await all(byFilter)).toEqual([]);
@@ -98,7 +106,12 @@ export function historyContract(open: OpenStore): void {
     await store.insertTrigger(trigger("t-once"));
     const base = Date.parse("2026-04-01T00:00:00.000Z");
     const at = (s: number) => new Date(base + s * 1000);
-    const filteredRow = (s: number, requestId: string, detail: string) => ({ ...activity("t-once", at(s), "filtered"), requestId, detail, request: { body: { requestId } } });
+    const filteredRow = (s: number, requestId: string, detail: string) => ({
+      ...activity("t-once", at(s), "filtered"),
+      requestId,
+      detail,
+      request: { body: { requestId } },
+    });
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     // Request a is filtered, then b; a is replayed through the filter twice and filtered each time.
     const a1 = filteredRow(0, a, "filter (include) did not match");
@@ -136,7 +149,8 @@ export function historyContract(open: OpenStore): void {
     const c1 = { ...run("t-once", at(5)), status: "failed" as const };
     const c2 = { ...run("t-once", at(6)), requestId: c1.requestId, status: "failed" as const, replayOf: c1.id };
     const c3 = { ...run("t-once", at(7)), requestId: c1.requestId, status: "succeeded" as const, replayOf: c1.id };
-    for (const r of [c1, c2, c3]) await store.commitIngest({ dedup: null, run: r, activity: { ...activity("t-once", at(5), "run", r.id), requestId: r.requestId } });
+    for (const r of [c1, c2, c3])
+      await store.commitIngest({ dedup: null, run: r, activity: { ...activity("t-once", at(5), "run", r.id), requestId: r.requestId } });
     const failed = { triggerId: "t-once", source: "runs" as const, statuses: ["failed" as const] };
     expect(await store.countReplayable(failed)).toBe(0);
     expect(await ids(failed)).toEqual([]);

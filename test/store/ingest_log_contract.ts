@@ -28,11 +28,23 @@ export function ingestLogContract(open: OpenStore): void {
     const store = await open();
     await store.insertTrigger(trigger("t-fan"));
     const now = new Date();
-    const [crm, slack, audit] = ["crm", "slack", "audit"].map((destination) => ({ ...run("t-fan", now), status: "queued" as const, attempts: 0, finishedAt: null, destination }));
+    const [crm, slack, audit] = ["crm", "slack", "audit"].map((destination) => ({
+      ...run("t-fan", now),
+      status: "queued" as const,
+      attempts: 0,
+      finishedAt: null,
+      destination,
+    }));
     const requestId = crm.requestId;
     for (const r of [slack, audit]) r.requestId = requestId;
     const row = { ...activity("t-fan", now, "run", crm.id), requestId, runIds: [crm.id, slack.id, audit.id] };
-    const committed = await store.commitIngest({ dedup: { keyHash: "fan", windowSeconds: 60 }, run: crm, fanOut: [slack, audit], triggerJson: '{"body":{"n":1}}', activity: row });
+    const committed = await store.commitIngest({
+      dedup: { keyHash: "fan", windowSeconds: 60 },
+      run: crm,
+      fanOut: [slack, audit],
+      triggerJson: '{"body":{"n":1}}',
+      activity: row,
+    });
     expect(committed.deduplicated).toBe(false);
     const listed = await store.listRuns({ triggerId: "t-fan", limit: 10, includeTrigger: true });
     expect(listed.map((r) => [r.destination, r.status, r.requestId]).sort()).toEqual([
@@ -45,7 +57,12 @@ export function ingestLogContract(open: OpenStore): void {
     expect([stored.runId, stored.runIds]).toEqual([crm.id, [crm.id, slack.id, audit.id]]);
     // The same key again: a deduplicated row, no run of any destination.
     const again = ["crm", "slack"].map((destination) => ({ ...run("t-fan", now), destination }));
-    const dup = await store.commitIngest({ dedup: { keyHash: "fan", windowSeconds: 60 }, run: again[0], fanOut: [again[1]], activity: { ...activity("t-fan", now, "run", again[0].id), runIds: again.map((r) => r.id) } });
+    const dup = await store.commitIngest({
+      dedup: { keyHash: "fan", windowSeconds: 60 },
+      run: again[0],
+      fanOut: [again[1]],
+      activity: { ...activity("t-fan", now, "run", again[0].id), runIds: again.map((r) => r.id) },
+    });
     expect(dup.deduplicated).toBe(true);
     expect(await store.listRuns({ triggerId: "t-fan", limit: 10, includeTrigger: false })).toHaveLength(3);
     expect((await store.listActivity("t-fan", { limit: 10 }))[0]).toMatchObject({ outcome: "deduplicated", runId: null });
@@ -61,10 +78,14 @@ export function ingestLogContract(open: OpenStore): void {
     await store.insertTrigger(trigger("t9"));
     const t0 = new Date();
     const first = run("t9", t0);
-    expect((await store.commitIngest({ dedup: { keyHash: "k", windowSeconds: 1 }, run: first, activity: activity("t9", t0, "run", first.id) })).deduplicated).toBe(false);
+    expect(
+      (await store.commitIngest({ dedup: { keyHash: "k", windowSeconds: 1 }, run: first, activity: activity("t9", t0, "run", first.id) })).deduplicated,
+    ).toBe(false);
     const later = new Date(t0.getTime() + 2_000);
     const second = run("t9", later);
-    expect((await store.commitIngest({ dedup: { keyHash: "k", windowSeconds: 1 }, run: second, activity: activity("t9", later, "run", second.id) })).deduplicated).toBe(false);
+    expect(
+      (await store.commitIngest({ dedup: { keyHash: "k", windowSeconds: 1 }, run: second, activity: activity("t9", later, "run", second.id) })).deduplicated,
+    ).toBe(false);
     // The new window runs from the second sighting.
     expect(await store.hasDedupKey("t9", "k", new Date(later.getTime() + 500))).toBe(true);
     expect(await store.listRuns({ triggerId: "t9", limit: 10, includeTrigger: false })).toHaveLength(2);
@@ -73,30 +94,36 @@ export function ingestLogContract(open: OpenStore): void {
 
   // In the same millisecond (claims with one expiry), and each a millisecond after the last (each
   // claim would expire at its own time).
-  for (const [when, spacingMs] of [["in the same millisecond", 0], ["a millisecond apart", 1]] as const)
-  test(`concurrent identical claims ${when} produce exactly one run`, async () => {
-    const store = await open();
-    await store.insertTrigger(trigger("t3"));
-    const now = Date.now();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => {
-        const at = new Date(now + i * spacingMs);
-        const r = run("t3", at);
-        return store.commitIngest({ dedup: { keyHash: "same", windowSeconds: 60 }, run: r, activity: activity("t3", at, "run", r.id) });
-      }),
-    );
-    expect(results.filter((r) => !r.deduplicated)).toHaveLength(1);
-    expect(await store.listRuns({ triggerId: "t3", limit: 100, includeTrigger: false })).toHaveLength(1);
-    expect(await store.listActivity("t3", { limit: 100 })).toHaveLength(50);
-    await store.close();
-  });
+  for (const [when, spacingMs] of [
+    ["in the same millisecond", 0],
+    ["a millisecond apart", 1],
+  ] as const)
+    test(`concurrent identical claims ${when} produce exactly one run`, async () => {
+      const store = await open();
+      await store.insertTrigger(trigger("t3"));
+      const now = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => {
+          const at = new Date(now + i * spacingMs);
+          const r = run("t3", at);
+          return store.commitIngest({ dedup: { keyHash: "same", windowSeconds: 60 }, run: r, activity: activity("t3", at, "run", r.id) });
+        }),
+      );
+      expect(results.filter((r) => !r.deduplicated)).toHaveLength(1);
+      expect(await store.listRuns({ triggerId: "t3", limit: 100, includeTrigger: false })).toHaveLength(1);
+      expect(await store.listActivity("t3", { limit: 100 })).toHaveLength(50);
+      await store.close();
+    });
 
   test("counted Activity: one row per trigger, outcome, clock minute and reason; the first count's id, time and request id; the count grows; alerts count requests", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t-count"));
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     const at = (ms: number) => new Date(minute + ms);
-    const refused = (ms: number, outcome: ActivityRecord["outcome"], detail: string | null): ActivityRecord => ({ ...activity("t-count", at(ms), outcome), detail });
+    const refused = (ms: number, outcome: ActivityRecord["outcome"], detail: string | null): ActivityRecord => ({
+      ...activity("t-count", at(ms), outcome),
+      detail,
+    });
     const own = refused(1_000, "auth_failed", "wrong bearer token");
     await store.recordActivity(own);
     const first = refused(2_000, "auth_failed", "wrong bearer token");

@@ -63,7 +63,16 @@ export function maintenanceContract(open: OpenStore): void {
   test("sweep removes alert notifications delivered before the cut-off; undelivered ones stay however old", async () => {
     const store = await open();
     const old = new Date(Date.now() - 40 * 86_400_000);
-    const alert = (id: string): AlertRecord => ({ id, triggerId: "tn", kind: "silence", state: "firing", since: old.toISOString(), value: 90, threshold: 60, notifiedAt: null });
+    const alert = (id: string): AlertRecord => ({
+      id,
+      triggerId: "tn",
+      kind: "silence",
+      state: "firing",
+      since: old.toISOString(),
+      value: 90,
+      threshold: 60,
+      notifiedAt: null,
+    });
     for (const id of ["tn/a", "tn/b", "tn/c"]) expect(await store.transitionAlert(alert(id), null, { id: `n-${id}`, payload: "{}" })).toBe(true);
     expect((await store.claimAlertNotifications("o", 10, old, 30_000)).map((n) => n.id).sort()).toEqual(["n-tn/a", "n-tn/b", "n-tn/c"]);
     await store.settleAlertNotification("n-tn/a", "tn/a", { deliveredAt: old.toISOString() });

@@ -40,7 +40,15 @@ export function runLeasesContract(open: OpenStore): void {
     expect(await store.claimRun(backlog[2].id, "b", 10_000, now, limits)).toBeNull();
     expect(await store.claimRun(capped.id, "b", 10_000, now, limits)).toBeNull();
     // One of slow's runs ends: one more of its runs may start.
-    expect(await store.finishRun(first.find((r) => r.destination === "slow")!.id, "a", { status: "succeeded", result: null, error: null, attempts: 1, finishedAt: now.toISOString() })).toBe(true);
+    expect(
+      await store.finishRun(first.find((r) => r.destination === "slow")!.id, "a", {
+        status: "succeeded",
+        result: null,
+        error: null,
+        attempts: 1,
+        finishedAt: now.toISOString(),
+      }),
+    ).toBe(true);
     expect((await store.claimRuns("b", 8, 10_000, now, limits)).map((r) => r.id)).toEqual([backlog[2].id]);
     expect(fast.every((r) => first.some((c) => c.id === r.id))).toBe(true);
     expect((await store.getRun(capped.id))?.status).toBe("queued");

@@ -48,7 +48,21 @@ export interface InstanceOptions {
 export async function startInstance(name: string, options: InstanceOptions): Promise<Instance> {
   const dataDir = mkdtempSync(join(tmpdir(), `inlet-${name}-`));
   const proc = Bun.spawn(
-    [BUN, "run", join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", dataDir, "--database-url", options.databaseUrl, "--log-requests", "false", ...(options.args ?? [])],
+    [
+      BUN,
+      "run",
+      join(ROOT, "src/main.ts"),
+      "serve",
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+      "--database-url",
+      options.databaseUrl,
+      "--log-requests",
+      "false",
+      ...(options.args ?? []),
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, INLET_SECRET_KEY: options.secretKey, INLET_ADMIN_TOKEN: options.adminToken ?? "" },
@@ -128,4 +142,3 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await admin.close();
   }
 }
-

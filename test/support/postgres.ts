@@ -91,7 +91,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
   // this process to disappear, then stops the server and removes its files.
   const stopArgv = [join(bin, "pg_ctl"), "-D", dataDir, "-m", "immediate", "stop"].map((a) => `'${a}'`).join(" ");
   const watchdog = Bun.spawn(
-    ["sh", "-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${owner ? `runuser -u ${owner} -- ` : ""}${stopArgv} >/dev/null 2>&1; rm -rf '${dataDir}'`],
+    [
+      "sh",
+      "-c",
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${owner ? `runuser -u ${owner} -- ` : ""}${stopArgv} >/dev/null 2>&1; rm -rf '${dataDir}'`,
+    ],
     { stdin: "ignore", stdout: "ignore", stderr: "ignore" },
   );
   watchdog.unref();

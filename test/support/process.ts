@@ -79,7 +79,13 @@ export async function spawnServer(
 }
 
 /** JSON call over HTTP to the management API of a server started by `spawnServer`, with `adminToken`. */
-export async function adminApi(server: { url: string }, adminToken: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function adminApi(
+  server: { url: string },
+  adminToken: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(server.url + path, {
     method,
     headers: { Authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },

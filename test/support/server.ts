@@ -32,7 +32,10 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, arg
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "inlet-test-"));
   let server: RunningServer;
   try {
-    const config = { ...loadServerConfig(["--port", "0", "--data-dir", dataDir, "--log-requests", "false", ...args], { INLET_ADMIN_TOKEN: ADMIN_TOKEN }), ...overrides };
+    const config = {
+      ...loadServerConfig(["--port", "0", "--data-dir", dataDir, "--log-requests", "false", ...args], { INLET_ADMIN_TOKEN: ADMIN_TOKEN }),
+      ...overrides,
+    };
     server = await startServer(config);
   } catch (error) {
     if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -67,7 +67,11 @@ function arrange(): Promise<Fixtures> {
     await postWebhook(busy.url, JSON.stringify({ type: "test.ping" }), auth);
     await postWebhook(busy.url, JSON.stringify({ no: "type" }), auth);
     await postWebhook(busy.url, paid, { Authorization: "Bearer wrong" });
-    await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${busy.id}`)).filter((r: { status: string }) => r.status === "failed").length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => (await api("GET", `/api/runs?triggerId=${busy.id}`)).filter((r: { status: string }) => r.status === "failed").length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
     const quiet = await api("POST", "/api/triggers", { name: uniqueName("a11y-quiet") });
     const several = await api("POST", "/api/triggers", {
       name: uniqueName("a11y-several"),
@@ -88,7 +92,11 @@ function arrange(): Promise<Fixtures> {
     });
     await api("POST", `/api/triggers/${several.id}/destinations/audit/pause`);
 
-    const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256", publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
+    const { publicKey } = generateKeyPairSync("ec", {
+      namedCurve: "P-256",
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    });
     const inputs: Array<[string, Record<string, unknown>]> = [
       ["none", { auth: { type: "none" } }],
       ["bearer", { auth: { type: "bearer" } }],
@@ -105,7 +113,8 @@ function arrange(): Promise<Fixtures> {
       ["Asana app", { app: "asana" }],
     ];
     const saved: Array<[string, any]> = [];
-    for (const [label, input] of inputs) saved.push([label, await api("POST", "/api/triggers", { name: uniqueName(`a11y-${label.replace(/\W+/g, "-")}`), ...input })]);
+    for (const [label, input] of inputs)
+      saved.push([label, await api("POST", "/api/triggers", { name: uniqueName(`a11y-${label.replace(/\W+/g, "-")}`), ...input })]);
     return { busy, quiet, several, saved };
   })());
 }
@@ -141,7 +150,9 @@ for (const [width, height, colorScheme] of [
     test("trigger list: empty, with triggers and a Firing badge, and the load error", async ({ page }) => {
       test.setTimeout(60_000);
       const { busy } = await arrange();
-      await expect.poll(async () => (await api("GET", "/api/alerts")).find((a: { triggerId: string }) => a.triggerId === busy.id)?.state, { timeout: 30_000 }).toBe("firing");
+      await expect
+        .poll(async () => (await api("GET", "/api/alerts")).find((a: { triggerId: string }) => a.triggerId === busy.id)?.state, { timeout: 30_000 })
+        .toBe("firing");
       await signIn(page);
       await expect(page.getByRole("row").filter({ hasText: busy.name }).getByText("Firing", { exact: true })).toBeVisible();
       await expectAccessible(page, "trigger list");
@@ -308,7 +319,15 @@ for (const [width, height, colorScheme] of [
       await page.route(`**/api/triggers/${busy.id}/activity?*`, async (route) => {
         const rows = await (await route.fetch()).json();
         const at = new Date(Date.now() - 90_000).toISOString();
-        const error = { id: "zzzz-error-row", at, requestId: crypto.randomUUID(), outcome: "error", label: "Error", runId: null, detail: "storage unavailable: disk gone" };
+        const error = {
+          id: "zzzz-error-row",
+          at,
+          requestId: crypto.randomUUID(),
+          outcome: "error",
+          label: "Error",
+          runId: null,
+          detail: "storage unavailable: disk gone",
+        };
         await route.fulfill({ json: route.request().url().includes("before=") ? rows : [error, ...rows] });
       });
       await open(page, `#/triggers/${busy.id}/activity`);
@@ -349,7 +368,10 @@ for (const [width, height, colorScheme] of [
       await expect(page.getByRole("table").getByText("Succeeded", { exact: true }).first()).toBeVisible();
       await expectAccessible(page, "runs, succeeded and failed");
 
-      const failed = page.getByRole("row").filter({ has: page.getByText("Failed", { exact: true }) }).last();
+      const failed = page
+        .getByRole("row")
+        .filter({ has: page.getByText("Failed", { exact: true }) })
+        .last();
       await failed.getByRole("link").click();
       await expect(page.locator(".run-detail").getByText("asked to fail")).toBeVisible();
       await expectAccessible(page, "runs, a failed run's detail");

@@ -41,7 +41,8 @@ test("a retried delivery shows as a Deduplicated row in Activity, live, under pa
 test("a flood of refusals: a counted row says how many requests it stands for, and the chart counts every one, live", async ({ page }) => {
   const t = await api("POST", "/api/triggers", { name: uniqueName("flood"), auth: { type: "bearer" } });
   const refuse = async (n: number) => {
-    for (let i = 0; i < n; i += 25) await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => postWebhook(t.url, "{}", { Authorization: "Bearer wrong" })));
+    for (let i = 0; i < n; i += 25)
+      await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => postWebhook(t.url, "{}", { Authorization: "Bearer wrong" })));
   };
   // However the minutes fall, one of them holds more than its 60 own rows: a counted row.
   await refuse(200);

@@ -25,7 +25,11 @@ test("an app's settings are fields named by their labels, checked by the plugin 
   await region.getByLabel("Audience").fill("https://hooks.example.com/orders");
   await saveNew(page);
   const saved = (await api("GET", "/api/triggers")).find((t: { name: string }) => t.name === name);
-  expect(saved.appSettings).toEqual({ topicArns: [ARN, "arn:aws:sns:eu-west-1:123456789012:refunds"], autoConfirm: true, audience: "https://hooks.example.com/orders" });
+  expect(saved.appSettings).toEqual({
+    topicArns: [ARN, "arn:aws:sns:eu-west-1:123456789012:refunds"],
+    autoConfirm: true,
+    audience: "https://hooks.example.com/orders",
+  });
 
   // The trigger's page shows what is stored, and a change is saved with the trigger.
   await page.reload();

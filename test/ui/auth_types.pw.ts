@@ -11,7 +11,8 @@ function jwt(claims: Record<string, unknown>, key: string | KeyObject): string {
   const alg = typeof key === "string" ? "HS256" : "ES256";
   const b64 = (data: string | Buffer) => Buffer.from(data).toString("base64url");
   const input = `${b64(JSON.stringify({ alg, typ: "JWT" }))}.${b64(JSON.stringify(claims))}`;
-  const signature = typeof key === "string" ? createHmac("sha256", key).update(input).digest() : sign("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" });
+  const signature =
+    typeof key === "string" ? createHmac("sha256", key).update(input).digest() : sign("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" });
   return `${input}.${b64(signature)}`;
 }
 
@@ -61,7 +62,12 @@ test("jwt HS256: the revealed key signs tokens that pass; the Issuer set in the 
   await expect(tolerance).toHaveAccessibleErrorMessage("Enter a whole number of seconds from 0 to 3600.");
   await tolerance.fill("30");
   await saveNew(page);
-  expect((await triggerNamed(name)).auth.jwt).toEqual({ algorithms: ["HS256"], issuer: "https://issuer.example", audience: "orders", clockToleranceSeconds: 30 });
+  expect((await triggerNamed(name)).auth.jwt).toEqual({
+    algorithms: ["HS256"],
+    issuer: "https://issuer.example",
+    audience: "orders",
+    clockToleranceSeconds: 30,
+  });
 
   await expect(page.getByLabel("Curl Command")).toHaveAccessibleDescription(/\$INLET_JWT/);
   const key = await revealed(page);
@@ -87,7 +93,9 @@ test("jwt ES256: the Public key (PEM) pasted in the panel verifies the signer's 
   expect((await postWebhook(saved.url, "{}", { Authorization: `Bearer ${jwt({ exp: inAnHour() }, other)}` })).status).toBe(401);
 });
 
-test("none, header (GET-only), hmac-sha256 and hmac-sha512 (base64): each trigger made in the panel answers its Curl Command, and its run opens from Activity", async ({ page }) => {
+test("none, header (GET-only), hmac-sha256 and hmac-sha512 (base64): each trigger made in the panel answers its Curl Command, and its run opens from Activity", async ({
+  page,
+}) => {
   await signIn(page);
   const cases: Array<{ type: string; setUp?: () => Promise<void>; curl: RegExp; hint: RegExp; secret: boolean }> = [
     { type: "none", curl: /-X POST/, hint: /No credential needed/, secret: false },

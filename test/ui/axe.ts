@@ -26,7 +26,11 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   });
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(n.target)}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`));
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(n.target)}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`,
+      ),
+    );
 }
 
 /** Fails, naming the screen and every serious or critical violation axe-core finds on it. */

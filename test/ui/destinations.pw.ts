@@ -7,7 +7,9 @@ const AUDIT = "export default ($trigger) => ({ status: 200, body: { audited: tru
 /** The destinations region's group of one destination, by its name. */
 const destination = (page: Page, name: string) => page.getByRole("region", { name: "Destinations" }).getByRole("group", { name, exact: true });
 
-test("two destinations made in the panel: filter, transform tested on the sample, limits; saved, shown again, paused and resumed; Runs names each run's destination", async ({ page }) => {
+test("two destinations made in the panel: filter, transform tested on the sample, limits; saved, shown again, paused and resumed; Runs names each run's destination", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const name = await startNewTrigger(page, "destinations");
   const region = page.getByRole("region", { name: "Destinations" });
@@ -43,7 +45,14 @@ test("two destinations made in the panel: filter, transform tested on the sample
 
   const saved = await triggerNamed(name);
   expect(saved.destinations).toEqual([
-    { name: "crm", workflow: { kind: "none" }, filter: { mode: "include", expression: '$.type == "order.paid"' }, transform: { source: TRANSFORM }, rateLimit: { perSecond: 5 }, concurrency: 3 },
+    {
+      name: "crm",
+      workflow: { kind: "none" },
+      filter: { mode: "include", expression: '$.type == "order.paid"' },
+      transform: { source: TRANSFORM },
+      rateLimit: { perSecond: 5 },
+      concurrency: 3,
+    },
     { name: "audit", workflow: { kind: "script", source: AUDIT } },
   ]);
   expect("workflow" in saved).toBe(false);
@@ -81,7 +90,12 @@ test("two destinations made in the panel: filter, transform tested on the sample
   await page.getByRole("link", { name: "Runs" }).click();
   await expect(rows.filter({ hasText: "audit" }).getByText("Succeeded", { exact: true })).toBeVisible();
   await rows.filter({ hasText: "audit" }).getByRole("link").click();
-  await expect(page.locator(".run-detail").getByRole("definition").filter({ hasText: /^audit$/ })).toBeVisible();
+  await expect(
+    page
+      .locator(".run-detail")
+      .getByRole("definition")
+      .filter({ hasText: /^audit$/ }),
+  ).toBeVisible();
 });
 
 test("the API's refusals land on the field of the right destination; browser checks name the group in the summary", async ({ page }) => {

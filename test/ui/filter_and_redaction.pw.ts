@@ -58,7 +58,10 @@ test("a run of a trigger with PII Redaction shows [REDACTED] in its $trigger und
   await saveNew(page);
   const url = await page.getByLabel("URL", { exact: true }).inputValue();
 
-  const response = await postWebhook(url, JSON.stringify({ user: { email: "jane@example.com", name: "Jane" }, card_number: "4242424242424242", note: "email me" }));
+  const response = await postWebhook(
+    url,
+    JSON.stringify({ user: { email: "jane@example.com", name: "Jane" }, card_number: "4242424242424242", note: "email me" }),
+  );
   expect(response.status).toBe(200);
 
   await page.getByRole("link", { name: "Runs" }).click();

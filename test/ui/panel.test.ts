@@ -22,7 +22,17 @@ describe("the web panel's routes", () => {
     const js = await script.text();
     // Bundled: no imports left for the browser to resolve, and the contract's names are in it.
     expect(js).not.toMatch(/^import /m);
-    for (const name of ["Admin token", "Sign in", "New trigger", "Authentication Type", "Curl Command", "Window (seconds)", "Pre-Execution Filter", "PII Redaction", "Field patterns"]) {
+    for (const name of [
+      "Admin token",
+      "Sign in",
+      "New trigger",
+      "Authentication Type",
+      "Curl Command",
+      "Window (seconds)",
+      "Pre-Execution Filter",
+      "PII Redaction",
+      "Field patterns",
+    ]) {
       expect(js).toContain(name);
     }
     const css = await get("/ui/app.css");

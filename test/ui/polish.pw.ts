@@ -63,7 +63,9 @@ test("a switched-off filter or redaction keeps its text at full contrast and its
     await expect(region.locator(".switch-state")).toHaveText("Off: not applied");
     expect(await region.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe("dashed");
     // Nothing inside is faded, and every control can be edited before the switch is on.
-    const faded = await region.evaluate((el) => [...el.querySelectorAll("*")].filter((n) => Number(getComputedStyle(n).opacity) < 1).map((n) => n.outerHTML.slice(0, 80)));
+    const faded = await region.evaluate((el) =>
+      [...el.querySelectorAll("*")].filter((n) => Number(getComputedStyle(n).opacity) < 1).map((n) => n.outerHTML.slice(0, 80)),
+    );
     expect(faded).toEqual([]);
     for (const control of await region.locator("input:not([type=checkbox]), select, textarea").all()) await expect(control).toBeEditable();
 
@@ -88,7 +90,11 @@ test("the window presets are named by their visible text first, and set the wind
     const preset = dedup.getByRole("button", { name: new RegExp(`^${seconds} s`) });
     // What shows is the button's own text; the rest of its name is visually hidden (1 px, clipped).
     const shown = await preset.evaluate((el) => ({
-      text: [...el.childNodes].filter((n) => !(n instanceof HTMLElement && n.getBoundingClientRect().width <= 1)).map((n) => n.textContent).join("").trim(),
+      text: [...el.childNodes]
+        .filter((n) => !(n instanceof HTMLElement && n.getBoundingClientRect().width <= 1))
+        .map((n) => n.textContent)
+        .join("")
+        .trim(),
       hidden: [...el.querySelectorAll("span")].every((n) => n.getBoundingClientRect().width <= 1),
     }));
     expect(shown).toEqual({ text: `${seconds} s`, hidden: true });
@@ -106,9 +112,15 @@ test("each outcome has its own colour, far from the others and clear of the back
   await expect(page.getByRole("table").getByText("Authentication failed")).toBeVisible();
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    const swatches = await page.locator(".legend .swatch").evaluateAll((els) =>
-      els.map((el) => ({ label: el.parentElement!.textContent, colour: getComputedStyle(el).backgroundColor, texture: getComputedStyle(el).backgroundImage })),
-    );
+    const swatches = await page
+      .locator(".legend .swatch")
+      .evaluateAll((els) =>
+        els.map((el) => ({
+          label: el.parentElement!.textContent,
+          colour: getComputedStyle(el).backgroundColor,
+          texture: getComputedStyle(el).backgroundImage,
+        })),
+      );
     const surface = await page.locator(".chart-figure").evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(swatches.map((s) => s.label)).toEqual(["Run", "Deduplicated", "Filtered", "Authentication failed", "Rejected", "Error"]);
     for (const s of swatches) expect(contrast(s.colour, surface), `${s.label} on the chart (${scheme})`).toBeGreaterThanOrEqual(3);
@@ -144,7 +156,12 @@ test("the sample body box shows every line of the sample, and scrolls only when 
 
   const long = JSON.stringify(Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`field_${i}`, i])), null, 2);
   await sample.fill(long);
-  const box = await sample.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, overflow: getComputedStyle(el).overflowY, viewport: innerHeight }));
+  const box = await sample.evaluate((el) => ({
+    scroll: el.scrollHeight,
+    client: el.clientHeight,
+    overflow: getComputedStyle(el).overflowY,
+    viewport: innerHeight,
+  }));
   expect(box.scroll).toBeGreaterThan(box.client);
   expect(box.overflow).toBe("auto");
   expect(box.client).toBeLessThan(box.viewport);
@@ -158,7 +175,9 @@ test("the Runs table, dates and all, fits its column beside the run's detail", a
     await page.setViewportSize({ width, height: 800 });
     await page.goto(`/#/triggers/${t.id}/runs`);
     await expect(page.getByText("Succeeded").first()).toBeVisible();
-    const overflow = await page.locator(".runs table").evaluate((table) => table.getBoundingClientRect().right - table.parentElement!.getBoundingClientRect().right);
+    const overflow = await page
+      .locator(".runs table")
+      .evaluate((table) => table.getBoundingClientRect().right - table.parentElement!.getBoundingClientRect().right);
     expect(overflow, `at ${width} px`).toBeLessThanOrEqual(1);
   }
 });

@@ -12,5 +12,7 @@ test("each settings region is a region landmark by its name in docs/api.md#the-w
   await expect(page.getByRole("region", { name: "Allowed sources" }).getByLabel("Allowed sources")).toBeVisible();
   await expect(page.getByRole("region", { name: "Schema" }).getByRole("switch", { name: "Schema validation" })).toBeVisible();
   // The Workflow fields are per destination, in a group of each destination's group.
-  await expect(page.getByRole("region", { name: "Destinations" }).getByRole("group", { name: "default" }).getByRole("group", { name: "Workflow" }).getByLabel("Kind")).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Destinations" }).getByRole("group", { name: "default" }).getByRole("group", { name: "Workflow" }).getByLabel("Kind"),
+  ).toBeVisible();
 });

@@ -3,7 +3,11 @@ import { api, postWebhook, signIn, uniqueName } from "./support.ts";
 
 /** A trigger whose http workflow fails (nothing listens on the port) after one attempt. */
 async function failingTrigger(extra: Record<string, unknown> = {}) {
-  return api("POST", "/api/triggers", { name: uniqueName("replay"), workflow: { kind: "http", url: "http://127.0.0.1:9/unreachable", retry: { maxAttempts: 1 }, timeoutMs: 500 }, ...extra });
+  return api("POST", "/api/triggers", {
+    name: uniqueName("replay"),
+    workflow: { kind: "http", url: "http://127.0.0.1:9/unreachable", retry: { maxAttempts: 1 }, timeoutMs: 500 },
+    ...extra,
+  });
 }
 
 async function openTrigger(page: import("@playwright/test").Page, id: string, tab: "runs" | "activity") {
@@ -29,7 +33,9 @@ test("Replay on a run starts a new run with the same $trigger, shown as a replay
 test("Replay failed runs first shows how many a dry run matched and asks to confirm", async ({ page }) => {
   const t = await failingTrigger();
   for (let i = 0; i < 3; i++) await postWebhook(t.url, JSON.stringify({ i }));
-  await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`)).filter((r: { status: string }) => r.status === "failed").length, { timeout: 10_000 }).toBe(3);
+  await expect
+    .poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`)).filter((r: { status: string }) => r.status === "failed").length, { timeout: 10_000 })
+    .toBe(3);
 
   await openTrigger(page, t.id, "runs");
   await page.getByRole("button", { name: "Replay failed runs" }).click();
@@ -47,7 +53,10 @@ test("Replay failed runs first shows how many a dry run matched and asks to conf
 });
 
 test("Replay on a Filtered Activity row re-delivers it through the current filter", async ({ page }) => {
-  const t = await api("POST", "/api/triggers", { name: uniqueName("replay-filtered"), filter: { enabled: true, mode: "include", expression: '$.type == "paid"' } });
+  const t = await api("POST", "/api/triggers", {
+    name: uniqueName("replay-filtered"),
+    filter: { enabled: true, mode: "include", expression: '$.type == "paid"' },
+  });
   await postWebhook(t.url, JSON.stringify({ type: "refund" }));
   await api("PATCH", `/api/triggers/${t.id}`, { filter: { expression: '$.type == "refund"' } });
 

@@ -55,7 +55,9 @@ test("a GitHub trigger given a pasted secret rotates by pasting the next one; le
   expect((await api("GET", `/api/triggers/${t.id}`)).auth.previousSecretExpiresAt).not.toBeNull();
 });
 
-test("rotation by type: Authentication Type changed to another value and back, saving each time, gives a new secret and the old one fails", async ({ page }) => {
+test("rotation by type: Authentication Type changed to another value and back, saving each time, gives a new secret and the old one fails", async ({
+  page,
+}) => {
   const t = await api("POST", "/api/triggers", { name: uniqueName("rotate-by-type"), auth: { type: "bearer" } });
   const old = (await api("GET", `/api/triggers/${t.id}/secret`)).secret;
   await signIn(page);

@@ -12,7 +12,14 @@ const CASES: Array<[string, Record<string, unknown>]> = [
       filter: { enabled: true, mode: "exclude", expression: '$.type == "test.ping"' },
       redaction: { enabled: true, patterns: ["^email$", "card"] },
       response: { mode: "workflow", timeoutMs: 2500 },
-      workflow: { kind: "http", url: "http://127.0.0.1:9/hook", headers: { "X-Team": "ops" }, timeoutMs: 2000, retry: { maxAttempts: 3 }, orderingKey: "$.customer.id" },
+      workflow: {
+        kind: "http",
+        url: "http://127.0.0.1:9/hook",
+        headers: { "X-Team": "ops" },
+        timeoutMs: 2000,
+        retry: { maxAttempts: 3 },
+        orderingKey: "$.customer.id",
+      },
       sources: { allow: ["192.0.2.0/24", "2001:db8::/32"] },
       schema: { enabled: true, document: { type: "object", required: ["id"] } },
       maxBodyBytes: 4096,
@@ -24,10 +31,23 @@ const CASES: Array<[string, Record<string, unknown>]> = [
       ],
     },
   ],
-  ["command workflow, header auth", { auth: { type: "header", headerName: "X-Token" }, dedup: { strategy: "header-value", headerName: "Idempotency-Key", windowSeconds: 60 }, workflow: { kind: "command", argv: ["/bin/cat", "-"], timeoutMs: 5000, orderingKey: "$.a" } }],
-  ["script workflow, basic auth", { auth: { type: "basic", username: "shop" }, workflow: { kind: "script", source: "export default () => ({ status: 204 })", timeoutMs: 500 } }],
+  [
+    "command workflow, header auth",
+    {
+      auth: { type: "header", headerName: "X-Token" },
+      dedup: { strategy: "header-value", headerName: "Idempotency-Key", windowSeconds: 60 },
+      workflow: { kind: "command", argv: ["/bin/cat", "-"], timeoutMs: 5000, orderingKey: "$.a" },
+    },
+  ],
+  [
+    "script workflow, basic auth",
+    { auth: { type: "basic", username: "shop" }, workflow: { kind: "script", source: "export default () => ({ status: 204 })", timeoutMs: 500 } },
+  ],
   ["jwt, two algorithms", { auth: { type: "jwt", jwt: { algorithms: ["RS256", "ES256"], jwksUrl: "https://issuer.example/jwks.json" } } }],
-  ["jwt by JWKS", { auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://issuer.example/jwks.json", audience: "orders", clockToleranceSeconds: 0 } } }],
+  [
+    "jwt by JWKS",
+    { auth: { type: "jwt", jwt: { algorithms: ["RS256"], jwksUrl: "https://issuer.example/jwks.json", audience: "orders", clockToleranceSeconds: 0 } } },
+  ],
   [
     "several destinations, every destination setting",
     {
@@ -47,8 +67,14 @@ const CASES: Array<[string, Record<string, unknown>]> = [
       ],
     },
   ],
-  ["one destination named default with a setting of its own", { destinations: [{ name: "default", workflow: { kind: "script", source: "export default () => ({ status: 204 })" }, concurrency: 1 }] }],
-  ["a Stripe app trigger", { app: "stripe", appSecret: "whsec_round_trip", filter: { enabled: true, mode: "include", expression: '$.type == "charge.succeeded"' } }],
+  [
+    "one destination named default with a setting of its own",
+    { destinations: [{ name: "default", workflow: { kind: "script", source: "export default () => ({ status: 204 })" }, concurrency: 1 }] },
+  ],
+  [
+    "a Stripe app trigger",
+    { app: "stripe", appSecret: "whsec_round_trip", filter: { enabled: true, mode: "include", expression: '$.type == "charge.succeeded"' } },
+  ],
 ];
 
 /** What Save must leave as it was: the stored trigger without its timestamps. */

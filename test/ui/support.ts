@@ -55,7 +55,10 @@ export async function postWebhook(url: string, body: string, headers: Record<str
 /** The `Copy` button that belongs to a field: it is described by that field's label. */
 export async function copyButtonFor(field: Locator): Promise<Locator> {
   const labelId = await field.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.id ?? "");
-  return field.page().getByRole("button", { name: "Copy", exact: true }).and(field.page().locator(`[aria-describedby~="${labelId}"]`));
+  return field
+    .page()
+    .getByRole("button", { name: "Copy", exact: true })
+    .and(field.page().locator(`[aria-describedby~="${labelId}"]`));
 }
 
 /** The stored trigger with this name, as the API reads it back. */

@@ -40,17 +40,28 @@ export function destinationRoutes(deps: ApiDeps) {
     const trigger = triggers.get(id);
     if (!trigger) return null;
     const [states, loads] = await Promise.all([destinations.destinationStates(id), destinations.destinationLoads(id)]);
-    return destinationsOf(trigger).map((d) => present(d.name, states.find((s) => s.destination === d.name) ?? okState(id, d.name), loads.find((l) => l.destination === d.name)));
+    return destinationsOf(trigger).map((d) =>
+      present(
+        d.name,
+        states.find((s) => s.destination === d.name) ?? okState(id, d.name),
+        loads.find((l) => l.destination === d.name),
+      ),
+    );
   };
-  const setPaused = (paused: boolean) => async ({ params }: { params: { id: string; name: string } }) => {
-    await triggers.refresh();
-    const trigger = triggers.get(params.id);
-    if (!trigger) return notFound("trigger");
-    if (!destinationsOf(trigger).some((d) => d.name === params.name)) return notFound("destination");
-    await destinations.setPaused(params.id, params.name, paused);
-    deps.onDestinationsChanged?.();
-    return json(200, (await statusesOf(params.id))!.find((s) => s.name === params.name));
-  };
+  const setPaused =
+    (paused: boolean) =>
+    async ({ params }: { params: { id: string; name: string } }) => {
+      await triggers.refresh();
+      const trigger = triggers.get(params.id);
+      if (!trigger) return notFound("trigger");
+      if (!destinationsOf(trigger).some((d) => d.name === params.name)) return notFound("destination");
+      await destinations.setPaused(params.id, params.name, paused);
+      deps.onDestinationsChanged?.();
+      return json(
+        200,
+        (await statusesOf(params.id))!.find((s) => s.name === params.name),
+      );
+    };
   return new Elysia()
     .get("/triggers/:id/destinations", async ({ params }) => {
       const statuses = await statusesOf(params.id);

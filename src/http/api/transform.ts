@@ -20,7 +20,10 @@ export const TransformTestSchema = Type.Object(
 
 /** What a transform made of it (`null`: the run would be skipped), or why it failed (`transform: …`). */
 export const TransformTestResultSchema = Type.Union([
-  Type.Object({ result: Type.Union([Type.Object({ body: Type.Unknown(), headers: Type.Record(Type.String(), Type.String()) }), Type.Null()]) }, { additionalProperties: false }),
+  Type.Object(
+    { result: Type.Union([Type.Object({ body: Type.Unknown(), headers: Type.Record(Type.String(), Type.String()) }), Type.Null()]) },
+    { additionalProperties: false },
+  ),
   Type.Object({ error: Type.String() }, { additionalProperties: false }),
 ]);
 

@@ -22,7 +22,10 @@ export function triggerRoutes(deps: ApiDeps) {
       await triggers.refresh();
       // Without `limit`, every trigger: the panel's list shows them all on one screen.
       const shown = pageAfter(triggers.list(), page.before, query.limit === undefined ? undefined : page.limit, "trigger");
-      return json(200, shown.map((t) => presentTrigger(t, deps.baseUrl())));
+      return json(
+        200,
+        shown.map((t) => presentTrigger(t, deps.baseUrl())),
+      );
     })
     .get("/triggers/:id", async ({ params }) => {
       await triggers.refresh();

@@ -144,7 +144,8 @@ function classify(error: GuestThrow, interrupted: boolean, job: ScriptJob, logs:
   if (/out of memory/i.test(error.message) || error.unreadable) {
     return { ok: false, code: "memory", message: `the script ran out of memory (limit ${Math.round(job.memoryBytes / 1048576)} MiB)`, logs };
   }
-  if (/stack overflow|call stack size/i.test(error.message)) return { ok: false, code: "memory", message: `the script hit the stack limit (${error.message})`, logs };
+  if (/stack overflow|call stack size/i.test(error.message))
+    return { ok: false, code: "memory", message: `the script hit the stack limit (${error.message})`, logs };
   if (error instanceof InvalidScript) return { ok: false, code: "error", message: error.message, logs };
   const text = error.guestName ? `${error.guestName}: ${error.message}` : error.message;
   return { ok: false, code: "error", message: `the script threw ${text}`, logs };

@@ -19,9 +19,7 @@ export interface ScriptJob {
 
 export type ScriptFailure = "timeout" | "memory" | "error" | "crashed";
 
-export type ScriptReply =
-  | { ok: true; value: unknown; logs: string[] }
-  | { ok: false; code: ScriptFailure; message: string; logs: string[] };
+export type ScriptReply = { ok: true; value: unknown; logs: string[] } | { ok: false; code: ScriptFailure; message: string; logs: string[] };
 
 export type ToChild = { type: "run"; id: number; job: ScriptJob };
 export type FromChild = { type: "ready" } | { type: "result"; id: number; reply: ScriptReply };

@@ -106,8 +106,7 @@ export class SandboxChild {
     if (message?.type === "ready") {
       this.started = true;
       this.markReady();
-    }
-    else if (message?.type === "result" && this.current?.id === message.id) this.current.resolve(message.reply);
+    } else if (message?.type === "result" && this.current?.id === message.id) this.current.resolve(message.reply);
   }
 
   private onExit(code: number | null): void {
@@ -115,9 +114,13 @@ export class SandboxChild {
     if (!job) return;
     if (this.killedFor === "abort" || this.killedFor === "close") return job.reject(new RunAborted());
     if (this.killedFor === "deadline") {
-      return job.resolve({ ok: false, code: "timeout", message: `the script ran past its ${job.timeoutMs} ms deadline; its sandbox process was killed`, logs: [] });
+      return job.resolve({
+        ok: false,
+        code: "timeout",
+        message: `the script ran past its ${job.timeoutMs} ms deadline; its sandbox process was killed`,
+        logs: [],
+      });
     }
     job.resolve({ ok: false, code: "crashed", message: `the sandbox process exited unexpectedly (code ${code ?? this.proc.signalCode})`, logs: [] });
   }
 }
-

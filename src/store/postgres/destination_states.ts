@@ -10,7 +10,11 @@ export class PostgresDestinationStates implements DestinationStates {
   constructor(private readonly connection: PostgresConnection) {}
 
   destinationStates(triggerId: string): Promise<DestinationState[]> {
-    return this.connection.guard(async (sql) => ((await sql.unsafe(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = $1`, [triggerId])) as DestinationStateRow[]).map(toDestinationState));
+    return this.connection.guard(async (sql) =>
+      ((await sql.unsafe(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = $1`, [triggerId])) as DestinationStateRow[]).map(
+        toDestinationState,
+      ),
+    );
   }
 
   allDestinationStates(): Promise<DestinationState[]> {
@@ -32,7 +36,12 @@ export class PostgresDestinationStates implements DestinationStates {
          FROM runs WHERE status IN ('queued', 'running') ${triggerId === undefined ? "" : "AND trigger_id = $1"} GROUP BY trigger_id, destination`,
         triggerId === undefined ? [] : [triggerId],
       );
-      return rows.map((r: { trigger_id: string; destination: string; queued: string; running: string }) => ({ triggerId: r.trigger_id, destination: r.destination, queued: Number(r.queued), running: Number(r.running) }));
+      return rows.map((r: { trigger_id: string; destination: string; queued: string; running: string }) => ({
+        triggerId: r.trigger_id,
+        destination: r.destination,
+        queued: Number(r.queued),
+        running: Number(r.running),
+      }));
     });
   }
 
@@ -41,7 +50,10 @@ export class PostgresDestinationStates implements DestinationStates {
     return this.connection.guard((sql) =>
       sql.begin(async (tx) => {
         await tx`INSERT INTO destination_state (trigger_id, destination) VALUES (${triggerId}, ${destination}) ON CONFLICT DO NOTHING`;
-        const [row] = await tx.unsafe(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = $1 AND destination = $2 FOR UPDATE`, [triggerId, destination]);
+        const [row] = await tx.unsafe(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = $1 AND destination = $2 FOR UPDATE`, [
+          triggerId,
+          destination,
+        ]);
         return saveState(tx, next(row ? toDestinationState(row) : stateOf(new Map(), triggerId, destination)));
       }),
     );

@@ -24,7 +24,11 @@ export class PostgresHistory implements History {
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]> {
     return this.connection.guard(async (sql) => {
       const seq = await this.cursor(sql, "activity", page.before);
-      const rows = await sql.unsafe(`SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [triggerId, seq, page.limit]);
+      const rows = await sql.unsafe(`SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [
+        triggerId,
+        seq,
+        page.limit,
+      ]);
       return rows.map(toActivity);
     });
   }
@@ -55,7 +59,13 @@ export class PostgresHistory implements History {
     return this.connection.guard(async (sql) => {
       const page = replayPageSql(query, afterSeq, limit, (n) => `$${n}`);
       const rows: Array<{ seq: string; id: string; request_id: string; json: string; destination: string | null }> = await sql.unsafe(page.sql, page.params);
-      return rows.map((row) => ({ seq: Number(row.seq), id: row.id, requestId: row.request_id, trigger: parseJson(row.json), ...(row.destination ? { destination: row.destination } : {}) }));
+      return rows.map((row) => ({
+        seq: Number(row.seq),
+        id: row.id,
+        requestId: row.request_id,
+        trigger: parseJson(row.json),
+        ...(row.destination ? { destination: row.destination } : {}),
+      }));
     });
   }
 
@@ -64,7 +74,11 @@ export class PostgresHistory implements History {
       const columns = runColumns(filter.includeTrigger);
       const seq = await this.cursor(sql, "runs", filter.before);
       const rows: RunRow[] = filter.triggerId
-        ? await sql.unsafe(`SELECT ${columns} FROM runs WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [filter.triggerId, seq, filter.limit])
+        ? await sql.unsafe(`SELECT ${columns} FROM runs WHERE trigger_id = $1 AND seq < $2::bigint ORDER BY seq DESC LIMIT $3`, [
+            filter.triggerId,
+            seq,
+            filter.limit,
+          ])
         : await sql.unsafe(`SELECT ${columns} FROM runs WHERE seq < $1::bigint ORDER BY seq DESC LIMIT $2`, [seq, filter.limit]);
       return rows.map(toRun);
     });

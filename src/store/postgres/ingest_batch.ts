@@ -111,46 +111,46 @@ SELECT i FROM won`;
 export function batchItems(records: IngestRecord[]): BatchItem[] {
   const seen = new Set<string>();
   return records.map(({ dedup, run, fanOut, activity, lease, triggerJson }, i) => {
-      const atMs = Date.parse(activity.at);
-      // Only the first of identical keys in one batch claims it; the others are its duplicates.
-      const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
-      const claim = slot !== null && !seen.has(slot);
-      if (slot) seen.add(slot);
-      return {
-        i,
-        trigger_id: activity.triggerId,
-        key_hash: dedup?.keyHash ?? null,
-        claim,
-        seen_ms: atMs,
-        expires_ms: dedup ? atMs + dedup.windowSeconds * 1000 : null,
-        run_id: run?.id ?? null,
-        run_request_id: run?.requestId ?? null,
-        run_status: run?.status ?? null,
-        trigger_json: run ? (triggerJson ?? JSON.stringify(run.trigger)) : null,
-        result_json: run ? jsonOrNull(run.result) : null,
-        attempts: run?.attempts ?? null,
-        run_error: run?.error ?? null,
-        run_created_at: run?.createdAt ?? null,
-        run_finished_at: run?.finishedAt ?? null,
-        run_created_ms: run ? Date.parse(run.createdAt) : null,
-        lease_owner: run && lease ? lease.owner : null,
-        lease_until_ms: run && lease ? lease.untilMs : null,
-        replay_of: run?.replayOf ?? null,
-        lane: run ? laneOf(run) : null,
-        ordering_key: run?.orderingKey ?? null,
-        destination: run?.destination ?? null,
-        fan_out: run && fanOut && fanOut.length > 0 ? JSON.stringify(fanOut.map(fanOutRun)) : null,
-        act_id: activity.id,
-        at: activity.at,
-        at_ms: atMs,
-        request_id: activity.requestId,
-        outcome: activity.outcome,
-        act_run_id: activity.runId,
-        detail: activity.detail,
-        request_json: activity.outcome === "filtered" && activity.request !== undefined ? JSON.stringify(activity.request) : null,
-        run_ids: activity.runIds && activity.runIds.length > 1 ? JSON.stringify(activity.runIds) : null,
-      };
-    });
+    const atMs = Date.parse(activity.at);
+    // Only the first of identical keys in one batch claims it; the others are its duplicates.
+    const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
+    const claim = slot !== null && !seen.has(slot);
+    if (slot) seen.add(slot);
+    return {
+      i,
+      trigger_id: activity.triggerId,
+      key_hash: dedup?.keyHash ?? null,
+      claim,
+      seen_ms: atMs,
+      expires_ms: dedup ? atMs + dedup.windowSeconds * 1000 : null,
+      run_id: run?.id ?? null,
+      run_request_id: run?.requestId ?? null,
+      run_status: run?.status ?? null,
+      trigger_json: run ? (triggerJson ?? JSON.stringify(run.trigger)) : null,
+      result_json: run ? jsonOrNull(run.result) : null,
+      attempts: run?.attempts ?? null,
+      run_error: run?.error ?? null,
+      run_created_at: run?.createdAt ?? null,
+      run_finished_at: run?.finishedAt ?? null,
+      run_created_ms: run ? Date.parse(run.createdAt) : null,
+      lease_owner: run && lease ? lease.owner : null,
+      lease_until_ms: run && lease ? lease.untilMs : null,
+      replay_of: run?.replayOf ?? null,
+      lane: run ? laneOf(run) : null,
+      ordering_key: run?.orderingKey ?? null,
+      destination: run?.destination ?? null,
+      fan_out: run && fanOut && fanOut.length > 0 ? JSON.stringify(fanOut.map(fanOutRun)) : null,
+      act_id: activity.id,
+      at: activity.at,
+      at_ms: atMs,
+      request_id: activity.requestId,
+      outcome: activity.outcome,
+      act_run_id: activity.runId,
+      detail: activity.detail,
+      request_json: activity.outcome === "filtered" && activity.request !== undefined ? JSON.stringify(activity.request) : null,
+      run_ids: activity.runIds && activity.runIds.length > 1 ? JSON.stringify(activity.runIds) : null,
+    };
+  });
 }
 
 function fanOutRun(run: NonNullable<IngestRecord["fanOut"]>[number]): FanOutRun {

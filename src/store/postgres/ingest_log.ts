@@ -27,7 +27,8 @@ export class PostgresIngestLog implements IngestLog {
 
   hasDedupKey(triggerId: string, keyHash: string, now: Date): Promise<boolean> {
     return this.connection.guard(
-      async (sql) => (await sql`SELECT 1 FROM dedup_keys WHERE trigger_id = ${triggerId} AND key_hash = ${keyHash} AND expires_ms > ${now.getTime()}`).length > 0,
+      async (sql) =>
+        (await sql`SELECT 1 FROM dedup_keys WHERE trigger_id = ${triggerId} AND key_hash = ${keyHash} AND expires_ms > ${now.getTime()}`).length > 0,
     );
   }
 

@@ -42,8 +42,27 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => {
         const id = Bun.randomUUIDv7();
-        const row = { id, triggerId: "x", requestId: crypto.randomUUID(), status: "queued" as const, trigger: {}, result: null, attempts: 0, error: null, createdAt: now.toISOString(), finishedAt: null };
-        const act = { id: Bun.randomUUIDv7(), triggerId: "x", at: now.toISOString(), requestId: row.requestId, outcome: "run" as const, runId: id, detail: null };
+        const row = {
+          id,
+          triggerId: "x",
+          requestId: crypto.randomUUID(),
+          status: "queued" as const,
+          trigger: {},
+          result: null,
+          attempts: 0,
+          error: null,
+          createdAt: now.toISOString(),
+          finishedAt: null,
+        };
+        const act = {
+          id: Bun.randomUUIDv7(),
+          triggerId: "x",
+          at: now.toISOString(),
+          requestId: row.requestId,
+          outcome: "run" as const,
+          runId: id,
+          detail: null,
+        };
         // Several keys, each sent many times through both stores, interleaved.
         return (i % 2 ? a : b).commitIngest({ dedup: { keyHash: `k${i % 5}`, windowSeconds: 60 }, run: row, activity: act });
       }),
@@ -88,7 +107,9 @@ describe.skipIf(!postgresAvailable())("postgres", () => {
     await raw.close();
     const refused = await PostgresStore.open(url).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SchemaTooNew);
-    expect((refused as Error).message).toMatch(new RegExp(`^PostgreSQL at postgres://.*schema version 99, newer than this inlet knows \\(${PG_MIGRATIONS.at(-1)!.version}\\)`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(`^PostgreSQL at postgres://.*schema version 99, newer than this inlet knows \\(${PG_MIGRATIONS.at(-1)!.version}\\)`),
+    );
   });
 
   test("every trigger change, and only a trigger change, is announced to every watcher", async () => {

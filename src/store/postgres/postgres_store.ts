@@ -49,16 +49,20 @@ export class PostgresStore {
   private constructor(sql: SQL, options: PostgresStoreOptions) {
     const connection = new PostgresConnection(sql, options.deadlineMs ?? 10_000);
     const ingest = new PostgresIngestLog(connection, options.groupCommit);
-    Object.assign(this, { kind: "postgres" }, composeRoles({
-      triggers: new PostgresTriggers(connection),
-      ingest,
-      leases: new PostgresRunLeases(connection),
-      destinations: new PostgresDestinationStates(connection),
-      alerts: new PostgresAlerts(connection),
-      history: new PostgresHistory(connection),
-      meta: new PostgresMeta(connection),
-      maintenance: new PostgresMaintenance(connection, ingest, options.sweepChunk),
-    }));
+    Object.assign(
+      this,
+      { kind: "postgres" },
+      composeRoles({
+        triggers: new PostgresTriggers(connection),
+        ingest,
+        leases: new PostgresRunLeases(connection),
+        destinations: new PostgresDestinationStates(connection),
+        alerts: new PostgresAlerts(connection),
+        history: new PostgresHistory(connection),
+        meta: new PostgresMeta(connection),
+        maintenance: new PostgresMaintenance(connection, ingest, options.sweepChunk),
+      }),
+    );
   }
 
   /** Connects, applies pending migrations (under an advisory lock) and returns the store. */

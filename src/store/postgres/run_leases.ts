@@ -59,13 +59,23 @@ async function startableQueues(tx: SQL, limit: number, rulesOf: DestinationRules
        ORDER BY r.lane, r.seq LIMIT $3 FOR UPDATE SKIP LOCKED`,
       [trigger_id, destination, take],
     );
-    queues.push({ triggerId: trigger_id, destination, runs: (runs as Array<{ seq: string; lane: number }>).map((r) => ({ ...r, triggerId: trigger_id, destination })) });
+    queues.push({
+      triggerId: trigger_id,
+      destination,
+      runs: (runs as Array<{ seq: string; lane: number }>).map((r) => ({ ...r, triggerId: trigger_id, destination })),
+    });
   }
   return { queues, admitted };
 }
 
 /** Records what starting these runs changes in their destinations' state: a half-open breaker, the rate limit's window. */
-async function countStarts(tx: SQL, taken: Array<{ triggerId: string; destination: string }>, admitted: Map<string, Admitted>, rulesOf: DestinationRulesOf | undefined, now: number) {
+async function countStarts(
+  tx: SQL,
+  taken: Array<{ triggerId: string; destination: string }>,
+  admitted: Map<string, Admitted>,
+  rulesOf: DestinationRulesOf | undefined,
+  now: number,
+) {
   const started = new Map<string, number>();
   for (const run of taken) started.set(stateKey(run.triggerId, run.destination), (started.get(stateKey(run.triggerId, run.destination)) ?? 0) + 1);
   for (const [key, n] of started) {
@@ -95,7 +105,11 @@ export class PostgresRunLeases implements RunLeases {
         await countStarts(tx, taken, admitted, rulesOf, now.getTime());
         const seqs = taken.map((r) => r.seq);
         const rows: RunRow[] = seqs.length
-          ? await tx.unsafe(`UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2 WHERE seq = ANY($3) RETURNING ${RUN_COLUMNS}`, [owner, until, tx.array(seqs, "INT8")])
+          ? await tx.unsafe(`UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2 WHERE seq = ANY($3) RETURNING ${RUN_COLUMNS}`, [
+              owner,
+              until,
+              tx.array(seqs, "INT8"),
+            ])
           : [];
         if (rows.length < limit) {
           // Running runs whose lease lapsed (their instance is gone); rows another instance holds are skipped.
@@ -149,17 +163,21 @@ export class PostgresRunLeases implements RunLeases {
   recordAttempt(id: string, owner: string, attempts: number, result: unknown): Promise<boolean> {
     return this.connection.guard(
       async (sql) =>
-        (await sql`UPDATE runs SET attempts = ${attempts}, result_json = ${jsonOrNull(result)}
-          WHERE id = ${id} AND lease_owner = ${owner} AND status = 'running'`).count > 0,
+        (
+          await sql`UPDATE runs SET attempts = ${attempts}, result_json = ${jsonOrNull(result)}
+          WHERE id = ${id} AND lease_owner = ${owner} AND status = 'running'`
+        ).count > 0,
     );
   }
 
   finishRun(id: string, owner: string, finish: RunFinish): Promise<boolean> {
     return this.connection.guard(
       async (sql) =>
-        (await sql`UPDATE runs SET status = ${finish.status}, result_json = ${jsonOrNull(finish.result)}, error = ${finish.error},
+        (
+          await sql`UPDATE runs SET status = ${finish.status}, result_json = ${jsonOrNull(finish.result)}, error = ${finish.error},
           attempts = ${finish.attempts}, finished_at = ${finish.finishedAt}, lease_owner = NULL, lease_until_ms = NULL
-          WHERE id = ${id} AND lease_owner = ${owner} AND status = 'running'`).count > 0,
+          WHERE id = ${id} AND lease_owner = ${owner} AND status = 'running'`
+        ).count > 0,
     );
   }
 
@@ -175,8 +193,10 @@ export class PostgresRunLeases implements RunLeases {
     // Other instances may be executing runs right now: only lapsed leases are abandoned.
     return this.connection.guard(
       async (sql) =>
-        (await sql`UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL
-          WHERE status = 'running' AND (lease_until_ms IS NULL OR lease_until_ms < ${now.getTime()})`).count,
+        (
+          await sql`UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL
+          WHERE status = 'running' AND (lease_until_ms IS NULL OR lease_until_ms < ${now.getTime()})`
+        ).count,
     );
   }
 }

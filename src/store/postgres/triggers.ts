@@ -13,7 +13,9 @@ export class PostgresTriggers implements TriggerStore {
   constructor(private readonly connection: PostgresConnection) {}
 
   listTriggers(): Promise<StoredTrigger[]> {
-    return this.connection.guard(async (sql) => (await sql`SELECT config, secret_sealed, app_secret_sealed, armed_until FROM triggers ORDER BY seq DESC`).map(toTrigger));
+    return this.connection.guard(async (sql) =>
+      (await sql`SELECT config, secret_sealed, app_secret_sealed, armed_until FROM triggers ORDER BY seq DESC`).map(toTrigger),
+    );
   }
 
   getTrigger(id: string): Promise<StoredTrigger | null> {
@@ -25,15 +27,16 @@ export class PostgresTriggers implements TriggerStore {
 
   /** Runs `change` and bumps the revision in one transaction; NOTIFY goes out on commit. */
   private changeTriggers<T>(change: (tx: SQL) => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
-    return this.connection.guard((sql) =>
-      sql.begin(async (tx) => {
-        const result = await change(tx);
-        if (changed(result)) {
-          const [row] = await tx`UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'triggers_revision' RETURNING value`;
-          await tx.notify(TRIGGERS_CHANNEL, row.value as string);
-        }
-        return result;
-      }) as Promise<T>,
+    return this.connection.guard(
+      (sql) =>
+        sql.begin(async (tx) => {
+          const result = await change(tx);
+          if (changed(result)) {
+            const [row] = await tx`UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'triggers_revision' RETURNING value`;
+            await tx.notify(TRIGGERS_CHANNEL, row.value as string);
+          }
+          return result;
+        }) as Promise<T>,
     );
   }
 
@@ -79,7 +82,11 @@ export class PostgresTriggers implements TriggerStore {
   /** Calls `onChange` on every trigger change from any instance, and after each (re)subscription. */
   watchTriggers(onChange: () => void): Promise<TriggerWatch> {
     return this.connection.guard(async (sql) => {
-      const subscription = await sql.listen(TRIGGERS_CHANNEL, () => onChange(), () => onChange());
+      const subscription = await sql.listen(
+        TRIGGERS_CHANNEL,
+        () => onChange(),
+        () => onChange(),
+      );
       return { close: () => subscription.unlisten().catch(() => {}) };
     });
   }

@@ -42,7 +42,14 @@ export class SqliteAlerts implements AlertStore {
                 "INSERT INTO alerts (id, trigger_id, kind, state, since, value, threshold, notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (id) DO NOTHING",
                 [next.id, next.triggerId, next.kind, next.state, next.since, next.value, next.threshold],
               ).changes
-            : this.db.run("UPDATE alerts SET state = ?, since = ?, value = ?, threshold = ? WHERE id = ? AND state = ?", [next.state, next.since, next.value, next.threshold, next.id, from]).changes;
+            : this.db.run("UPDATE alerts SET state = ?, since = ?, value = ?, threshold = ? WHERE id = ? AND state = ?", [
+                next.state,
+                next.since,
+                next.value,
+                next.threshold,
+                next.id,
+                from,
+              ]).changes;
         if (moved === 0) return false;
         if (notification) {
           // An earlier transition's notification not yet delivered is superseded: sent after this one, it
@@ -69,18 +76,22 @@ export class SqliteAlerts implements AlertStore {
   claimAlertNotifications(owner: string, limit: number, now: Date, leaseMs: number): Promise<AlertNotification[]> {
     const t = now.getTime();
     // Asked every second: when nothing is due (nearly always) it is a read, not a commit and a flush.
-    return this.connection.guard(() => this.due.get(t, t) === null).then((idle) =>
-      idle
-        ? []
-        : this.connection.write(() =>
-            (this.claimNotifications.all(owner, t + leaseMs, t, t, limit) as Array<{ id: string; alert_id: string; payload: string; attempts: number }>).map((row) => ({
-              id: row.id,
-              alertId: row.alert_id,
-              payload: row.payload,
-              attempts: row.attempts,
-            })),
-          ),
-    );
+    return this.connection
+      .guard(() => this.due.get(t, t) === null)
+      .then((idle) =>
+        idle
+          ? []
+          : this.connection.write(() =>
+              (this.claimNotifications.all(owner, t + leaseMs, t, t, limit) as Array<{ id: string; alert_id: string; payload: string; attempts: number }>).map(
+                (row) => ({
+                  id: row.id,
+                  alertId: row.alert_id,
+                  payload: row.payload,
+                  attempts: row.attempts,
+                }),
+              ),
+            ),
+      );
   }
 
   settleAlertNotification(id: string, alertId: string, outcome: { deliveredAt: string } | { nextMs: number }): Promise<void> {
@@ -90,7 +101,10 @@ export class SqliteAlerts implements AlertStore {
         // A notification a later transition superseded is gone: the alert's new state was not notified.
         this.db.run("UPDATE alerts SET notified_at = ? WHERE id = ? AND EXISTS (SELECT 1 FROM alert_outbox WHERE id = ?)", [outcome.deliveredAt, alertId, id]);
       } else {
-        this.db.run("UPDATE alert_outbox SET attempts = attempts + 1, next_ms = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ?", [outcome.nextMs, id]);
+        this.db.run("UPDATE alert_outbox SET attempts = attempts + 1, next_ms = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ?", [
+          outcome.nextMs,
+          id,
+        ]);
       }
     });
   }

@@ -16,7 +16,18 @@ const at = new Date();
 /** An accepted request claiming `key`, its run id `runId` (a repeated run id makes the item fail). */
 const ingest = (key: string, runId: string, when = at, windowSeconds = 60): IngestRecord => ({
   dedup: { keyHash: key, windowSeconds },
-  run: { id: runId, triggerId: "t", requestId: runId, status: "succeeded", trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: when.toISOString(), finishedAt: when.toISOString() },
+  run: {
+    id: runId,
+    triggerId: "t",
+    requestId: runId,
+    status: "succeeded",
+    trigger: { body: {} },
+    result: null,
+    attempts: 1,
+    error: null,
+    createdAt: when.toISOString(),
+    finishedAt: when.toISOString(),
+  },
   activity: { id: `a-${runId}-${n++}`, triggerId: "t", at: when.toISOString(), requestId: runId, outcome: "run", runId, detail: null },
 });
 const outcome = (s: SqliteStore, record: IngestRecord) =>
@@ -49,14 +60,17 @@ test("a failed claim of a key takes back only its own: an earlier claim of the s
 });
 
 // In the same millisecond (one expiry), and each a millisecond after the last (each would expire at its own time).
-for (const [when, spacingMs] of [["in the same millisecond", 0], ["a millisecond apart", 1]] as const)
-test(`identical claims in one batch, ${when}: the first is new, the rest duplicates`, async () => {
-  const s = fresh();
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i * spacingMs)))));
-  expect(results.filter((r) => r === "new")).toHaveLength(1);
-  expect(results.filter((r) => r === "deduplicated")).toHaveLength(19);
-  await s.close();
-});
+for (const [when, spacingMs] of [
+  ["in the same millisecond", 0],
+  ["a millisecond apart", 1],
+] as const)
+  test(`identical claims in one batch, ${when}: the first is new, the rest duplicates`, async () => {
+    const s = fresh();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(s, ingest("same", `run-${i}`, new Date(at.getTime() + i * spacingMs)))));
+    expect(results.filter((r) => r === "new")).toHaveLength(1);
+    expect(results.filter((r) => r === "deduplicated")).toHaveLength(19);
+    await s.close();
+  });
 
 test("keys survive a restart: the index is loaded from their rows", async () => {
   const path = join(dir, "restart.sqlite");
@@ -102,7 +116,10 @@ test("a database from before migration 10 keeps its live keys", async () => {
     db.exec(m.sql);
     db.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, at.toISOString()]);
   }
-  db.run("INSERT INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES ('t', 'old-live', ?), ('t', 'old-expired', ?)", [at.getTime() + 60_000, at.getTime() - 1]);
+  db.run("INSERT INTO dedup_keys (trigger_id, key_hash, expires_ms) VALUES ('t', 'old-live', ?), ('t', 'old-expired', ?)", [
+    at.getTime() + 60_000,
+    at.getTime() - 1,
+  ]);
   db.close();
   const s = new SqliteStore(path);
   expect(s.applied).toEqual(MIGRATIONS.filter((m) => m.version >= 10).map((m) => m.version));

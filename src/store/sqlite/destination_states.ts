@@ -18,9 +18,7 @@ export class SqliteDestinationStates implements DestinationStates {
     this.ofTrigger = connection.prepare(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = ?`);
     this.all = connection.prepare(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state`);
     this.one = connection.prepare(`SELECT ${DESTINATION_STATE_COLUMNS} FROM destination_state WHERE trigger_id = ? AND destination = ?`);
-    this.put = connection.prepare(
-      `INSERT OR REPLACE INTO destination_state (${DESTINATION_STATE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.put = connection.prepare(`INSERT OR REPLACE INTO destination_state (${DESTINATION_STATE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.loads = connection.prepare(
       "SELECT trigger_id, destination, sum(status = 'queued') AS queued, sum(status = 'running') AS running FROM runs WHERE trigger_id = ? AND status IN ('queued', 'running') GROUP BY destination",
     );
@@ -47,7 +45,14 @@ export class SqliteDestinationStates implements DestinationStates {
 
   destinationLoads(triggerId?: string): Promise<DestinationLoad[]> {
     return this.connection.guard(() =>
-      ((triggerId === undefined ? this.allLoads.all() : this.loads.all(triggerId)) as Array<{ trigger_id: string; destination: string; queued: number; running: number }>).map((r) => ({
+      (
+        (triggerId === undefined ? this.allLoads.all() : this.loads.all(triggerId)) as Array<{
+          trigger_id: string;
+          destination: string;
+          queued: number;
+          running: number;
+        }>
+      ).map((r) => ({
         triggerId: r.trigger_id,
         destination: r.destination,
         queued: Number(r.queued),

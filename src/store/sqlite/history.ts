@@ -29,9 +29,7 @@ export class SqliteHistory implements History {
   listActivity(triggerId: string, page: Page): Promise<ActivityRecord[]> {
     return this.connection.guard(() =>
       this.db
-        .query<ActivityRow, [string, number, number]>(
-          `SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-        )
+        .query<ActivityRow, [string, number, number]>(`SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`)
         .all(triggerId, this.cursor("activity", page.before), page.limit)
         .map(toActivity),
     );
@@ -46,7 +44,12 @@ export class SqliteHistory implements History {
 
   runsWaitingOnKey(): Promise<Record<string, number>> {
     return this.connection.guard(() =>
-      Object.fromEntries(this.db.query<{ trigger_id: string; n: number }, []>(RUNS_WAITING_ON_KEY).all().map((row) => [row.trigger_id, row.n])),
+      Object.fromEntries(
+        this.db
+          .query<{ trigger_id: string; n: number }, []>(RUNS_WAITING_ON_KEY)
+          .all()
+          .map((row) => [row.trigger_id, row.n]),
+      ),
     );
   }
 
@@ -63,7 +66,13 @@ export class SqliteHistory implements History {
       return this.db
         .query<{ seq: number; id: string; request_id: string; json: string; destination: string | null }, Array<string | number>>(sql)
         .all(...params)
-        .map((row) => ({ seq: row.seq, id: row.id, requestId: row.request_id, trigger: parseJson(row.json), ...(row.destination ? { destination: row.destination } : {}) }));
+        .map((row) => ({
+          seq: row.seq,
+          id: row.id,
+          requestId: row.request_id,
+          trigger: parseJson(row.json),
+          ...(row.destination ? { destination: row.destination } : {}),
+        }));
     });
   }
 
@@ -72,7 +81,9 @@ export class SqliteHistory implements History {
       const columns = runColumns(filter.includeTrigger);
       const seq = this.cursor("runs", filter.before);
       const rows = filter.triggerId
-        ? this.db.query<RunRow, [string, number, number]>(`SELECT ${columns} FROM runs WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(filter.triggerId, seq, filter.limit)
+        ? this.db
+            .query<RunRow, [string, number, number]>(`SELECT ${columns} FROM runs WHERE trigger_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`)
+            .all(filter.triggerId, seq, filter.limit)
         : this.db.query<RunRow, [number, number]>(`SELECT ${columns} FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`).all(seq, filter.limit);
       return rows.map(toRun);
     });
@@ -80,9 +91,7 @@ export class SqliteHistory implements History {
 
   getRun(id: string): Promise<RunRecord | null> {
     return this.connection.guard(() => {
-      const row = this.db
-        .query<RunRow, [string]>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`)
-        .get(id);
+      const row = this.db.query<RunRow, [string]>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id);
       return row ? toRun(row) : null;
     });
   }

@@ -10,7 +10,8 @@ import type { DedupKeys } from "./dedup_keys.ts";
  * time (`INDEXED BY`: never through their status, which would read every finished run).
  */
 export const SWEEP_SQL = {
-  dedupKeys: "DELETE FROM dedup_keys WHERE (expires_ms, trigger_id, key_hash) IN (SELECT expires_ms, trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
+  dedupKeys:
+    "DELETE FROM dedup_keys WHERE (expires_ms, trigger_id, key_hash) IN (SELECT expires_ms, trigger_id, key_hash FROM dedup_keys WHERE expires_ms <= ? LIMIT ?)",
   activity: "DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at_ms < ? LIMIT ?)",
   runs: "DELETE FROM runs WHERE seq IN (SELECT seq FROM runs INDEXED BY runs_by_age WHERE created_ms < ? AND status IN ('succeeded', 'failed') LIMIT ?)",
   // A row per alert transition: few enough to read whole.
@@ -64,14 +65,21 @@ export class SqliteMaintenance implements Omit<Maintenance, "kind"> {
     const size = this.sweepChunk;
     const chunk = () =>
       this.connection.change(() =>
-        this.connection.db.transaction(() => ({
-          dedupKeys: this.sweepKeys.run(now.getTime(), size).changes,
-          activity: this.sweepActivity.run(olderThan.getTime(), size).changes,
-          runs: this.sweepRuns.run(olderThan.getTime(), size).changes,
-          notifications: this.sweepNotifications.run(olderThan.toISOString(), size).changes,
-        })).immediate(),
+        this.connection.db
+          .transaction(() => ({
+            dedupKeys: this.sweepKeys.run(now.getTime(), size).changes,
+            activity: this.sweepActivity.run(olderThan.getTime(), size).changes,
+            runs: this.sweepRuns.run(olderThan.getTime(), size).changes,
+            notifications: this.sweepNotifications.run(olderThan.toISOString(), size).changes,
+          }))
+          .immediate(),
       );
-    return sweepInChunks(size, chunk, () => this.connection.closed, () => new Promise((resolve) => setImmediate(resolve)));
+    return sweepInChunks(
+      size,
+      chunk,
+      () => this.connection.closed,
+      () => new Promise((resolve) => setImmediate(resolve)),
+    );
   }
 
   close(): Promise<void> {

@@ -60,7 +60,12 @@ export function openDatabase(path: string, flushWal?: (fd: number) => Promise<vo
 function applyMigrations(db: Database, path: string): number[] {
   const applied: number[] = [];
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-  const done = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+  const done = new Set(
+    db
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
+  );
   const known = Math.max(...MIGRATIONS.map((m) => m.version));
   const found = Math.max(0, ...done);
   if (found > known) throw new SchemaTooNew(`SQLite at ${path}`, found, known);

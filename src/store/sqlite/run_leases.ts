@@ -49,11 +49,15 @@ export class SqliteRunLeases implements RunLeases {
        )
        SELECT t AS trigger_id, d AS destination FROM q WHERE t IS NOT NULL`,
     );
-    this.runningByDestination = connection.prepare("SELECT trigger_id, destination, count(*) AS n FROM runs WHERE status = 'running' GROUP BY trigger_id, destination");
+    this.runningByDestination = connection.prepare(
+      "SELECT trigger_id, destination, count(*) AS n FROM runs WHERE status = 'running' GROUP BY trigger_id, destination",
+    );
     this.startable = connection.prepare(
       `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = ? AND r.destination = ? AND ${ORDERED_RUN_MAY_START} ORDER BY r.lane, r.seq LIMIT ?`,
     );
-    this.take = connection.prepare(`UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT value FROM json_each(?)) RETURNING seq, ${RUN_COLUMNS}`);
+    this.take = connection.prepare(
+      `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT value FROM json_each(?)) RETURNING seq, ${RUN_COLUMNS}`,
+    );
     this.destinationOfRun = connection.prepare(
       "SELECT r.trigger_id, r.destination, (SELECT count(*) FROM runs x WHERE x.status = 'running' AND x.trigger_id = r.trigger_id AND x.destination = r.destination) AS running FROM runs r WHERE r.id = ?",
     );
@@ -63,7 +67,9 @@ export class SqliteRunLeases implements RunLeases {
     this.claimOne = connection.prepare(
       `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = ? AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START}) RETURNING ${RUN_COLUMNS}`,
     );
-    this.renew = connection.prepare("UPDATE runs SET lease_until_ms = ? WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))");
+    this.renew = connection.prepare(
+      "UPDATE runs SET lease_until_ms = ? WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
+    );
     this.attempt = connection.prepare("UPDATE runs SET attempts = ?, result_json = ? WHERE id = ? AND lease_owner = ? AND status = 'running'");
     this.finish = connection.prepare(
       "UPDATE runs SET status = ?, result_json = ?, error = ?, attempts = ?, finished_at = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ? AND lease_owner = ? AND status = 'running'",
@@ -93,7 +99,12 @@ export class SqliteRunLeases implements RunLeases {
    * would be in once one of its runs starts (a breaker whose time is up goes half-open).
    */
   private startableQueues(limit: number, rulesOf: DestinationRulesOf | undefined, now: number) {
-    const running = new Map((this.runningByDestination.all() as Array<{ trigger_id: string; destination: string; n: number }>).map((r) => [stateKey(r.trigger_id, r.destination), r.n]));
+    const running = new Map(
+      (this.runningByDestination.all() as Array<{ trigger_id: string; destination: string; n: number }>).map((r) => [
+        stateKey(r.trigger_id, r.destination),
+        r.n,
+      ]),
+    );
     const states = this.states.statesNow();
     const queues: Array<DestinationQueue<{ seq: number; lane: number; triggerId: string; destination: string }>> = [];
     const admitted = new Map<string, Admitted>();
@@ -103,14 +114,23 @@ export class SqliteRunLeases implements RunLeases {
       const take = Math.min(limit, room);
       if (take <= 0) continue;
       admitted.set(stateKey(trigger_id, destination), { state: next ?? state, changed: next !== null });
-      const runs = (this.startable.all(trigger_id, destination, take) as Array<{ seq: number; lane: number }>).map((r) => ({ ...r, triggerId: trigger_id, destination }));
+      const runs = (this.startable.all(trigger_id, destination, take) as Array<{ seq: number; lane: number }>).map((r) => ({
+        ...r,
+        triggerId: trigger_id,
+        destination,
+      }));
       queues.push({ triggerId: trigger_id, destination, runs });
     }
     return { queues, admitted };
   }
 
   /** Records what starting these runs changes in their destinations' state: a half-open breaker, the rate limit's window. */
-  private countStarts(taken: Array<{ triggerId: string; destination: string }>, admitted: Map<string, Admitted>, rulesOf: DestinationRulesOf | undefined, now: number): void {
+  private countStarts(
+    taken: Array<{ triggerId: string; destination: string }>,
+    admitted: Map<string, Admitted>,
+    rulesOf: DestinationRulesOf | undefined,
+    now: number,
+  ): void {
     const started = new Map<string, number>();
     for (const run of taken) started.set(stateKey(run.triggerId, run.destination), (started.get(stateKey(run.triggerId, run.destination)) ?? 0) + 1);
     for (const [key, n] of started) {
@@ -129,7 +149,12 @@ export class SqliteRunLeases implements RunLeases {
       if (room <= 0) return null;
       const row = this.claimOne.get(owner, now.getTime() + leaseMs, id) as RunRow | null;
       if (!row) return null;
-      this.countStarts([{ triggerId: at.trigger_id, destination: at.destination }], new Map([[stateKey(at.trigger_id, at.destination), { state: next ?? state, changed: next !== null }]]), rulesOf, now.getTime());
+      this.countStarts(
+        [{ triggerId: at.trigger_id, destination: at.destination }],
+        new Map([[stateKey(at.trigger_id, at.destination), { state: next ?? state, changed: next !== null }]]),
+        rulesOf,
+        now.getTime(),
+      );
       return toRun(row) as ClaimedRun;
     });
   }

@@ -81,7 +81,18 @@ test("an ingest that fails part-way leaves nothing behind, and the others of its
   const s = new SqliteStore(join(dir, "atomic.sqlite"));
   const at = new Date();
   const row = (id: string, runId: string | null) => ({ id, triggerId: "t", at: at.toISOString(), requestId: id, outcome: "run" as const, runId, detail: null });
-  const run = (id: string) => ({ id, triggerId: "t", requestId: id, status: "succeeded" as const, trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at.toISOString(), finishedAt: at.toISOString() });
+  const run = (id: string) => ({
+    id,
+    triggerId: "t",
+    requestId: id,
+    status: "succeeded" as const,
+    trigger: { body: {} },
+    result: null,
+    attempts: 1,
+    error: null,
+    createdAt: at.toISOString(),
+    finishedAt: at.toISOString(),
+  });
   // Submitted in one turn: one batch. The second's run id collides with the first's, after its
   // dedup key was written: that key and its Activity row must not survive.
   const results = await Promise.allSettled([
@@ -109,7 +120,18 @@ test("commits flushed by the store itself still checkpoint: the WAL stays bounde
         const id = `run-${i + j}`;
         return s.commitIngest({
           dedup: null,
-          run: { id, triggerId: "t", requestId: id, status: "succeeded", trigger: { body }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at },
+          run: {
+            id,
+            triggerId: "t",
+            requestId: id,
+            status: "succeeded",
+            trigger: { body },
+            result: null,
+            attempts: 1,
+            error: null,
+            createdAt: at,
+            finishedAt: at,
+          },
           activity: { id: `a-${i + j}`, triggerId: "t", at, requestId: id, outcome: "run", runId: id, detail: null },
         });
       }),
@@ -135,7 +157,18 @@ test("an ingest is answered only once the WAL flush after its commit has finishe
   const ingest = (id: string) =>
     s.commitIngest({
       dedup: null,
-      run: { id, triggerId: "t", requestId: id, status: "succeeded", trigger: { body: {} }, result: null, attempts: 1, error: null, createdAt: at, finishedAt: at },
+      run: {
+        id,
+        triggerId: "t",
+        requestId: id,
+        status: "succeeded",
+        trigger: { body: {} },
+        result: null,
+        attempts: 1,
+        error: null,
+        createdAt: at,
+        finishedAt: at,
+      },
       activity: { id: `a-${id}`, triggerId: "t", at, requestId: id, outcome: "run", runId: id, detail: null },
     });
   // Each write's flush has begun once the store asked for it.
@@ -184,7 +217,16 @@ test("asking for due alert notifications when none is due commits nothing and fl
   for (let i = 0; i < 5; i++) expect(await s.claimAlertNotifications("o", 10, now, 30_000)).toEqual([]);
   expect(flushes).toBe(0);
   // One due: claimed through a write, durable before it is handed out.
-  const alert = { id: "t/silence::60", triggerId: "t", kind: "silence" as const, state: "firing" as const, since: now.toISOString(), value: 90, threshold: 60, notifiedAt: null };
+  const alert = {
+    id: "t/silence::60",
+    triggerId: "t",
+    kind: "silence" as const,
+    state: "firing" as const,
+    since: now.toISOString(),
+    value: 90,
+    threshold: 60,
+    notifiedAt: null,
+  };
   await s.transitionAlert(alert, null, { id: "n1", payload: "{}" });
   const before = flushes;
   expect((await s.claimAlertNotifications("o", 10, now, 30_000)).map((n) => n.id)).toEqual(["n1"]);
@@ -202,7 +244,18 @@ test("polling the run queue when nothing is queued flushes nothing; a poll that 
   const at = now.toISOString();
   const queued = (id: string) => ({
     dedup: null,
-    run: { id, triggerId: "t", requestId: id, status: "queued" as const, trigger: { body: {} }, result: null, attempts: 0, error: null, createdAt: at, finishedAt: null },
+    run: {
+      id,
+      triggerId: "t",
+      requestId: id,
+      status: "queued" as const,
+      trigger: { body: {} },
+      result: null,
+      attempts: 0,
+      error: null,
+      createdAt: at,
+      finishedAt: null,
+    },
     activity: { id: `a-${id}`, triggerId: "t", at, requestId: id, outcome: "run" as const, runId: id, detail: null },
   });
   for (let i = 0; i < 5; i++) expect(await s.claimRuns("o", 4, 30_000, now)).toEqual([]);
@@ -231,7 +284,12 @@ test("each sweep statement finds its rows through an index: none reads every fin
   const path = join(dir, "sweep-plans.sqlite");
   await new SqliteStore(path).close();
   const db = new Database(path);
-  const plan = (sql: string) => db.query<{ detail: string }, [number, number]>(`EXPLAIN QUERY PLAN ${sql}`).all(0, 1).map((row) => row.detail).join(" | ");
+  const plan = (sql: string) =>
+    db
+      .query<{ detail: string }, [number, number]>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(0, 1)
+      .map((row) => row.detail)
+      .join(" | ");
   expect(plan(SWEEP_SQL.dedupKeys)).toContain("SEARCH dedup_keys USING PRIMARY KEY (expires_ms<?)");
   expect(plan(SWEEP_SQL.activity)).toContain("INDEX activity_by_time (at_ms<?)");
   expect(plan(SWEEP_SQL.runs)).toContain("INDEX runs_by_age (created_ms<?)");
@@ -244,7 +302,11 @@ test("a bulk replay's selection finds each request's later attempts through the 
   await new SqliteStore(path).close();
   const db = new Database(path);
   const plan = ({ sql, params }: { sql: string; params: Array<string | number> }) =>
-    db.query<{ detail: string }, Array<string | number>>(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((row) => row.detail).join(" | ");
+    db
+      .query<{ detail: string }, Array<string | number>>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((row) => row.detail)
+      .join(" | ");
   const queries: ReplayQuery[] = [
     { triggerId: "t", source: "runs" },
     { triggerId: "t", source: "runs", statuses: ["failed"], sinceMs: 0, untilMs: 1 },

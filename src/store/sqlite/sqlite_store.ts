@@ -62,15 +62,19 @@ export class SqliteStore {
     const keys = new DedupKeys(opened, options.fingerprint);
     const connection = new SqliteConnection(opened, keys, { groupCommit: options.groupCommit });
     const destinations = new SqliteDestinationStates(connection);
-    Object.assign(this, { kind: "sqlite" }, composeRoles({
-      triggers: new SqliteTriggers(connection),
-      ingest: new SqliteIngestLog(connection, keys),
-      leases: new SqliteRunLeases(connection, destinations),
-      destinations,
-      alerts: new SqliteAlerts(connection),
-      history: new SqliteHistory(connection),
-      meta: new SqliteMeta(connection),
-      maintenance: new SqliteMaintenance(connection, keys, options.sweepChunk),
-    }));
+    Object.assign(
+      this,
+      { kind: "sqlite" },
+      composeRoles({
+        triggers: new SqliteTriggers(connection),
+        ingest: new SqliteIngestLog(connection, keys),
+        leases: new SqliteRunLeases(connection, destinations),
+        destinations,
+        alerts: new SqliteAlerts(connection),
+        history: new SqliteHistory(connection),
+        meta: new SqliteMeta(connection),
+        maintenance: new SqliteMaintenance(connection, keys, options.sweepChunk),
+      }),
+    );
   }
 }

@@ -62,45 +62,53 @@ export class SqliteTriggers implements TriggerStore {
 
   insertTrigger(trigger: StoredTrigger): Promise<void> {
     return this.connection.change(() =>
-      this.db.transaction(() => {
-        this.insertRow(trigger);
-        this.bumpRevision.run();
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          this.insertRow(trigger);
+          this.bumpRevision.run();
+        })
+        .immediate(),
     );
   }
 
   updateTrigger(trigger: StoredTrigger): Promise<void> {
     return this.connection.change(() =>
-      this.db.transaction(() => {
-        this.updateRow(trigger);
-        this.bumpRevision.run();
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          this.updateRow(trigger);
+          this.bumpRevision.run();
+        })
+        .immediate(),
     );
   }
 
   deleteTrigger(id: string): Promise<boolean> {
     return this.connection.change(() =>
-      this.db.transaction(() => {
-        if (!this.deleteRows(id)) return false;
-        this.bumpRevision.run();
-        return true;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          if (!this.deleteRows(id)) return false;
+          this.bumpRevision.run();
+          return true;
+        })
+        .immediate(),
     );
   }
 
   applyTriggers(changes: TriggerChanges): Promise<boolean> {
     return this.connection.change(() =>
-      this.db.transaction(() => {
-        if (this.revisionNow() !== changes.expectedRevision) return false;
-        for (const id of changes.deletes) this.deleteRows(id);
-        // Tokens may move between triggers (two swapping pinned tokens): each updated trigger lets
-        // go of its own first, so the unique index never sees one token twice mid-way.
-        for (const trigger of changes.updates) this.db.run("UPDATE triggers SET token = ? WHERE id = ?", [parkedToken(trigger.config.id), trigger.config.id]);
-        for (const trigger of changes.updates) tokenChecked(trigger, () => this.updateRow(trigger));
-        for (const trigger of changes.inserts) tokenChecked(trigger, () => this.insertRow(trigger));
-        if (changes.deletes.length + changes.updates.length + changes.inserts.length > 0) this.bumpRevision.run();
-        return true;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          if (this.revisionNow() !== changes.expectedRevision) return false;
+          for (const id of changes.deletes) this.deleteRows(id);
+          // Tokens may move between triggers (two swapping pinned tokens): each updated trigger lets
+          // go of its own first, so the unique index never sees one token twice mid-way.
+          for (const trigger of changes.updates) this.db.run("UPDATE triggers SET token = ? WHERE id = ?", [parkedToken(trigger.config.id), trigger.config.id]);
+          for (const trigger of changes.updates) tokenChecked(trigger, () => this.updateRow(trigger));
+          for (const trigger of changes.inserts) tokenChecked(trigger, () => this.insertRow(trigger));
+          if (changes.deletes.length + changes.updates.length + changes.inserts.length > 0) this.bumpRevision.run();
+          return true;
+        })
+        .immediate(),
     );
   }
 
@@ -118,7 +126,8 @@ function tokenChecked(trigger: StoredTrigger, write: () => void): void {
   try {
     write();
   } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && /triggers\.token/.test((error as Error).message)) throw new TokenTaken(trigger.config.name);
+    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && /triggers\.token/.test((error as Error).message))
+      throw new TokenTaken(trigger.config.name);
     throw error;
   }
 }

@@ -68,7 +68,10 @@ export function activityPanel(trigger: Trigger): View {
   function render() {
     renderChart();
     empty.hidden = feed.rows.length > 0;
-    replaceChildren(tbody, feed.rows.slice(0, shown).map((row) => activityRow(row, trigger.id)));
+    replaceChildren(
+      tbody,
+      feed.rows.slice(0, shown).map((row) => activityRow(row, trigger.id)),
+    );
     more.hidden = feed.complete && shown >= feed.rows.length;
   }
 
@@ -88,14 +91,32 @@ export function activityPanel(trigger: Trigger): View {
   const el = h(
     "section",
     { class: "activity", "aria-labelledby": "activity-heading" },
-    h("div", { class: "panel-head" }, h("h2", { id: "activity-heading" }, "Activity"), live, updated, h("span", { class: "spacer" }), bulk.status, bulk.button, pause),
+    h(
+      "div",
+      { class: "panel-head" },
+      h("h2", { id: "activity-heading" }, "Activity"),
+      live,
+      updated,
+      h("span", { class: "spacer" }),
+      bulk.status,
+      bulk.button,
+      pause,
+    ),
     bulk.dialog,
     chartHost,
     h(
       "table",
       { class: "table responsive activity-table" },
       h("caption", { class: "sr-only" }, "Requests to this trigger, newest first"),
-      h("thead", null, h("tr", null, ["Outcome", "Request ID", "Time", "Detail", "Actions"].map((c) => h("th", { scope: "col" }, c)))),
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          ["Outcome", "Request ID", "Time", "Detail", "Actions"].map((c) => h("th", { scope: "col" }, c)),
+        ),
+      ),
       tbody,
     ),
     empty,

@@ -21,7 +21,9 @@ export function activityRow(row: ActivityRow, triggerId: string): HTMLTableRowEl
       "td",
       { "data-label": "Detail" },
       row.detail ?? "",
-      row.runId ? [row.detail ? " " : "", h("a", { href: `#/triggers/${encodeURIComponent(triggerId)}/runs/${encodeURIComponent(row.runId)}` }, "View run")] : "",
+      row.runId
+        ? [row.detail ? " " : "", h("a", { href: `#/triggers/${encodeURIComponent(triggerId)}/runs/${encodeURIComponent(row.runId)}` }, "View run")]
+        : "",
     ),
     h("td", { "data-label": "Actions" }, row.outcome === "filtered" ? filteredReplay(row, triggerId) : ""),
   );

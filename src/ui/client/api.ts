@@ -47,7 +47,11 @@ export async function api<T>(method: string, path: string, body?: unknown, token
     window.dispatchEvent(new CustomEvent(SIGNED_OUT));
   }
   if (!response.ok) {
-    throw new ApiError(response.status, typeof data?.error === "string" ? data.error : `HTTP ${response.status}`, Array.isArray(data?.details) ? data.details : []);
+    throw new ApiError(
+      response.status,
+      typeof data?.error === "string" ? data.error : `HTTP ${response.status}`,
+      Array.isArray(data?.details) ? data.details : [],
+    );
   }
   return data as T;
 }

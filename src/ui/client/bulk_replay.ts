@@ -29,7 +29,12 @@ export interface BulkReplayWording {
  * how many requests match and asks to confirm, and the replay's outcome is announced. `body` is the
  * bulk replay's selection (`source`, `status`…); `done` runs after a replay.
  */
-export function bulkReplay(triggerId: string, body: Record<string, unknown>, wording: BulkReplayWording, done: () => unknown): { status: HTMLElement; button: HTMLElement; dialog: HTMLElement } {
+export function bulkReplay(
+  triggerId: string,
+  body: Record<string, unknown>,
+  wording: BulkReplayWording,
+  done: () => unknown,
+): { status: HTMLElement; button: HTMLElement; dialog: HTMLElement } {
   const path = `/api/triggers/${encodeURIComponent(triggerId)}/replay`;
   const [one, many] = wording.counted;
   const item = (n: number) => `${n} ${n === 1 ? wording.items[0] : wording.items[1]}`;

@@ -85,7 +85,12 @@ export function outcomeChart(rows: readonly ActivityRow[], now = Date.now(), par
 
   const grid = (max === 1 ? [0, 1] : [0, 0.5, 1]).map((f) => {
     const y = PAD.top + plotH - f * plotH;
-    return svg("g", { class: "grid" }, svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y, y2: y }), svg("text", { x: PAD.left - 6, y: y + 4, "text-anchor": "end" }, String(Math.round(f * max))));
+    return svg(
+      "g",
+      { class: "grid" },
+      svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y, y2: y }),
+      svg("text", { x: PAD.left - 6, y: y + 4, "text-anchor": "end" }, String(Math.round(f * max))),
+    );
   });
   const bars = buckets.map((b, i) => {
     const x = PAD.left + i * barW;
@@ -97,11 +102,21 @@ export function outcomeChart(rows: readonly ActivityRow[], now = Date.now(), par
       const box = { x: x + 1, y, width: Math.max(1, barW - 2), height };
       return [svg("rect", { class: `o-${o}`, ...box }), TEXTURES[o] ? svg("rect", { class: "texture", fill: `url(#${textureIds[o]})`, ...box }) : null];
     });
-    const label = `${formatClock(minute)}: ` + (total(b) ? OUTCOMES.filter(([o]) => b[o] > 0).map(([o, l]) => `${b[o]} ${l}`).join(", ") : "nothing");
+    const label =
+      `${formatClock(minute)}: ` +
+      (total(b)
+        ? OUTCOMES.filter(([o]) => b[o] > 0)
+            .map(([o, l]) => `${b[o]} ${l}`)
+            .join(", ")
+        : "nothing");
     return svg("g", { class: "bar" }, svg("title", null, label), svg("rect", { class: "hit", x, y: PAD.top, width: barW, height: plotH }), parts);
   });
   const ticks = [0, 15, 30, 45, 60].map((m) =>
-    svg("text", { class: "tick", x: PAD.left + (m / 60) * plotW, y: H - 6, "text-anchor": m === 0 ? "start" : m === 60 ? "end" : "middle" }, m === 60 ? "now" : W < 500 ? `−${60 - m}` : `−${60 - m} min`),
+    svg(
+      "text",
+      { class: "tick", x: PAD.left + (m / 60) * plotW, y: H - 6, "text-anchor": m === 0 ? "start" : m === 60 ? "end" : "middle" },
+      m === 60 ? "now" : W < 500 ? `−${60 - m}` : `−${60 - m} min`,
+    ),
   );
   const chart = svg(
     "svg",
@@ -120,5 +135,11 @@ export function outcomeChart(rows: readonly ActivityRow[], now = Date.now(), par
     { class: "legend", "aria-hidden": "true" },
     OUTCOMES.map(([o, label]) => h("span", { class: "legend-item" }, h("span", { class: `swatch o-${o}` }), label)),
   );
-  return h("figure", { class: "chart-figure" }, h("figcaption", null, h("strong", null, "Outcomes per minute, last hour"), h("span", { class: "muted" }, ` · ${summary}`)), chart, legend);
+  return h(
+    "figure",
+    { class: "chart-figure" },
+    h("figcaption", null, h("strong", null, "Outcomes per minute, last hour"), h("span", { class: "muted" }, ` · ${summary}`)),
+    chart,
+    legend,
+  );
 }

@@ -14,7 +14,12 @@ export interface Field<C extends Control = Control> {
   error(): string | null;
 }
 
-function wired<C extends Control>(label: string, control: C, hint: string | undefined, layout: (hint: HTMLElement, error: HTMLElement) => HTMLDivElement): Field<C> {
+function wired<C extends Control>(
+  label: string,
+  control: C,
+  hint: string | undefined,
+  layout: (hint: HTMLElement, error: HTMLElement) => HTMLDivElement,
+): Field<C> {
   const hintEl = h("p", { class: "hint", id: uid("hint") }, hint ?? "");
   const errorEl = h("p", { class: "error", id: uid("err"), "aria-live": "polite" });
   hintEl.hidden = !hint;
@@ -92,7 +97,12 @@ export function readonlyInput(value: string, multiline = false): HTMLInputElemen
  * The problem with a whole-number field's text, or null: from `min` to `max`, in `unit` when
  * given ("seconds"). Empty is fine (the default) unless `required`; `orEmpty` says so.
  */
-export function wholeNumberProblem(text: string, min: number, max: number, options: { unit?: string; required?: boolean; orEmpty?: boolean } = {}): string | null {
+export function wholeNumberProblem(
+  text: string,
+  min: number,
+  max: number,
+  options: { unit?: string; required?: boolean; orEmpty?: boolean } = {},
+): string | null {
   const t = text.trim();
   if (t === "" && !options.required) return null;
   const n = Number(t);

@@ -9,11 +9,7 @@ import { go, type View } from "./view.ts";
 const methodsLabel = (t: Trigger) => (t.methods.length === 2 ? "GET and POST" : t.methods[0]);
 
 function features(t: Trigger): string {
-  const on = [
-    t.dedup.strategy !== "disabled" ? "Deduplication" : "",
-    t.filter.enabled ? "Filter" : "",
-    t.redaction.enabled ? "Redaction" : "",
-  ].filter(Boolean);
+  const on = [t.dedup.strategy !== "disabled" ? "Deduplication" : "", t.filter.enabled ? "Filter" : "", t.redaction.enabled ? "Redaction" : ""].filter(Boolean);
   return on.join(", ") || "—";
 }
 
@@ -55,7 +51,15 @@ export function listView(): View {
     .then(([triggers, plugins, firing]) => {
       body.removeAttribute("aria-busy");
       if (triggers.length === 0) {
-        replaceChildren(body, h("div", { class: "empty card" }, h("p", null, "No triggers yet."), h("p", { class: "muted" }, "A trigger gives a workflow a URL that outside systems call. Start with New trigger.")));
+        replaceChildren(
+          body,
+          h(
+            "div",
+            { class: "empty card" },
+            h("p", null, "No triggers yet."),
+            h("p", { class: "muted" }, "A trigger gives a workflow a URL that outside systems call. Start with New trigger."),
+          ),
+        );
         return;
       }
       replaceChildren(
@@ -65,7 +69,11 @@ export function listView(): View {
           { class: "table responsive" },
           h("caption", { class: "sr-only" }, `${triggers.length} triggers, newest first`),
           h("thead", null, h("tr", null, ...["Name", "App", "Authentication", "Methods", "Pre-execution", "Created"].map((c) => h("th", { scope: "col" }, c)))),
-          h("tbody", null, triggers.map((t) => row(t, plugins, firing))),
+          h(
+            "tbody",
+            null,
+            triggers.map((t) => row(t, plugins, firing)),
+          ),
         ),
       );
     })

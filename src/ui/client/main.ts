@@ -12,7 +12,12 @@ const root = document.getElementById("app")!;
 const main = h("main", { id: "main", tabindex: "-1" });
 const signOut = h("button", { type: "button", class: "link-button", onClick: () => leave("You are signed out.") }, "Sign out");
 const nav = h("nav", { "aria-label": "Main" }, h("a", { href: "#/" }, "Triggers"), signOut);
-const header = h("header", { class: "topbar" }, h("a", { href: "#/", class: "brand" }, h("img", { src: "/ui/icon.svg", alt: "", width: 24, height: 24 }), "inlet"), nav);
+const header = h(
+  "header",
+  { class: "topbar" },
+  h("a", { href: "#/", class: "brand" }, h("img", { src: "/ui/icon.svg", alt: "", width: 24, height: 24 }), "inlet"),
+  nav,
+);
 const skip = h("a", { href: "#main", class: "skip-link", onClick: (e: Event) => (e.preventDefault(), main.focus()) }, "Skip to content");
 replaceChildren(root, skip, header, main, h("div", { id: "announcer", class: "sr-only", "aria-live": "polite" }));
 

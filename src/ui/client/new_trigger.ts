@@ -37,7 +37,12 @@ export function newTriggerView(initialApp: string): View {
   const el = h(
     "section",
     { class: "screen", "aria-labelledby": "new-heading" },
-    h("div", { class: "screen-head" }, h("h1", { id: "new-heading", tabindex: "-1" }, "New trigger"), h("a", { href: "#/", class: "button secondary" }, "Cancel")),
+    h(
+      "div",
+      { class: "screen-head" },
+      h("h1", { id: "new-heading", tabindex: "-1" }, "New trigger"),
+      h("a", { href: "#/", class: "button secondary" }, "Cancel"),
+    ),
     h("div", { class: "card app-choice" }, h("h2", { class: "step" }, "1. Choose the app"), app.wrap),
     editorHost,
   );
@@ -45,7 +50,13 @@ export function newTriggerView(initialApp: string): View {
   loadPlugins()
     .then((list) => {
       plugins = list;
-      select.append(h("optgroup", { label: "Apps" }, list.map((p) => h("option", { value: p.id }, p.name))));
+      select.append(
+        h(
+          "optgroup",
+          { label: "Apps" },
+          list.map((p) => h("option", { value: p.id }, p.name)),
+        ),
+      );
       select.value = list.some((p) => p.id === initialApp) ? initialApp : WEBHOOK;
       if (select.value !== WEBHOOK) render();
     })

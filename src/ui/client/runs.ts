@@ -41,11 +41,24 @@ function detail(run: Run, onReplay: (run: Run) => void): HTMLElement {
   return h(
     "article",
     { class: "run-detail card", "aria-labelledby": `run-${run.id}` },
-    h("div", { class: "panel-head" }, h("h3", { id: `run-${run.id}` }, "Run ", h("span", { class: "mono" }, run.id)), h("span", { class: "spacer" }), replay, said),
+    h(
+      "div",
+      { class: "panel-head" },
+      h("h3", { id: `run-${run.id}` }, "Run ", h("span", { class: "mono" }, run.id)),
+      h("span", { class: "spacer" }),
+      replay,
+      said,
+    ),
     h("p", { class: "hint" }, "Replay starts a new run with the same $trigger, by the trigger's current workflow and redaction."),
-    h("dl", { class: "facts" }, rows.map(([k, v]) => [h("dt", null, k), h("dd", null, v)])),
+    h(
+      "dl",
+      { class: "facts" },
+      rows.map(([k, v]) => [h("dt", null, k), h("dd", null, v)]),
+    ),
     h("h4", null, "Result"),
-    run.result === null || run.result === undefined ? h("p", { class: "muted" }, run.status === "queued" || run.status === "running" ? "Not finished yet." : "No result.") : jsonView(run.result, "Result"),
+    run.result === null || run.result === undefined
+      ? h("p", { class: "muted" }, run.status === "queued" || run.status === "running" ? "Not finished yet." : "No result.")
+      : jsonView(run.result, "Result"),
     h("h4", null, "$trigger"),
     h("p", { class: "hint" }, "What the workflow received: body, headers (credentials removed), query, method. Redacted values are highlighted."),
     jsonView(run.trigger ?? null, "$trigger"),
@@ -105,7 +118,12 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
           h("td", { "data-label": "Status" }, h("span", { class: `badge s-${run.status}` }, STATUS_LABELS[run.status])),
           h("td", { "data-label": "Destination", class: "mono" }, destinationOf(run)),
           h("td", { "data-label": "Attempts" }, String(run.attempts)),
-          h("td", { "data-label": "Request", class: "mono short", title: run.requestId }, h("span", { "aria-hidden": "true" }, `${run.requestId.slice(0, 8)}…`), h("span", { class: "sr-only" }, run.requestId)),
+          h(
+            "td",
+            { "data-label": "Request", class: "mono short", title: run.requestId },
+            h("span", { "aria-hidden": "true" }, `${run.requestId.slice(0, 8)}…`),
+            h("span", { class: "sr-only" }, run.requestId),
+          ),
         );
       }),
     );
@@ -150,7 +168,15 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
           "table",
           { class: "table responsive" },
           h("caption", { class: "sr-only" }, "Runs of this trigger, newest first; choose one to see it"),
-          h("thead", null, h("tr", null, ["Received", "Status", "Destination", "Attempts", "Request"].map((c) => h("th", { scope: "col" }, c)))),
+          h(
+            "thead",
+            null,
+            h(
+              "tr",
+              null,
+              ["Received", "Status", "Destination", "Attempts", "Request"].map((c) => h("th", { scope: "col" }, c)),
+            ),
+          ),
           tbody,
         ),
         empty,

@@ -27,7 +27,9 @@ export function signInView(done: () => void): View {
       done();
     } catch (error) {
       const status = error instanceof ApiError ? error.status : 0;
-      token.setError(status === 401 ? "That admin token was not accepted. Lost it? On the server, inlet admin-token reset prints a new one." : (error as Error).message);
+      token.setError(
+        status === 401 ? "That admin token was not accepted. Lost it? On the server, inlet admin-token reset prints a new one." : (error as Error).message,
+      );
       token.control.focus();
     } finally {
       submit.disabled = false;

@@ -23,7 +23,11 @@ export function triggerView(id: string, tab: string, runId?: string): View {
   const nav = h(
     "nav",
     { class: "tabs", "aria-label": "Trigger sections" },
-    h("ul", null, TABS.map(([key, label]) => h("li", null, h("a", { href: `${base}/${key}`, ...(key === active ? { "aria-current": "page" } : {}) }, label)))),
+    h(
+      "ul",
+      null,
+      TABS.map(([key, label]) => h("li", null, h("a", { href: `${base}/${key}`, ...(key === active ? { "aria-current": "page" } : {}) }, label))),
+    ),
   );
   const body = h("div", { class: "tab-body", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading…"));
   const el = h(
@@ -38,7 +42,9 @@ export function triggerView(id: string, tab: string, runId?: string): View {
   let disposed = false;
 
   function show(trigger: Trigger, plugins: Plugin[]) {
-    const plugin = trigger.app ? (plugins.find((p) => p.id === trigger.app) ?? { id: trigger.app, name: trigger.app, secret: { label: "Secret", generated: false } }) : null;
+    const plugin = trigger.app
+      ? (plugins.find((p) => p.id === trigger.app) ?? { id: trigger.app, name: trigger.app, secret: { label: "Secret", generated: false } })
+      : null;
     title.textContent = trigger.name;
     void firingTriggers().then((firing) => {
       if (firing.has(trigger.id) && !title.querySelector(".firing")) title.append(" ", firingBadge());
@@ -80,7 +86,15 @@ export function triggerView(id: string, tab: string, runId?: string): View {
     .catch((error: Error) => {
       body.removeAttribute("aria-busy");
       const missing = error instanceof ApiError && error.status === 404;
-      replaceChildren(body, h("p", { class: "error-banner", role: "alert" }, missing ? "This trigger does not exist (it may have been deleted)." : `The trigger could not be loaded: ${error.message}`), h("p", null, h("a", { href: "#/" }, "Back to the triggers")));
+      replaceChildren(
+        body,
+        h(
+          "p",
+          { class: "error-banner", role: "alert" },
+          missing ? "This trigger does not exist (it may have been deleted)." : `The trigger could not be loaded: ${error.message}`,
+        ),
+        h("p", null, h("a", { href: "#/" }, "Back to the triggers")),
+      );
     });
 
   return {

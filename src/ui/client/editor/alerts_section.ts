@@ -30,8 +30,14 @@ export function alertsSection(trigger: Trigger | null): Section {
   function addRow(rule: AlertRule = { kind: "silence", seconds: 3600 }) {
     const n = rows.length + 1;
     const kind = field("Kind", h("select", { name: `alertKind${n}` }, options(KINDS, rule.kind)));
-    const count = field("Count", h("input", { type: "text", inputmode: "numeric", name: `alertCount${n}`, value: "count" in rule ? String(rule.count) : "10" }));
-    const seconds = field("Seconds", h("input", { type: "text", inputmode: "numeric", name: `alertSeconds${n}`, value: "seconds" in rule ? String(rule.seconds) : "300" }));
+    const count = field(
+      "Count",
+      h("input", { type: "text", inputmode: "numeric", name: `alertCount${n}`, value: "count" in rule ? String(rule.count) : "10" }),
+    );
+    const seconds = field(
+      "Seconds",
+      h("input", { type: "text", inputmode: "numeric", name: `alertSeconds${n}`, value: "seconds" in rule ? String(rule.seconds) : "300" }),
+    );
     const remove = h("button", { type: "button", class: "secondary small" }, "Remove");
     const el = h("div", { class: "alert-rule", role: "group" }, kind.wrap, count.wrap, seconds.wrap, remove);
     const row = { el, kind, count, seconds };

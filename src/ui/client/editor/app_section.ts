@@ -18,8 +18,17 @@ export function appSection(trigger: Trigger | null, plugin: Plugin): Section {
     const stored = trigger?.auth.hasSecret === true;
     secret = field(
       plugin.secret.label,
-      h("input", { type: "password", name: "appSecret", autocomplete: "off", spellcheck: "false", class: "mono", placeholder: stored ? "Stored: paste a new one to replace it" : `Paste it from ${name}` }),
-      stored ? `A secret is stored. It is write-only: paste a new one only to replace it.` : `Paste what ${name} shows for verifying its webhooks. It is stored encrypted and never shown again.`,
+      h("input", {
+        type: "password",
+        name: "appSecret",
+        autocomplete: "off",
+        spellcheck: "false",
+        class: "mono",
+        placeholder: stored ? "Stored: paste a new one to replace it" : `Paste it from ${name}`,
+      }),
+      stored
+        ? `A secret is stored. It is write-only: paste a new one only to replace it.`
+        : `Paste what ${name} shows for verifying its webhooks. It is stored encrypted and never shown again.`,
     );
     parts.push(secret.wrap);
   }
@@ -36,7 +45,18 @@ export function appSection(trigger: Trigger | null, plugin: Plugin): Section {
   if (trigger && trigger.armedUntil !== undefined) parts.push(armControl(trigger, plugin));
   const settings = appSettingsFields(trigger, plugin);
   if (settings) parts.push(settings.el);
-  parts.push(h("div", { class: "note" }, h("p", { class: "note-title" }, `How ${name} calls are handled`), h("ul", null, facts.map((f) => h("li", null, f)))));
+  parts.push(
+    h(
+      "div",
+      { class: "note" },
+      h("p", { class: "note-title" }, `How ${name} calls are handled`),
+      h(
+        "ul",
+        null,
+        facts.map((f) => h("li", null, f)),
+      ),
+    ),
+  );
   return {
     el: h("div", { class: "stack" }, parts),
     value() {

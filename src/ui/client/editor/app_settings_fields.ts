@@ -7,7 +7,11 @@ type Setting = NonNullable<Plugin["settings"]>[number];
 type Value = string | string[] | boolean;
 
 /** A textarea's lines as a `lines` setting holds them: trimmed, blank ones dropped. */
-export const settingLines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+export const settingLines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 
 /** One setting's field, named by its label, and how to read its value back. */
 function settingField(setting: Setting, value: Value): { field: Field; read(): Value } {
@@ -17,10 +21,22 @@ function settingField(setting: Setting, value: Value): { field: Field; read(): V
   }
   if (setting.kind === "lines") {
     const lines = Array.isArray(value) ? value : [];
-    const f = field(setting.label, h("textarea", { name: `appSettings.${setting.key}`, rows: Math.min(Math.max(lines.length + 1, 3), 10), spellcheck: "false", class: "mono" }, lines.join("\n")), setting.help ?? "One per line.");
+    const f = field(
+      setting.label,
+      h(
+        "textarea",
+        { name: `appSettings.${setting.key}`, rows: Math.min(Math.max(lines.length + 1, 3), 10), spellcheck: "false", class: "mono" },
+        lines.join("\n"),
+      ),
+      setting.help ?? "One per line.",
+    );
     return { field: f, read: () => settingLines(f.control.value) };
   }
-  const f = field(setting.label, h("input", { type: "text", name: `appSettings.${setting.key}`, autocomplete: "off", spellcheck: "false", value: typeof value === "string" ? value : "" }), setting.help);
+  const f = field(
+    setting.label,
+    h("input", { type: "text", name: `appSettings.${setting.key}`, autocomplete: "off", spellcheck: "false", value: typeof value === "string" ? value : "" }),
+    setting.help,
+  );
   return { field: f, read: () => f.control.value.trim() };
 }
 
@@ -37,7 +53,12 @@ export function appSettingsFields(trigger: Trigger | null, plugin: Plugin): Sect
   const byKey = new Map(parts.map((p) => [p.setting.key, p]));
   const keyOf = (path: string) => /^\/appSettings\/([^/]+)/.exec(path)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
   return {
-    el: h("fieldset", { class: "region" }, h("legend", null, `${plugin.name} settings`), parts.map((p) => p.field.wrap)),
+    el: h(
+      "fieldset",
+      { class: "region" },
+      h("legend", null, `${plugin.name} settings`),
+      parts.map((p) => p.field.wrap),
+    ),
     value: () => ({ appSettings: Object.fromEntries(parts.map((p) => [p.setting.key, p.read()])) }),
     // The server checks them with the plugin's own rules.
     validate: () => null,

@@ -9,7 +9,11 @@ import { rolloutSection } from "./rollout_section.ts";
 
 /** An app trigger's: the type fixed at none (the app's recipe verifies), Name, then the app's own section. */
 function appAuth(part: HTMLElement, trigger: Trigger | null, plugin: Plugin, name: Field): Section {
-  const type = field("Authentication Type", h("select", { name: "authType", disabled: true }, options([["none", "none"]], "none")), `${plugin.name} calls are verified by ${plugin.name}'s own signature recipe, not by a generic type.`);
+  const type = field(
+    "Authentication Type",
+    h("select", { name: "authType", disabled: true }, options([["none", "none"]], "none")),
+    `${plugin.name} calls are verified by ${plugin.name}'s own signature recipe, not by a generic type.`,
+  );
   const app = appSection(trigger, plugin);
   part.append(type.wrap, name.wrap, app.el);
   return app;
@@ -34,7 +38,11 @@ function noteUnsavedChange(auth: AuthSection, pending: HTMLElement): void {
 export function authPart(trigger: Trigger | null, plugin: Plugin | null, name: Field): { el: HTMLElement; sections: Section[]; endpoint: HTMLElement | null } {
   const pending = h("p", { class: "note", hidden: true });
   const headingId = uid("auth-heading");
-  const el = h("section", { class: "card", "aria-labelledby": headingId }, h("h2", { id: headingId }, plugin ? `${plugin.name} app trigger` : "Authentication"));
+  const el = h(
+    "section",
+    { class: "card", "aria-labelledby": headingId },
+    h("h2", { id: headingId }, plugin ? `${plugin.name} app trigger` : "Authentication"),
+  );
   let section: Section;
   if (plugin) section = appAuth(el, trigger, plugin, name);
   else {

@@ -19,8 +19,10 @@ const AUTH_HINTS: Record<AuthType, string> = {
   none: "No credential: the URL alone is the credential. Use it only for prototyping and trusted networks.",
   bearer: "Callers send Authorization: Bearer <secret>. inlet generates the secret.",
   header: "Callers send the secret in the header named below. inlet generates the secret.",
-  "hmac-sha256": "Callers sign the raw body with HMAC-SHA256 and send the digest in the signature header. No timestamp is signed: add Payload Hash deduplication to stop replays.",
-  "hmac-sha512": "Callers sign the raw body with HMAC-SHA512 and send the digest in the signature header. No timestamp is signed: add Payload Hash deduplication to stop replays.",
+  "hmac-sha256":
+    "Callers sign the raw body with HMAC-SHA256 and send the digest in the signature header. No timestamp is signed: add Payload Hash deduplication to stop replays.",
+  "hmac-sha512":
+    "Callers sign the raw body with HMAC-SHA512 and send the digest in the signature header. No timestamp is signed: add Payload Hash deduplication to stop replays.",
   basic: "Callers send Authorization: Basic base64(username:password). inlet generates the password.",
   jwt: "Callers send Authorization: Bearer <JWT>, with exp. HS256 uses a key inlet generates; RS256, ES256 and EdDSA the signer's public key or JWKS URL.",
 };
@@ -44,7 +46,11 @@ export interface AuthSection extends Section {
 /** The fields of the generic types: Methods, and where bearer's, header's, HMAC's and basic's secret travels. */
 function webhookAuthFields(trigger: Trigger | null) {
   const saved = trigger?.auth;
-  const typeField = field("Authentication Type", h("select", { name: "authType" }, options(AUTH_TYPES, saved?.type ?? "none")), AUTH_HINTS[saved?.type ?? "none"]);
+  const typeField = field(
+    "Authentication Type",
+    h("select", { name: "authType" }, options(AUTH_TYPES, saved?.type ?? "none")),
+    AUTH_HINTS[saved?.type ?? "none"],
+  );
   const methodsValue = trigger ? trigger.methods.slice().sort().join(",") : "POST";
   const methodsField = field("Methods", h("select", { name: "methods" }, options(METHODS, methodsValue)), "");
   const headerField = field(
@@ -54,15 +60,36 @@ function webhookAuthFields(trigger: Trigger | null) {
   );
   const signatureField = field(
     "Signature header",
-    h("input", { type: "text", name: "signatureHeader", value: saved?.signatureHeader ?? "X-Signature", autocomplete: "off", spellcheck: "false", maxlength: 128 }),
+    h("input", {
+      type: "text",
+      name: "signatureHeader",
+      value: saved?.signatureHeader ?? "X-Signature",
+      autocomplete: "off",
+      spellcheck: "false",
+      maxlength: 128,
+    }),
     "Carries sha256=<digest> (or sha512=…), or the bare digest.",
   );
   const encodingField = field(
     "HMAC encoding",
-    h("select", { name: "encoding" }, options([["hex", "hex"], ["base64", "base64"]], saved?.encoding ?? "hex")),
+    h(
+      "select",
+      { name: "encoding" },
+      options(
+        [
+          ["hex", "hex"],
+          ["base64", "base64"],
+        ],
+        saved?.encoding ?? "hex",
+      ),
+    ),
     "How the digest is written in the signature header.",
   );
-  const usernameField = field("Username", h("input", { type: "text", name: "username", value: saved?.username ?? "inlet", autocomplete: "off", spellcheck: "false", maxlength: 200 }), "The Basic username callers send; no colon.");
+  const usernameField = field(
+    "Username",
+    h("input", { type: "text", name: "username", value: saved?.username ?? "inlet", autocomplete: "off", spellcheck: "false", maxlength: 200 }),
+    "The Basic username callers send; no colon.",
+  );
   return { typeField, methodsField, headerField, signatureField, encodingField, usernameField };
 }
 
@@ -147,7 +174,10 @@ export function authSection(trigger: Trigger | null): AuthSection {
       const typeProblem = checkType();
       typeField.setError(typeProblem);
       if (typeProblem) first = typeField.control;
-      for (const [f, applies] of [[headerField, type() === "header"], [signatureField, isHmac(type())]] as const) {
+      for (const [f, applies] of [
+        [headerField, type() === "header"],
+        [signatureField, isHmac(type())],
+      ] as const) {
         const problem = applies ? headerNameProblem(f.control.value.trim()) : null;
         f.setError(problem);
         if (problem) first ??= f.control;

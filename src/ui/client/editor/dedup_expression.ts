@@ -15,7 +15,15 @@ export function dedupExpression(saved: string | undefined, sample: SampleSource,
   const preview = h("p", { class: "preview", role: "status" });
   const expression = field(
     "Expression",
-    h("input", { type: "text", name: "dedupExpression", value: saved ?? "", placeholder: "$.data.id", autocomplete: "off", spellcheck: "false", class: "mono" }),
+    h("input", {
+      type: "text",
+      name: "dedupExpression",
+      value: saved ?? "",
+      placeholder: "$.data.id",
+      autocomplete: "off",
+      spellcheck: "false",
+      class: "mono",
+    }),
     "An RFC 9535 JSONPath query, for example $.data.id.",
   );
   expression.wrap.append(preview);

@@ -28,7 +28,15 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
   const strategy = field("Strategy", h("select", { name: "dedupStrategy" }, options(STRATEGIES, saved?.strategy ?? "disabled")), "");
   const headerName = field(
     "Header name",
-    h("input", { type: "text", name: "dedupHeaderName", value: saved?.headerName ?? "", placeholder: "Idempotency-Key", autocomplete: "off", spellcheck: "false", maxlength: 128 }),
+    h("input", {
+      type: "text",
+      name: "dedupHeaderName",
+      value: saved?.headerName ?? "",
+      placeholder: "Idempotency-Key",
+      autocomplete: "off",
+      spellcheck: "false",
+      maxlength: 128,
+    }),
     "The request header that holds the idempotency key.",
   );
   const current = () => strategy.control.value as DedupStrategy;
@@ -42,7 +50,11 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
     "fieldset",
     { class: "region" },
     h("legend", null, "Deduplication"),
-    h("p", { class: "region-intro" }, "Checked first, before the body is parsed: a duplicate gets 200 and starts no run. Deduplicated requests appear in Activity."),
+    h(
+      "p",
+      { class: "region-intro" },
+      "Checked first, before the body is parsed: a duplicate gets 200 and starts no run. Deduplicated requests appear in Activity.",
+    ),
     strategy.wrap,
     headerSlot.anchor,
     expressionSlot.anchor,
@@ -79,7 +91,14 @@ export function dedupSection(trigger: Trigger | null, sample: SampleSource): Sec
       const query = expression.field;
       const problems: Array<[Field, string | null]> = [
         [headerName, s === "header-value" ? headerNameProblem(headerName.control.value.trim(), "the header that holds the key") : null],
-        [query, s === "expression" && query.control.value.trim() === "" ? "Enter a JSONPath query, for example $.data.id." : s === "expression" ? query.error() : null],
+        [
+          query,
+          s === "expression" && query.control.value.trim() === ""
+            ? "Enter a JSONPath query, for example $.data.id."
+            : s === "expression"
+              ? query.error()
+              : null,
+        ],
         [windowSeconds, s !== "disabled" ? windowProblem(windowSeconds.control.value) : null],
       ];
       for (const [f, problem] of problems) {

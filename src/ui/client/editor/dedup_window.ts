@@ -27,11 +27,27 @@ export function windowField(saved: number | undefined): Field<HTMLInputElement> 
     { class: "presets" },
     PRESETS.map(([seconds, label]) =>
       // The name starts with the visible text (WCAG 2.5.3, label in name), then says it in words.
-      h("button", { type: "button", class: "chip", onClick: () => setWindow(String(seconds)) }, `${seconds} s`, h("span", { class: "sr-only" }, ` (${seconds} seconds, ${label})`)),
+      h(
+        "button",
+        { type: "button", class: "chip", onClick: () => setWindow(String(seconds)) },
+        `${seconds} s`,
+        h("span", { class: "sr-only" }, ` (${seconds} seconds, ${label})`),
+      ),
     ),
   );
-  const windowSeconds = field("Window (seconds)", input, "A repeat of a key seen within this many seconds is a duplicate: no run, 200 to the caller. At most 86400 (24 hours).", presets);
-  windowSeconds.wrap.append(h("datalist", { id: listId }, PRESETS.map(([seconds, label]) => h("option", { value: seconds, label }))));
+  const windowSeconds = field(
+    "Window (seconds)",
+    input,
+    "A repeat of a key seen within this many seconds is a duplicate: no run, 200 to the caller. At most 86400 (24 hours).",
+    presets,
+  );
+  windowSeconds.wrap.append(
+    h(
+      "datalist",
+      { id: listId },
+      PRESETS.map(([seconds, label]) => h("option", { value: seconds, label })),
+    ),
+  );
 
   function setWindow(value: string) {
     input.value = value;

@@ -34,7 +34,9 @@ function rateProblem(text: string): string | null {
   const t = text.trim();
   if (t === "") return null;
   const n = Number(t);
-  return Number.isFinite(n) && n >= 0.01 && n <= 10_000 ? null : "Enter run starts per second, from 0.01 to 10000 (0.5: one every 2 seconds), or leave it empty.";
+  return Number.isFinite(n) && n >= 0.01 && n <= 10_000
+    ? null
+    : "Enter run starts per second, from 0.01 to 10000 (0.5: one every 2 seconds), or leave it empty.";
 }
 
 /**
@@ -50,11 +52,13 @@ export function destinationProblems(groups: DestinationText[]): DestinationProbl
       name: nameProblem(name, names),
       rateLimit: rateProblem(g.rateLimit),
       concurrency: wholeNumberProblem(g.concurrency, 1, 64, { orEmpty: true }),
-      transform: g.transform.length > MAX_TRANSFORM_CHARS ? `A transform can be at most ${MAX_TRANSFORM_CHARS} characters; this one has ${g.transform.length}.` : null,
+      transform:
+        g.transform.length > MAX_TRANSFORM_CHARS ? `A transform can be at most ${MAX_TRANSFORM_CHARS} characters; this one has ${g.transform.length}.` : null,
       answers: null,
     };
     names.push(name);
-    if (g.answers && answering !== null) problems.answers = `Only one destination answers the caller, and ${answering} already does: set this one to Immediate.`;
+    if (g.answers && answering !== null)
+      problems.answers = `Only one destination answers the caller, and ${answering} already does: set this one to Immediate.`;
     else if (g.answers) answering = name || "another destination";
     return problems;
   });

@@ -43,7 +43,8 @@ function destinationOf(d: DestinationDraft, all: DestinationDraft[]): Destinatio
   const out: Record<string, unknown> = { name: d.name, workflow: d.workflow };
   const filter = filterOf(d);
   if (filter) out.filter = filter;
-  if (d.transform !== undefined) out.transform = { source: d.transform, ...(d.saved?.transform?.timeoutMs === undefined ? {} : { timeoutMs: d.saved.transform.timeoutMs }) };
+  if (d.transform !== undefined)
+    out.transform = { source: d.transform, ...(d.saved?.transform?.timeoutMs === undefined ? {} : { timeoutMs: d.saved.transform.timeoutMs }) };
   if (d.rateLimit !== undefined) out.rateLimit = { perSecond: d.rateLimit };
   if (d.concurrency !== undefined) out.concurrency = d.concurrency;
   if (d.saved?.breaker) out.breaker = d.saved.breaker;

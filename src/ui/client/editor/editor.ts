@@ -30,14 +30,25 @@ export interface EditorOptions {
 function preExecutionRegions(trigger: Trigger | null, plugin: Plugin | null, sample: SampleSource): Section[] {
   const regions: Section[] = [];
   if (!plugin) regions.push(dedupSection(trigger, sample));
-  regions.push(sourcesSection(trigger), schemaSection(trigger), filterSection(trigger, sample), redactionSection(trigger, sample), destinationsSection(trigger, sample), alertsSection(trigger));
+  regions.push(
+    sourcesSection(trigger),
+    schemaSection(trigger),
+    filterSection(trigger, sample),
+    redactionSection(trigger, sample),
+    destinationsSection(trigger, sample),
+    alertsSection(trigger),
+  );
   return regions;
 }
 
 /** The trigger editor form: Authentication Type first, then Name, the mode's fields and the pre-execution regions. */
 export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
   const { trigger, plugin } = o;
-  const name = field("Name", h("input", { type: "text", name: "name", required: true, maxlength: 200, autocomplete: "off", value: trigger?.name ?? o.initialName ?? "" }), "Shown in the trigger list.");
+  const name = field(
+    "Name",
+    h("input", { type: "text", name: "name", required: true, maxlength: 200, autocomplete: "off", value: trigger?.name ?? o.initialName ?? "" }),
+    "Shown in the trigger list.",
+  );
   const sample = sampleSection(trigger);
   const summary = errorSummary();
   const auth = authPart(trigger, plugin, name);
@@ -53,7 +64,17 @@ export function editorForm(o: EditorOptions): { el: HTMLFormElement } {
     "form",
     { class: "editor", novalidate: true, "aria-label": trigger ? `Settings of ${trigger.name}` : "New trigger settings" },
     summary.el,
-    h("div", { class: "editor-grid" }, h("div", { class: "editor-main" }, auth.el, regions.map((s) => asRegion(s.el))), h("div", { class: "editor-aside" }, sample.el)),
+    h(
+      "div",
+      { class: "editor-grid" },
+      h(
+        "div",
+        { class: "editor-main" },
+        auth.el,
+        regions.map((s) => asRegion(s.el)),
+      ),
+      h("div", { class: "editor-aside" }, sample.el),
+    ),
     actions,
   );
   form.addEventListener("submit", saveOnSubmit({ trigger, plugin, name, sections, summary, save, status, onSaved: o.onSaved }));

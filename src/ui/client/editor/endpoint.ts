@@ -15,7 +15,8 @@ function readonlyField(label: string, control: HTMLInputElement | HTMLTextAreaEl
 }
 
 function curlHint(t: Trigger): string {
-  if (t.app) return `A sample request without the provider's signature (a real one comes from the provider, signed with its secret). For a signed test request, on the server: inlet sign ${t.id} --body event.json`;
+  if (t.app)
+    return `A sample request without the provider's signature (a real one comes from the provider, signed with its secret). For a signed test request, on the server: inlet sign ${t.id} --body event.json`;
   switch (t.auth.type) {
     case "bearer":
     case "header":
@@ -35,7 +36,11 @@ function curlHint(t: Trigger): string {
 function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: string; optional?: boolean } | null = null): HTMLElement {
   const fresh = pasted ? h("input", { type: "password", id: uid("new-secret"), autocomplete: "off", spellcheck: "false", class: "mono" }) : null;
   const overlap = h("input", { type: "text", inputmode: "numeric", id: uid("overlap"), value: "86400", class: "short" });
-  const hint = h("p", { class: "hint", id: uid("hint") }, "How long the previous secret keeps working (0 to 604800; 86400 is a day), so callers can switch without a gap.");
+  const hint = h(
+    "p",
+    { class: "hint", id: uid("hint") },
+    "How long the previous secret keeps working (0 to 604800; 86400 is a day), so callers can switch without a gap.",
+  );
   const previous = trigger.auth.previousSecretExpiresAt;
   const status = h("p", { role: "status", class: "muted" }, previous ? ["The previous secret works until ", timeEl(previous), "."] : "");
   const error = h("p", { class: "error", id: uid("err"), "aria-live": "polite" });
@@ -69,7 +74,9 @@ function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: stri
       if (fresh) fresh.value = "";
       replaceChildren(
         status,
-        n > 0 ? ["Rotated. Reveal shows the new secret; the previous one works until ", timeEl(rotated.previousExpiresAt), "."] : "Rotated. Reveal shows the new secret; the previous one no longer works.",
+        n > 0
+          ? ["Rotated. Reveal shows the new secret; the previous one works until ", timeEl(rotated.previousExpiresAt), "."]
+          : "Rotated. Reveal shows the new secret; the previous one no longer works.",
       );
       onRotated();
     } catch (e) {
@@ -78,8 +85,26 @@ function rotation(trigger: Trigger, onRotated: () => void, pasted: { label: stri
       button.disabled = false;
     }
   });
-  const newSecret = fresh ? [h("label", { for: fresh.id }, pasted!.optional ? `New ${pasted!.label.toLowerCase()} (only if you pasted your own)` : `New ${pasted!.label.toLowerCase()}`), fresh] : [];
-  return h("div", { class: "field rotation" }, ...newSecret, h("label", { for: overlap.id }, "Overlap (seconds)"), h("div", { class: "control-row" }, overlap, button), hint, error, status);
+  const newSecret = fresh
+    ? [
+        h(
+          "label",
+          { for: fresh.id },
+          pasted!.optional ? `New ${pasted!.label.toLowerCase()} (only if you pasted your own)` : `New ${pasted!.label.toLowerCase()}`,
+        ),
+        fresh,
+      ]
+    : [];
+  return h(
+    "div",
+    { class: "field rotation" },
+    ...newSecret,
+    h("label", { for: overlap.id }, "Overlap (seconds)"),
+    h("div", { class: "control-row" }, overlap, button),
+    hint,
+    error,
+    status,
+  );
 }
 
 /** The saved trigger's address, its generated secret (hidden until revealed) and the sample curl command. */
@@ -91,7 +116,14 @@ export function endpointSection(trigger: Trigger, plugin: Plugin | null): HTMLEl
   if (generated && trigger.auth.hasSecret) {
     let secret: string | null = null;
     const fetchSecret = async () => (secret ??= (await api<{ secret: string }>("GET", `/api/triggers/${encodeURIComponent(trigger.id)}/secret`)).secret);
-    const input = h("input", { type: "password", readonly: true, spellcheck: "false", class: "mono", placeholder: "Hidden: select Reveal", autocomplete: "off" });
+    const input = h("input", {
+      type: "password",
+      readonly: true,
+      spellcheck: "false",
+      class: "mono",
+      placeholder: "Hidden: select Reveal",
+      autocomplete: "off",
+    });
     const reveal = h("button", { type: "button", class: "secondary small", "aria-pressed": "false" }, "Reveal");
     const describeReveal = (labelId: string) => (reveal.setAttribute("aria-describedby", labelId), reveal);
     reveal.addEventListener("click", async () => {

@@ -25,7 +25,9 @@ export function errorSummary(): ErrorSummary {
         h(
           "ul",
           null,
-          invalid.map((f) => h("li", null, h("button", { type: "button", class: "link-button", onClick: () => f.control.focus() }, `${f.label}: ${f.error()}`))),
+          invalid.map((f) =>
+            h("li", null, h("button", { type: "button", class: "link-button", onClick: () => f.control.focus() }, `${f.label}: ${f.error()}`)),
+          ),
           extra.map((message) => h("li", null, message)),
         ),
       );

@@ -13,10 +13,32 @@ const MODE_HINTS = {
 export function filterSection(trigger: Trigger | null, sample: SampleSource): Section {
   const saved = trigger?.filter;
   const toggle = switchField("Pre-Execution Filter", saved?.enabled ?? false, "Checked after deduplication, against the parsed body.");
-  const mode = field("Mode", h("select", { name: "filterMode" }, options([["include", "Include"], ["exclude", "Exclude"]], saved?.mode ?? "include")), MODE_HINTS[saved?.mode ?? "include"]);
+  const mode = field(
+    "Mode",
+    h(
+      "select",
+      { name: "filterMode" },
+      options(
+        [
+          ["include", "Include"],
+          ["exclude", "Exclude"],
+        ],
+        saved?.mode ?? "include",
+      ),
+    ),
+    MODE_HINTS[saved?.mode ?? "include"],
+  );
   const expression = field(
     "Expression",
-    h("input", { type: "text", name: "filterExpression", value: saved?.expression ?? "", placeholder: '$.type == "order.paid"', autocomplete: "off", spellcheck: "false", class: "mono" }),
+    h("input", {
+      type: "text",
+      name: "filterExpression",
+      value: saved?.expression ?? "",
+      placeholder: '$.type == "order.paid"',
+      autocomplete: "off",
+      spellcheck: "false",
+      class: "mono",
+    }),
     'A JSONPath boolean expression on the body. Equality is ==, strings in quotes; &&, ||, !, <, > work. Example: $.type == "order.paid" && $.amount > 100',
   );
   const result = h("output", { class: "result", for: expression.control.id });
@@ -69,15 +91,7 @@ export function filterSection(trigger: Trigger | null, sample: SampleSource): Se
   sample.subscribe(run);
   run();
 
-  const el = h(
-    "fieldset",
-    { class: "region" },
-    h("legend", null, "Pre-Execution Filter"),
-    toggle.wrap,
-    mode.wrap,
-    expression.wrap,
-    resultRow,
-  );
+  const el = h("fieldset", { class: "region" }, h("legend", null, "Pre-Execution Filter"), toggle.wrap, mode.wrap, expression.wrap, resultRow);
   el.classList.toggle("off", !toggle.control.checked);
 
   return {
@@ -85,7 +99,8 @@ export function filterSection(trigger: Trigger | null, sample: SampleSource): Se
     value: () => ({ filter: { enabled: toggle.control.checked, mode: mode.control.value, expression: expression.control.value.trim() } }),
     validate() {
       const source = expression.control.value.trim();
-      const problem = toggle.control.checked && source === "" ? 'Enter the expression to filter on, for example $.type == "order.paid".' : source ? expression.error() : null;
+      const problem =
+        toggle.control.checked && source === "" ? 'Enter the expression to filter on, for example $.type == "order.paid".' : source ? expression.error() : null;
       expression.setError(problem);
       return problem ? expression.control : null;
     },

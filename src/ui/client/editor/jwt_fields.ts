@@ -35,13 +35,36 @@ export function jwtFields(saved: SavedJwt | undefined): JwtFields {
   // Several algorithms can be set through the API only: kept while the first of them stays chosen.
   const savedAlgorithms: string[] = saved?.algorithms ?? [];
   const algorithms = () => (savedAlgorithms[0] === algorithm.control.value ? savedAlgorithms : [algorithm.control.value]);
-  const publicKey = field("Public key (PEM)", h("textarea", { name: "jwtPublicKey", rows: 4, class: "mono", spellcheck: "false", placeholder: "-----BEGIN PUBLIC KEY-----" }, saved?.publicKey ?? ""), "The signer's public key, or leave it empty and give a JWKS URL.");
-  const jwks = field("JWKS URL", h("input", { type: "url", name: "jwksUrl", value: saved?.jwksUrl ?? "", autocomplete: "off", class: "mono" }), "Fetched and cached; an unknown kid refetches it at most every 30 s.");
-  const issuer = field("Issuer", h("input", { type: "text", name: "jwtIssuer", value: saved?.issuer ?? "", autocomplete: "off" }), "Optional: the iss claim tokens must carry.");
-  const audience = field("Audience", h("input", { type: "text", name: "jwtAudience", value: saved?.audience ?? "", autocomplete: "off" }), "Optional: the aud claim tokens must carry.");
+  const publicKey = field(
+    "Public key (PEM)",
+    h("textarea", { name: "jwtPublicKey", rows: 4, class: "mono", spellcheck: "false", placeholder: "-----BEGIN PUBLIC KEY-----" }, saved?.publicKey ?? ""),
+    "The signer's public key, or leave it empty and give a JWKS URL.",
+  );
+  const jwks = field(
+    "JWKS URL",
+    h("input", { type: "url", name: "jwksUrl", value: saved?.jwksUrl ?? "", autocomplete: "off", class: "mono" }),
+    "Fetched and cached; an unknown kid refetches it at most every 30 s.",
+  );
+  const issuer = field(
+    "Issuer",
+    h("input", { type: "text", name: "jwtIssuer", value: saved?.issuer ?? "", autocomplete: "off" }),
+    "Optional: the iss claim tokens must carry.",
+  );
+  const audience = field(
+    "Audience",
+    h("input", { type: "text", name: "jwtAudience", value: saved?.audience ?? "", autocomplete: "off" }),
+    "Optional: the aud claim tokens must carry.",
+  );
   const tolerance = field(
     "Clock tolerance (seconds)",
-    h("input", { type: "text", inputmode: "numeric", name: "jwtClockTolerance", value: saved?.clockToleranceSeconds === undefined ? "" : String(saved.clockToleranceSeconds), placeholder: "60", class: "short" }),
+    h("input", {
+      type: "text",
+      inputmode: "numeric",
+      name: "jwtClockTolerance",
+      value: saved?.clockToleranceSeconds === undefined ? "" : String(saved.clockToleranceSeconds),
+      placeholder: "60",
+      class: "short",
+    }),
     "How far exp, nbf and iat may be off: 0 to 3600; empty for the default (60).",
   );
   const toleranceText = () => tolerance.control.value.trim();

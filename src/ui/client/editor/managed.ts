@@ -12,7 +12,9 @@ const TYPED = new Set(["text", "password", "number", "url", "email", "search", "
  */
 export function showManaged(form: HTMLFormElement, working: Element[]): void {
   const works = (el: Element) => working.some((part) => part.contains(el)) || el.closest(".arm, .destination-state, .transform-test") !== null;
-  for (const control of form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLButtonElement>("input, select, textarea, button")) {
+  for (const control of form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLButtonElement>(
+    "input, select, textarea, button",
+  )) {
     if (works(control) && !control.closest(".rotation")) continue;
     if (control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && TYPED.has(control.type))) control.readOnly = true;
     else control.disabled = true;
@@ -24,7 +26,11 @@ export function showManaged(form: HTMLFormElement, working: Element[]): void {
       "div",
       { class: "note managed", role: "note" },
       h("p", { class: "note-title" }, "Managed by config file"),
-      h("p", null, "Its settings come from a config file: change them there and apply it (inlet apply -f FILE, or a server started with --config FILE --watch). Reveal and Arm still work here."),
+      h(
+        "p",
+        null,
+        "Its settings come from a config file: change them there and apply it (inlet apply -f FILE, or a server started with --config FILE --watch). Reveal and Arm still work here.",
+      ),
     ),
   );
   // Enter in a field submits no change either.

@@ -33,7 +33,11 @@ export function patternLimitProblems(lines: Array<{ line: number; pattern: strin
 /** The PII Redaction region: switch, Field patterns checked one by one, and a redacted preview of the sample. */
 export function redactionSection(trigger: Trigger | null, sample: SampleSource): Section {
   const saved = trigger?.redaction;
-  const toggle = switchField("PII Redaction", saved?.enabled ?? false, "Applied last, to events that pass deduplication and the filter: matching fields' values are replaced by a marker before $trigger is made.");
+  const toggle = switchField(
+    "PII Redaction",
+    saved?.enabled ?? false,
+    "Applied last, to events that pass deduplication and the filter: matching fields' values are replaced by a marker before $trigger is made.",
+  );
   const patterns = field(
     "Field patterns",
     h("textarea", { name: "patterns", rows: 4, spellcheck: "false", class: "mono", placeholder: "^email$\ncard\npassword" }),
@@ -52,7 +56,9 @@ export function redactionSection(trigger: Trigger | null, sample: SampleSource):
     const limits = patternLimitProblems(lines);
     try {
       // One check per pattern (cached), so each message names its own line.
-      const results = await Promise.all(lines.map(({ pattern }) => (pattern.length <= MAX_PATTERN_LENGTH ? check("regex", pattern) : Promise.resolve({ ok: true as const }))));
+      const results = await Promise.all(
+        lines.map(({ pattern }) => (pattern.length <= MAX_PATTERN_LENGTH ? check("regex", pattern) : Promise.resolve({ ok: true as const }))),
+      );
       if (mine !== seq) return;
       serverProblems = results.flatMap((r, i) => (r.ok ? [] : [`Line ${lines[i].line}: ${withoutLine(r.error)}`]));
     } catch {
@@ -62,7 +68,14 @@ export function redactionSection(trigger: Trigger | null, sample: SampleSource):
     patterns.setError(all.length ? all.join("\n") : null);
     const s = sample.get();
     if (list.length === 0 || all.length || s.state !== "ok") {
-      replaceChildren(preview, h("p", { class: "muted" }, list.length === 0 ? "Add a pattern to preview." : all.length ? "Fix the patterns to preview." : "Paste a sample body to preview."));
+      replaceChildren(
+        preview,
+        h(
+          "p",
+          { class: "muted" },
+          list.length === 0 ? "Add a pattern to preview." : all.length ? "Fix the patterns to preview." : "Paste a sample body to preview.",
+        ),
+      );
       return;
     }
     try {

@@ -52,14 +52,21 @@ export function sampleSection(trigger: Trigger | null): SampleSection {
 
   const parts: Node[] = [h("legend", null, "Test against a sample"), body.wrap];
   if (trigger) {
-    const picker = field("Recent run", h("select", { name: "recentRun" }, options([["", "Loading recent runs…"]])), "Bodies of runs are stored after redaction.");
+    const picker = field(
+      "Recent run",
+      h("select", { name: "recentRun" }, options([["", "Loading recent runs…"]])),
+      "Bodies of runs are stored after redaction.",
+    );
     picker.control.disabled = true;
     let runs: Run[] = [];
     api<Run[]>("GET", `/api/runs?triggerId=${encodeURIComponent(trigger.id)}&include=trigger&limit=20`)
       .then((list) => {
         runs = list.filter((r) => r.trigger && "body" in r.trigger);
         picker.control.replaceChildren(
-          ...options([["", runs.length ? "Choose a recent run…" : "No runs yet"], ...runs.map((r) => [r.id, `${formatTime(r.createdAt)} · ${r.requestId.slice(0, 8)}`] as const)]),
+          ...options([
+            ["", runs.length ? "Choose a recent run…" : "No runs yet"],
+            ...runs.map((r) => [r.id, `${formatTime(r.createdAt)} · ${r.requestId.slice(0, 8)}`] as const),
+          ]),
         );
         picker.control.disabled = runs.length === 0;
       })

@@ -3,7 +3,11 @@ import { field, switchField, wholeNumberProblem } from "../field.ts";
 import type { Trigger } from "../types.ts";
 import type { Section } from "./section.ts";
 
-const EXAMPLE = JSON.stringify({ type: "object", required: ["id", "amount"], properties: { id: { type: "string" }, amount: { type: "number", minimum: 0 } } }, null, 2);
+const EXAMPLE = JSON.stringify(
+  { type: "object", required: ["id", "amount"], properties: { id: { type: "string" }, amount: { type: "number", minimum: 0 } } },
+  null,
+  2,
+);
 
 /** The Schema region: a switch and the JSON Schema (2020-12) bodies must conform to, checked after deduplication. */
 export function schemaSection(trigger: Trigger | null): Section {
@@ -15,12 +19,22 @@ export function schemaSection(trigger: Trigger | null): Section {
   );
   const documentField = field(
     "JSON Schema",
-    h("textarea", { name: "schemaDocument", rows: 8, spellcheck: "false", class: "mono", placeholder: EXAMPLE }, saved?.document === undefined ? "" : JSON.stringify(saved.document, null, 2)),
+    h(
+      "textarea",
+      { name: "schemaDocument", rows: 8, spellcheck: "false", class: "mono", placeholder: EXAMPLE },
+      saved?.document === undefined ? "" : JSON.stringify(saved.document, null, 2),
+    ),
     "JSON Schema 2020-12. Patterns run in the sandbox like every user regex; uniqueItems only for arrays of scalars.",
   );
   const size = field(
     "Body size limit (bytes)",
-    h("input", { type: "text", inputmode: "numeric", name: "maxBodyBytes", value: trigger?.maxBodyBytes ? String(trigger.maxBodyBytes) : "", placeholder: "server default" }),
+    h("input", {
+      type: "text",
+      inputmode: "numeric",
+      name: "maxBodyBytes",
+      value: trigger?.maxBodyBytes ? String(trigger.maxBodyBytes) : "",
+      placeholder: "server default",
+    }),
     "Larger bodies get 413. 1 to 104857600 (100 MiB); empty for the server's --max-body-bytes.",
   );
 
@@ -29,7 +43,9 @@ export function schemaSection(trigger: Trigger | null): Section {
     if (text === "") return {};
     try {
       const value = JSON.parse(text);
-      return value !== null && typeof value === "object" && !Array.isArray(value) ? { value } : { problem: "A JSON Schema is a JSON object, for example {\"type\":\"object\"}." };
+      return value !== null && typeof value === "object" && !Array.isArray(value)
+        ? { value }
+        : { problem: 'A JSON Schema is a JSON object, for example {"type":"object"}.' };
     } catch (error) {
       return { problem: `Not valid JSON: ${(error as Error).message}` };
     }

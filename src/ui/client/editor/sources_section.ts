@@ -4,13 +4,21 @@ import type { Trigger } from "../types.ts";
 import { rolloutSection } from "./rollout_section.ts";
 import type { Section } from "./section.ts";
 
-const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+const lines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 
 /** The Allowed sources region: addresses and CIDR ranges allowed to call; empty means anyone. */
 export function sourcesSection(trigger: Trigger | null): Section {
   const allow = field(
     "Allowed sources",
-    h("textarea", { name: "sources", rows: 3, spellcheck: "false", class: "mono", placeholder: "192.0.2.0/24\n2001:db8::/32\n203.0.113.7" }, (trigger?.sources?.allow ?? []).join("\n")),
+    h(
+      "textarea",
+      { name: "sources", rows: 3, spellcheck: "false", class: "mono", placeholder: "192.0.2.0/24\n2001:db8::/32\n203.0.113.7" },
+      (trigger?.sources?.allow ?? []).join("\n"),
+    ),
     "One address or CIDR range per line; other addresses get 403 before authentication. Empty: any address. Behind a proxy, see --trusted-proxies.",
   );
   const rollout = rolloutSection("sources", trigger?.sources);

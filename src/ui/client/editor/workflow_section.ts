@@ -52,7 +52,15 @@ export function workflowSection(saved: WorkflowSaved): Section {
     place();
   });
 
-  const el = h("fieldset", { class: "subregion" }, h("legend", null, "Workflow"), kind.wrap, ...all.map((field) => slots.get(field)!.anchor), mode.wrap, slots.get(responseTimeout)!.anchor);
+  const el = h(
+    "fieldset",
+    { class: "subregion" },
+    h("legend", null, "Workflow"),
+    kind.wrap,
+    ...all.map((field) => slots.get(field)!.anchor),
+    mode.wrap,
+    slots.get(responseTimeout)!.anchor,
+  );
   place();
 
   return {

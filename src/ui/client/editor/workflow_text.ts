@@ -1,7 +1,11 @@
 /** The Workflow region's one-per-line text fields: a command's argv and an http workflow's request headers. */
 
 /** The non-empty lines of `text`, trimmed. */
-export const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+export const lines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 
 /** `Name: value` lines → a headers object; a line without a colon is reported by its number. */
 export function parseHeaders(text: string): { headers: Record<string, string> } | { problem: string } {
