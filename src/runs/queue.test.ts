@@ -33,6 +33,19 @@ const ok = (run: ClaimedRun): RunOutcome => ({
   answer: { status: 200, headers: {}, body: run.id },
 });
 
+/** An executor whose runs wait for `gate`, counting how many run at once (`counts.most` the most). */
+function gatedRuns() {
+  const gate = Promise.withResolvers<void>();
+  const counts = { running: 0, most: 0 };
+  const execute: ExecuteRun = async (_t, run) => {
+    counts.most = Math.max(counts.most, ++counts.running);
+    await gate.promise;
+    counts.running--;
+    return ok(run);
+  };
+  return { gate, counts, execute };
+}
+
 async function setup(
   execute: ExecuteRun,
   options: { concurrency?: number; mode?: "immediate" | "workflow"; pollMs?: number; directLimit?: number; destinationConcurrency?: number } = {},
@@ -178,33 +191,23 @@ test("workflow response mode: the run starts at once even when the queue is satu
 });
 
 test("workflow response mode starts at most directLimit runs at once; past it a caller's run waits in the queue, and is still awaited", async () => {
-  const gate = Promise.withResolvers<void>();
-  let running = 0;
-  let most = 0;
-  const { queue, commit, store } = await setup(
-    async (_t, run) => {
-      most = Math.max(most, ++running);
-      await gate.promise;
-      running--;
-      return ok(run);
-    },
-    { concurrency: 1, mode: "workflow", directLimit: 2 },
-  );
+  const { gate, counts, execute } = gatedRuns();
+  const { queue, commit, store } = await setup(execute, { concurrency: 1, mode: "workflow", directLimit: 2 });
   await queue.start();
   const runs = [await commit(), await commit(), await commit(), await commit()];
   // Two in direct slots and one in the queue's one slot (which of them a poll took first varies).
   expect(runs.filter((r) => r.direct).length).toBeGreaterThanOrEqual(2);
-  await waitFor("three runs running", () => running === 3);
+  await waitFor("three runs running", () => counts.running === 3);
   await Bun.sleep(100);
-  expect(running).toBe(3);
+  expect(counts.running).toBe(3);
   gate.resolve();
   const outcomes = await Promise.all(runs.map((r) => queue.waitFor(r.id, 5000)));
   expect(outcomes.map((o) => o?.answer?.body)).toEqual(runs.map((r) => r.id));
-  expect(most).toBe(3);
+  expect(counts.most).toBe(3);
   // Once they ended, the next caller starts at once again.
   expect((await commit()).direct).toBe(true);
   // Its slot frees once the runner returns, or once its claim comes back empty when a poll took the run first.
-  await waitFor("no run running, no slot held", () => running === 0 && queue.directInUse === 0);
+  await waitFor("no run running, no slot held", () => counts.running === 0 && queue.directInUse === 0);
   // A slot is taken when it is given, before the commit: callers of one burst cannot all pass.
   const t = trigger("workflow");
   const leases = [queue.directSlotFor(t), queue.directSlotFor(t), queue.directSlotFor(t)];
@@ -221,30 +224,20 @@ test("workflow response mode starts at most directLimit runs at once; past it a 
 });
 
 test("a waiting caller's run keeps its destination's concurrency: past it, it waits queued and is still awaited", async () => {
-  const gate = Promise.withResolvers<void>();
-  let running = 0;
-  let most = 0;
-  const { queue, commit, store } = await setup(
-    async (_t, run) => {
-      most = Math.max(most, ++running);
-      await gate.promise;
-      running--;
-      return ok(run);
-    },
-    { concurrency: 8, mode: "workflow", destinationConcurrency: 1 },
-  );
+  const { gate, counts, execute } = gatedRuns();
+  const { queue, commit, store } = await setup(execute, { concurrency: 8, mode: "workflow", destinationConcurrency: 1 });
   await queue.start();
   const runs = [await commit(), await commit()];
   // Both got a direct slot, but the destination allows one run at a time.
   expect(runs.map((r) => r.direct)).toEqual([true, true]);
-  await waitFor("one run running", () => running === 1);
+  await waitFor("one run running", () => counts.running === 1);
   await Bun.sleep(150);
-  expect(running).toBe(1);
+  expect(counts.running).toBe(1);
   expect((await store.getRun(runs[1].id))?.status).toBe("queued");
   gate.resolve();
   const outcomes = await Promise.all(runs.map((r) => queue.waitFor(r.id, 5000)));
   expect(outcomes.map((o) => o?.answer?.body)).toEqual(runs.map((r) => r.id));
-  expect(most).toBe(1);
+  expect(counts.most).toBe(1);
   await queue.stop(1000);
   await store.close();
 });
