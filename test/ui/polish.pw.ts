@@ -112,15 +112,13 @@ test("each outcome has its own colour, far from the others and clear of the back
   await expect(page.getByRole("table").getByText("Authentication failed")).toBeVisible();
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    const swatches = await page
-      .locator(".legend .swatch")
-      .evaluateAll((els) =>
-        els.map((el) => ({
-          label: el.parentElement!.textContent,
-          colour: getComputedStyle(el).backgroundColor,
-          texture: getComputedStyle(el).backgroundImage,
-        })),
-      );
+    const swatches = await page.locator(".legend .swatch").evaluateAll((els) =>
+      els.map((el) => ({
+        label: el.parentElement!.textContent,
+        colour: getComputedStyle(el).backgroundColor,
+        texture: getComputedStyle(el).backgroundImage,
+      })),
+    );
     const surface = await page.locator(".chart-figure").evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(swatches.map((s) => s.label)).toEqual(["Run", "Deduplicated", "Filtered", "Authentication failed", "Rejected", "Error"]);
     for (const s of swatches) expect(contrast(s.colour, surface), `${s.label} on the chart (${scheme})`).toBeGreaterThanOrEqual(3);
