@@ -483,7 +483,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     expect(moved.stdout).toContain("0 triggers, 0 runs, 0 Activity rows, 0 dedup keys");
   }, 60_000);
 
-  test("what later features store comes along: replays and their lane, ordering keys, filtered requests, counted refusals, alert states and undelivered notifications", async () => {
+  test("what later features store comes along: replays and their lane, ordering keys, filtered requests, counted refusals, alert states, undelivered notifications and paused destinations", async () => {
     const dir = tempDir();
     const sqlite = new SqliteStore(join(dir, "inlet.db"));
     const now = Date.now();
@@ -536,6 +536,8 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     const sqliteFiltered = await sqlite.getActivity(filtered.id);
     const sqliteAlerts = await sqlite.listAlerts();
     expect(sqliteAlerts.map((a) => a.notifiedAt)).toEqual([at, null]);
+    // A paused destination (another than the runs' own, which are claimed below).
+    await sqlite.setPaused("t1", "crm", true);
     await sqlite.close();
 
     const url = await freshDatabase((await sharedPostgres())!);
@@ -543,6 +545,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     expect(moved.stderr).toBe("");
     expect(moved.stdout).toContain("1 triggers, 3 runs, 5 Activity rows, 0 dedup keys");
     expect(moved.stdout).toContain("2 alert states, 1 notifications not yet delivered");
+    expect(moved.stdout).toContain("1 destination states (pauses and breakers)");
     const pg = await PostgresStore.open(url);
     try {
       expect(await Promise.all(runs.map((r) => pg.getRun(r.id)))).toEqual(sqliteRuns);
@@ -554,6 +557,7 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
       expect(await pg.getActivity(counted.id)).toMatchObject({ count: 441 });
       expect(await pg.getActivity("a-later")).toBeNull();
       expect(await pg.listAlerts()).toEqual(sqliteAlerts);
+      expect((await pg.destinationStates("t1")).map((d) => [d.destination, d.paused])).toEqual([["crm", true]]);
       // The undelivered notification is due at once, without the stopped server's lease; the delivered one is never sent again.
       expect(await pg.claimAlertNotifications("new-instance", 10, new Date(), 30_000)).toEqual([
         { id: "n-pending", alertId: "t1/backlog:2:", payload: '{"n":2}', attempts: 2 },

@@ -169,6 +169,7 @@ async function copyDataDir(dir: string, url: string, envKey: string | undefined,
     print(`copied ${source.path} to ${where}, in one transaction:`);
     print(`  ${summary.triggers} triggers, ${summary.runs} runs, ${summary.activity} Activity rows, ${summary.dedupKeys} dedup keys`);
     if (summary.alerts) print(`  ${summary.alerts} alert states, ${summary.pendingNotifications} notifications not yet delivered`);
+    if (summary.destinationStates) print(`  ${summary.destinationStates} destination states (pauses and breakers)`);
     if (summary.requeued) print(`  ${summary.requeued} runs that were running are queued again (an instance executes them)`);
     if (summary.expiredKeys) print(`  ${summary.expiredKeys} expired dedup keys left behind`);
     if (summary.meta.length) print(`  meta: ${summary.meta.join(", ")}${summary.meta.includes(ADMIN_TOKEN_META) ? " (the admin token is unchanged)" : ""}`);

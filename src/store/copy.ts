@@ -21,6 +21,8 @@ export interface CopySummary {
   expiredKeys: number;
   /** Alert states (each rule's ok/firing, so a firing alert is not notified again). */
   alerts: number;
+  /** Destinations' states (paused, the breaker), so a paused destination stays paused after the move. */
+  destinationStates: number;
   /** Alert notifications not yet delivered (delivered by an instance, without the stopped server's lease). */
   pendingNotifications: number;
   meta: string[];
@@ -140,6 +142,25 @@ const TABLES: TableCopy[] = [
     identity: false,
   },
   {
+    // A paused destination stays paused, and an open breaker open, on the new store (README "Limits, the breaker and pause").
+    table: "destination_state",
+    select: `SELECT trigger_id, destination, CASE WHEN paused THEN 'true' ELSE 'false' END AS paused, breaker, failures, open_until_ms, open_ms,
+      opened_at_ms, window_start_ms, window_count FROM destination_state ORDER BY trigger_id, destination`,
+    columns: {
+      trigger_id: "text",
+      destination: "text",
+      paused: "boolean",
+      breaker: "text",
+      failures: "integer",
+      open_until_ms: "bigint",
+      open_ms: "bigint",
+      opened_at_ms: "bigint",
+      window_start_ms: "double precision",
+      window_count: "integer",
+    },
+    identity: false,
+  },
+  {
     // In their order, under new seqs; leases are dropped like the runs': the process holding them is gone.
     table: "alert_outbox",
     select: "SELECT id, alert_id, payload, attempts, next_ms, delivered_at FROM alert_outbox ORDER BY seq",
@@ -203,7 +224,7 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
   try {
     return (await sql.begin(async (tx) => {
       // Writers on the target (another copy, an instance started too early) wait until the copy is done.
-      await tx.unsafe("LOCK TABLE triggers, runs, activity, dedup_keys, meta, alerts, alert_outbox IN EXCLUSIVE MODE");
+      await tx.unsafe("LOCK TABLE triggers, runs, activity, dedup_keys, meta, alerts, alert_outbox, destination_state IN EXCLUSIVE MODE");
       const [held] = await tx.unsafe(
         "SELECT (SELECT count(*) FROM triggers)::int AS triggers, (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM activity)::int AS activity, (SELECT count(*) FROM dedup_keys)::int AS keys, (SELECT count(*) FROM alerts)::int AS alerts",
       );
@@ -238,8 +259,8 @@ export async function copySqliteToPostgres(source: SqliteSource, url: string, op
       const [revision] = await tx`INSERT INTO meta (key, value) VALUES ('triggers_revision', ${String(sourceRevision + 1)})
         ON CONFLICT (key) DO UPDATE SET value = (GREATEST(meta.value::bigint, ${sourceRevision}::bigint) + 1)::text RETURNING value`;
       await tx`SELECT pg_notify(${TRIGGERS_CHANNEL}, ${revision.value as string})`;
-      const [triggers, runs, activity, dedupKeys, alerts] = counts;
-      return { triggers, runs, requeued, activity, dedupKeys, expiredKeys, alerts, pendingNotifications, meta: [...meta.keys()].sort() };
+      const [triggers, runs, activity, dedupKeys, alerts, destinationStates] = counts;
+      return { triggers, runs, requeued, activity, dedupKeys, expiredKeys, alerts, destinationStates, pendingNotifications, meta: [...meta.keys()].sort() };
     })) as CopySummary;
   } finally {
     await sql.close({ timeout: 5 }).catch(() => {});

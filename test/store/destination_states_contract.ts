@@ -101,4 +101,23 @@ export function destinationStatesContract(open: OpenStore): void {
     expect((await store.claimRuns("a", 8, 60_000, at(2000), rules)).map((r) => r.destination).sort()).toEqual(["fast", "fast", "slow"]);
     await store.close();
   });
+  test("a destination's state goes with it: removed from the trigger (re-added, it starts afresh) or with the trigger deleted", async () => {
+    const store = await open();
+    const withTwo = (t: ReturnType<typeof trigger>) => ({
+      ...t,
+      config: { ...t.config, workflow: undefined, destinations: ["crm", "audit"].map((name) => ({ name, workflow: { kind: "none" as const } })) },
+    });
+    const t = withTwo(trigger("t-gone"));
+    await store.insertTrigger(t as never);
+    await store.setPaused("t-gone", "crm", true);
+    await store.setPaused("t-gone", "audit", true);
+    const onlyAudit = { ...t, config: { ...t.config, destinations: t.config.destinations.filter((d) => d.name === "audit") } };
+    await store.updateTrigger(onlyAudit as never);
+    expect((await store.destinationStates("t-gone")).map((s) => s.destination)).toEqual(["audit"]);
+    await store.updateTrigger(t as never);
+    expect((await store.destinationStates("t-gone")).map((s) => [s.destination, s.paused])).toEqual([["audit", true]]);
+    expect(await store.deleteTrigger("t-gone")).toBe(true);
+    expect(await store.destinationStates("t-gone")).toEqual([]);
+    await store.close();
+  });
 }

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import { TokenTaken } from "../errors.ts";
 import { toTrigger } from "../rows.ts";
-import { parkedToken, type TriggerChanges } from "../trigger_changes.ts";
+import { destinationNames, parkedToken, type TriggerChanges } from "../trigger_changes.ts";
 import type { StoredTrigger, TriggerStore, TriggerWatch } from "../trigger_store.ts";
 import type { PostgresConnection } from "./connection.ts";
 
@@ -102,6 +102,8 @@ async function updateRow(tx: SQL, trigger: StoredTrigger): Promise<void> {
   const c = trigger.config;
   await tx`UPDATE triggers SET token = ${c.token}, config = ${JSON.stringify(c)}, secret_sealed = ${trigger.secretSealed},
     app_secret_sealed = ${trigger.appSecretSealed}, armed_until = ${trigger.armedUntil ?? null}, updated_at = ${c.updatedAt} WHERE id = ${c.id}`;
+  // A destination removed takes its state (pause, breaker) with it: re-added, it starts afresh.
+  await tx`DELETE FROM destination_state WHERE trigger_id = ${c.id} AND destination NOT IN (SELECT jsonb_array_elements_text(CAST(${destinationNames(c)}::text AS jsonb)))`;
 }
 
 async function deleteRows(tx: SQL, id: string): Promise<boolean> {
@@ -110,6 +112,7 @@ async function deleteRows(tx: SQL, id: string): Promise<boolean> {
   await tx`DELETE FROM runs WHERE trigger_id = ${id}`;
   await tx`DELETE FROM activity WHERE trigger_id = ${id}`;
   await tx`DELETE FROM dedup_keys WHERE trigger_id = ${id}`;
+  await tx`DELETE FROM destination_state WHERE trigger_id = ${id}`;
   return true;
 }
 

@@ -1,7 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import { TokenTaken } from "../errors.ts";
 import { toTrigger, type TriggerRow } from "../rows.ts";
-import { parkedToken, type TriggerChanges } from "../trigger_changes.ts";
+import { destinationNames, parkedToken, type TriggerChanges } from "../trigger_changes.ts";
 import type { StoredTrigger, TriggerStore } from "../trigger_store.ts";
 import type { SqliteConnection } from "./connection.ts";
 
@@ -49,6 +49,8 @@ export class SqliteTriggers implements TriggerStore {
       c.updatedAt,
       c.id,
     ]);
+    // A destination removed takes its state (pause, breaker) with it: re-added, it starts afresh.
+    this.db.run("DELETE FROM destination_state WHERE trigger_id = ? AND destination NOT IN (SELECT value FROM json_each(?))", [c.id, destinationNames(c)]);
   }
 
   private deleteRows(id: string): boolean {
@@ -57,6 +59,7 @@ export class SqliteTriggers implements TriggerStore {
     this.db.run("DELETE FROM runs WHERE trigger_id = ?", [id]);
     this.db.run("DELETE FROM activity WHERE trigger_id = ?", [id]);
     this.db.run("DELETE FROM dedup_keys WHERE trigger_id = ?", [id]);
+    this.db.run("DELETE FROM destination_state WHERE trigger_id = ?", [id]);
     return true;
   }
 
