@@ -235,6 +235,11 @@ describe("from the command line", () => {
     const dry = await cli(["triggers", "replay", t.id, "--status", "failed", "--dry-run", ...dataDir]);
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toEqual({ matched: 2, replayed: 0, runIds: [] });
+    // --destinations: only runs of those destinations (the shorthand's one is `default`).
+    const ofDefault = await replay(t.id, "--status", "failed,succeeded", "--destinations", "default", "--dry-run");
+    expect(JSON.parse(ofDefault.stdout)).toMatchObject({ matched: 2, replayed: 0 });
+    const ofOther = await replay(t.id, "--status", "failed,succeeded", "--destinations", "crm,audit", "--dry-run");
+    expect(JSON.parse(ofOther.stdout)).toMatchObject({ matched: 0, replayed: 0 });
 
     status = 200;
     const one = await cli(["runs", "replay", oldest.id, ...dataDir]);
@@ -427,7 +432,7 @@ describe("replay: what each promise of docs/api.md#replay pins", () => {
 });
 
 describe("inlet triggers replay, flag by flag", () => {
-  test("--source filtered with --since/--until (both inclusive), --status lists; a bad flag or an unknown trigger fails on one line", async () => {
+  test("--source filtered with --since/--until (both inclusive), --status and --destinations lists; a bad flag or an unknown trigger fails on one line", async () => {
     const t = await server.createTrigger({ name: "replay-cli-flags", filter: { enabled: true, mode: "exclude", expression: "$.skip == true" } });
     // A few ms apart: the window below is drawn between their arrival times (ms resolution).
     for (const n of [1, 2, 3]) {

@@ -98,11 +98,15 @@ export const COMMANDS: readonly CliCommand[] = [
   },
   {
     name: "triggers replay",
-    usage: ["ID [--status failed[,succeeded…]] [--source runs|filtered] [--since ISO]", "[--until ISO] [--limit N] [--skip-filter] [--dry-run] [flags]"],
+    usage: [
+      "ID [--status failed[,succeeded…]] [--destinations NAME[,NAME…]] [--source runs|filtered]",
+      "[--since ISO] [--until ISO] [--limit N] [--skip-filter] [--dry-run] [flags]",
+    ],
     description: ["replay a trigger's runs (failed ones unless --status says)", "or filtered requests, oldest first, each request once"],
     reads: "flags",
     flags: [
       { name: "status", value: "failed[,succeeded…]", help: "the statuses of the runs to replay" },
+      { name: "destinations", value: "NAME[,NAME…]", help: "only runs of these destinations" },
       { name: "source", value: "runs|filtered", help: "its runs, or the requests its filter turned away" },
       { name: "since", value: "ISO", help: "from this time" },
       { name: "until", value: "ISO", help: "up to this time" },

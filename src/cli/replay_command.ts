@@ -30,6 +30,12 @@ const flagOf = (path: string) => {
   return `--${FLAGS[field] ?? field}`;
 };
 
+/** A comma-separated flag's values. */
+const listOf = (value: string | true) =>
+  String(value)
+    .split(",")
+    .map((s) => s.trim());
+
 function settled(result: ReplayResult): unknown {
   if (result.kind === "refused") throw new UsageError(result.error);
   return result.kind === "filtered" ? { outcome: "filtered" } : result.run;
@@ -41,7 +47,7 @@ export async function replayRunCommand(core: Core, config: ServerConfig, runId: 
   return settled(await replayOn(core, config).run(runId));
 }
 
-/** `inlet triggers replay TRIGGER_ID [--status failed] [--source filtered] [--since ISO] [--until ISO] [--limit N] [--skip-filter] [--dry-run]`. */
+/** `inlet triggers replay TRIGGER_ID [--status failed] [--destinations crm,…] [--source filtered] [--since ISO] [--until ISO] [--limit N] [--skip-filter] [--dry-run]`. */
 export async function replayTriggerCommand(
   core: Core,
   config: ServerConfig,
@@ -51,10 +57,8 @@ export async function replayTriggerCommand(
   if (!triggerId) throw new UsageError("triggers replay needs a trigger id");
   const body: Record<string, unknown> = {};
   if (options.source) body.source = options.source;
-  if (options.status)
-    body.status = String(options.status)
-      .split(",")
-      .map((s) => s.trim());
+  if (options.status) body.status = listOf(options.status);
+  if (options.destinations) body.destinations = listOf(options.destinations);
   if (options.since) body.since = options.since;
   if (options.until) body.until = options.until;
   if (options.limit) body.limit = Number(options.limit);
