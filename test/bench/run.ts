@@ -542,8 +542,10 @@ async function endToEndRuns(inletUrl: string, body: string) {
   const target = await startPinned([process.execPath, "run", "test/bench/target_server.ts"], {}, /target listening on (http:\/\/\S+)/);
   const deliveries = async () => ((await (await fetch(`${target.url}/count`)).json()) as { deliveries: number }).deliveries;
   const workflow = { kind: "http", url: `${target.url}/hook` };
-  const waiting = await api(inletUrl, "/api/triggers", { name: "bench-e2e-workflow", response: { mode: "workflow", timeoutMs: 30_000 }, workflow });
-  const immediate = await api(inletUrl, "/api/triggers", { name: "bench-e2e-immediate", workflow });
+  // One destination allowed as many runs at once as the server's run slots (8), not the default 2.
+  const destinations = [{ name: "default", workflow, concurrency: 8 }];
+  const waiting = await api(inletUrl, "/api/triggers", { name: "bench-e2e-workflow", response: { mode: "workflow", timeoutMs: 30_000 }, destinations });
+  const immediate = await api(inletUrl, "/api/triggers", { name: "bench-e2e-immediate", destinations });
 
   const closedLoop = await load(waiting.url, { seconds, connections, body, headers: json });
   if (closedLoop.non2xx > 0) throw new Error(`end to end (workflow response mode): ${closedLoop.non2xx} non-2xx answers`);
