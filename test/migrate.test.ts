@@ -353,10 +353,11 @@ describe.skipIf(!postgresAvailable())("migrate with PostgreSQL", () => {
     });
     await sqlite.commitIngest({
       dedup: null,
-      run: { ...run("r-held", now - 3000), status: "running", result: null, attempts: 0, finishedAt: null },
+      run: { ...run("r-held", now - 3000), status: "queued", result: null, attempts: 0, finishedAt: null },
       activity: activityRow("held", now - 3000, "r-held"),
-      lease: { owner: "gone-process", untilMs: now + 3_600_000 },
     });
+    // Running under a process that is gone, its lease an hour from lapsing.
+    expect((await sqlite.claimRun("r-held", "gone-process", 3_600_000, new Date(now)))?.status).toBe("running");
     // Enough rows for several batches; ids that do not sort the way they were written.
     await Promise.all(Array.from({ length: 1200 }, (_, i) => sqlite.recordActivity(activityRow(`bulk-${(i * 7919) % 1200}`, now - 2000 + i, null))));
     const sqliteRuns = await sqlite.listRuns({ limit: 500, includeTrigger: true });

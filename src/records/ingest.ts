@@ -1,5 +1,5 @@
 import type { ActivityRecord } from "./activity.ts";
-import type { RunLease, RunRecord, RunStatus } from "./run.ts";
+import type { RunRecord, RunStatus } from "./run.ts";
 
 /** A dedup key to record with the outcome of a request: stored hashed, per trigger. */
 export interface DedupClaim {
@@ -14,17 +14,16 @@ export interface DedupClaim {
  */
 export interface IngestRecord {
   dedup: DedupClaim | null;
-  /** The run, as given (with several destinations, the first's); a run committed `running` is held under `lease`. */
+  /** The run, as given (with several destinations, the first's): queued, or already ended (workflow `none`). */
   run: (RunRecord & { trigger: unknown }) | null;
   /**
    * The runs of the request's other destinations (README "Destinations"), committed with `run`,
-   * the dedup key and the Activity row, all or nothing; each queued (never leased), same `$trigger`.
+   * the dedup key and the Activity row, all or nothing; same `$trigger`.
    */
   fanOut?: Array<RunRecord & { trigger: unknown }>;
   /** `run.trigger` already serialized, when the pipeline has it: the store keeps it as is. */
   triggerJson?: string;
   activity: ActivityRecord;
-  lease?: RunLease | null;
 }
 
 /** What a bulk replay selects (docs/api.md#replay): a trigger's runs by status and time, or its filtered requests by time. */

@@ -3,12 +3,13 @@ import { activity, run, trigger, type OpenStore } from "./contract_fixtures.ts";
 
 /** RunLeases: runs are claimed once, under a lease only their holder may use; ordering keys hold runs back. */
 export function runLeasesContract(open: OpenStore): void {
-  test("a run committed with a lease is running, held by its owner until the lease lapses", async () => {
+  test("a claimed run is running, held by its owner until the lease lapses", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t10"));
     const now = new Date();
-    const r = { ...run("t10", now), status: "running" as const, attempts: 0, finishedAt: null };
-    await store.commitIngest({ dedup: null, run: r, activity: activity("t10", now, "run", r.id), lease: { owner: "mine", untilMs: now.getTime() + 10_000 } });
+    const r = { ...run("t10", now), status: "queued" as const, attempts: 0, finishedAt: null };
+    await store.commitIngest({ dedup: null, run: r, activity: activity("t10", now, "run", r.id) });
+    expect((await store.claimRun(r.id, "mine", 10_000, now))?.id).toBe(r.id);
     expect((await store.getRun(r.id))?.status).toBe("running");
     expect(await store.claimRuns("other", 5, 10_000, new Date(now.getTime() + 5_000))).toEqual([]);
     const done = { status: "succeeded" as const, result: null, error: null, attempts: 1, finishedAt: now.toISOString() };
