@@ -25,15 +25,6 @@ export interface RunRecord {
 }
 
 /**
- * A run committed already held by the instance that accepted it (workflow response mode: the
- * caller waits on that instance, so no other instance may pick the run up first).
- */
-export interface RunLease {
-  owner: string;
-  untilMs: number;
-}
-
-/**
  * One of the instance's slots for workflow response mode runs, taken before its run's commit so
  * that the waiting caller's run need not wait for the queue's shared slots. The run is still
  * committed queued and claimed under its destination's limits (README "Limits, the breaker and
