@@ -2,6 +2,10 @@ import { expect, test } from "bun:test";
 import type { AlertNotification, AlertRecord } from "../records/alert.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import type { Store } from "../store/store.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
 import { AlertMonitor } from "./monitor.ts";
 
 test("a delivery asked for while one runs runs again after it: a notification committed meanwhile goes out at once, not at the next tick", async () => {
@@ -161,5 +165,51 @@ test("a silence shorter than the evaluation interval resolves once a request is 
     expect(sent).toEqual(["alert.firing", "alert.resolved", "alert.firing", "alert.resolved"]);
   } finally {
     await monitor.stop();
+  }
+});
+
+test("destination_open fires once a destination's breaker has been open that long, and resolves when it closes (the SQLite store measuring)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "inlet-monitor-"));
+  const store = new SqliteStore(join(dir, "inlet.db"));
+  const start = Date.parse("2026-03-01T12:00:00.000Z");
+  let nowMs = start;
+  const at = new Date(start).toISOString();
+  const config = {
+    id: "t-open",
+    token: "tok-open",
+    name: "crm-hook",
+    createdAt: at,
+    updatedAt: at,
+    alerts: [{ kind: "destination_open", seconds: 60 }],
+    destinations: [{ name: "crm", workflow: { kind: "http", url: "http://127.0.0.1:9/" } }],
+  };
+  await store.insertTrigger({ config: config as never, secretSealed: null, appSecretSealed: null });
+  const monitor = new AlertMonitor({
+    store,
+    triggers: { list: () => [config as unknown as TriggerRecord] },
+    url: "http://127.0.0.1:9/",
+    intervalMs: 5000,
+    owner: "me",
+    log: () => {},
+    now: () => new Date(nowMs),
+  });
+  const stateAfter = async (seconds: number) => {
+    nowMs = start + seconds * 1000;
+    await monitor.evaluate();
+    return (await store.listAlerts()).find((a) => a.triggerId === "t-open")?.state ?? "none";
+  };
+  try {
+    const rule = { failures: 1, openSeconds: 600 };
+    // One failed attempt opens the breaker (failures: 1) at the start.
+    expect((await store.recordDelivery("t-open", "crm", rule, false, new Date(start))).breaker).toBe("open");
+    expect(await stateAfter(30)).not.toBe("firing");
+    expect(await stateAfter(61)).toBe("firing");
+    // A successful attempt closes it: the alert resolves.
+    expect((await store.recordDelivery("t-open", "crm", rule, true, new Date(start + 62_000))).breaker).toBe("closed");
+    expect(await stateAfter(65)).toBe("ok");
+  } finally {
+    await monitor.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
