@@ -16,8 +16,8 @@ export interface DestinationState {
   openMs: number | null;
   /** When it opened first since it last worked (for the `destination_open` alert). */
   openedAtMs: number | null;
-  /** The rate limit's window: when it began and how many runs started in it. */
-  windowStartMs: number | null;
+  /** The rate limit's window: its last start, and how many runs started in it (README "Limits, the breaker and pause"). */
+  lastStartMs: number | null;
   windowCount: number;
 }
 
@@ -35,7 +35,7 @@ export const okState = (triggerId: string, destination: string): DestinationStat
   openUntilMs: null,
   openMs: null,
   openedAtMs: null,
-  windowStartMs: null,
+  lastStartMs: null,
   windowCount: 0,
 });
 

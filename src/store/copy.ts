@@ -145,7 +145,7 @@ const TABLES: TableCopy[] = [
     // A paused destination stays paused, and an open breaker open, on the new store (README "Limits, the breaker and pause").
     table: "destination_state",
     select: `SELECT trigger_id, destination, CASE WHEN paused THEN 'true' ELSE 'false' END AS paused, breaker, failures, open_until_ms, open_ms,
-      opened_at_ms, window_start_ms, window_count FROM destination_state ORDER BY trigger_id, destination`,
+      opened_at_ms, last_start_ms, window_count FROM destination_state ORDER BY trigger_id, destination`,
     columns: {
       trigger_id: "text",
       destination: "text",
@@ -155,7 +155,7 @@ const TABLES: TableCopy[] = [
       open_until_ms: "bigint",
       open_ms: "bigint",
       opened_at_ms: "bigint",
-      window_start_ms: "double precision",
+      last_start_ms: "double precision",
       window_count: "integer",
     },
     identity: false,

@@ -34,24 +34,29 @@ export function admit(state: DestinationState, rules: DestinationRules | null, r
   return { room, next };
 }
 
-/** Starts the rate limit still allows in the current window (a new window when the last one is over). */
+/**
+ * Starts the rate limit still allows now. Starts are counted in windows of at most `perWindow`;
+ * a new window opens only a full window's length after the last start of the one before, so no
+ * sliding window of that length (one second; below 1/s, `1/perSecond` seconds) ever holds more
+ * than `perWindow` starts — however the starts of a window were spread out.
+ */
 function rateRoom(state: DestinationState, perSecond: number, now: number): number {
   const { windowMs, perWindow } = rateWindow(perSecond);
-  if (state.windowStartMs === null || now - state.windowStartMs >= windowMs) return perWindow;
+  if (state.lastStartMs === null || now - state.lastStartMs >= windowMs) return perWindow;
   return Math.max(0, perWindow - state.windowCount);
 }
 
-/** A rate as windows: at most max(1, perSecond) starts a second; below 1, one start per 1/perSecond seconds. */
+/** A rate as windows: at most max(1, floor(perSecond)) starts a second; below 1, one start per 1/perSecond seconds. */
 function rateWindow(perSecond: number): { windowMs: number; perWindow: number } {
   return perSecond >= 1 ? { windowMs: 1000, perWindow: Math.floor(perSecond) } : { windowMs: 1000 / perSecond, perWindow: 1 };
 }
 
-/** The state after `started` of its runs started now: counted in the rate limit's window. */
+/** The state after `started` of its runs started now: counted in the rate limit's window, now its last start. */
 export function afterStarts(state: DestinationState, rules: DestinationRules | null, started: number, now: number): DestinationState | null {
   if (started === 0 || rules?.perSecond === undefined) return null;
   const { windowMs } = rateWindow(rules.perSecond);
-  const fresh = state.windowStartMs === null || now - state.windowStartMs >= windowMs;
-  return { ...state, windowStartMs: fresh ? now : state.windowStartMs, windowCount: (fresh ? 0 : state.windowCount) + started };
+  const fresh = state.lastStartMs === null || now - state.lastStartMs >= windowMs;
+  return { ...state, lastStartMs: now, windowCount: (fresh ? 0 : state.windowCount) + started };
 }
 
 /** A breaker's settings: open after `failures` consecutive failed attempts (0: never), for `openSeconds`. */

@@ -105,7 +105,7 @@ export interface DestinationStateRow {
   open_until_ms: number | string | null;
   open_ms: number | string | null;
   opened_at_ms: number | string | null;
-  window_start_ms: number | string | null;
+  last_start_ms: number | string | null;
   window_count: number;
 }
 
@@ -120,13 +120,13 @@ export const toDestinationState = (row: DestinationStateRow): DestinationState =
   openUntilMs: numberOrNull(row.open_until_ms),
   openMs: numberOrNull(row.open_ms),
   openedAtMs: numberOrNull(row.opened_at_ms),
-  windowStartMs: numberOrNull(row.window_start_ms),
+  lastStartMs: numberOrNull(row.last_start_ms),
   windowCount: Number(row.window_count),
 });
 
 /** A state's columns in the order DESTINATION_STATE_COLUMNS names them. */
 export const destinationStateValues = (s: DestinationState) =>
-  [s.triggerId, s.destination, s.paused, s.breaker, s.failures, s.openUntilMs, s.openMs, s.openedAtMs, s.windowStartMs, s.windowCount] as const;
+  [s.triggerId, s.destination, s.paused, s.breaker, s.failures, s.openUntilMs, s.openMs, s.openedAtMs, s.lastStartMs, s.windowCount] as const;
 
 export const DESTINATION_STATE_COLUMNS =
-  "trigger_id, destination, paused, breaker, failures, open_until_ms, open_ms, opened_at_ms, window_start_ms, window_count";
+  "trigger_id, destination, paused, breaker, failures, open_until_ms, open_ms, opened_at_ms, last_start_ms, window_count";

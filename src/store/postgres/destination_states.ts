@@ -72,7 +72,7 @@ export async function saveState(sql: SQL, state: DestinationState): Promise<Dest
     `INSERT INTO destination_state (${DESTINATION_STATE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (trigger_id, destination) DO UPDATE SET paused = excluded.paused, breaker = excluded.breaker, failures = excluded.failures,
        open_until_ms = excluded.open_until_ms, open_ms = excluded.open_ms, opened_at_ms = excluded.opened_at_ms,
-       window_start_ms = excluded.window_start_ms, window_count = excluded.window_count`,
+       last_start_ms = excluded.last_start_ms, window_count = excluded.window_count`,
     [...destinationStateValues(state)],
   );
   return state;

@@ -192,4 +192,11 @@ export const MIGRATIONS: Array<{ version: number; name: string; sql: string }> =
       );
     `,
   },
+  {
+    version: 16,
+    name: "the rate limit counts from a window's last start (no sliding second may hold more than its starts)",
+    sql: `
+      ALTER TABLE destination_state RENAME COLUMN window_start_ms TO last_start_ms;
+    `,
+  },
 ];
