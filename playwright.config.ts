@@ -1,7 +1,7 @@
 /**
  * Browser tests of the web panel (test/ui/*.pw.ts). Chromium is Debian's (`/usr/bin/chromium`,
- * installed by .ci/run); `playwright install` is never needed. The global setup starts inlet from
- * source on a free port with a throwaway data dir and a known admin token.
+ * installed by .ci/run); `playwright install` is never needed. The global setup starts one inlet
+ * per worker from source, each on a free port with a throwaway data dir and a known admin token.
  */
 import { defineConfig } from "@playwright/test";
 
@@ -10,8 +10,9 @@ export default defineConfig({
   // `*.pw.ts`, not `*.spec.ts`: bun test would pick spec files up as its own.
   testMatch: "**/*.pw.ts",
   globalSetup: "./test/ui/global_setup.ts",
-  // One worker: CI machines are small and every test shares the one server.
-  workers: 1,
+  // Two workers, each with its own server (test files are spread over them; a file's tests run
+  // in order on one). Most of a browser test is waiting, so two fit on CI's two cores.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -20,7 +21,8 @@ export default defineConfig({
   reporter: process.env.CI ? "line" : "list",
   outputDir: "test-results",
   use: {
-    baseURL: process.env.INLET_UI_URL,
+    // This worker's server (the config is loaded again in each worker, after its index is set).
+    baseURL: process.env[`INLET_UI_URL_${process.env.TEST_PARALLEL_INDEX ?? "0"}`],
     browserName: "chromium",
     headless: true,
     viewport: { width: 1280, height: 800 },

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { api, signIn, uniqueName } from "./support.ts";
+import { api, serverDataDir, signIn, uniqueName } from "./support.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -16,7 +16,7 @@ async function applyConfig(yaml: string, names: string[]): Promise<any[]> {
     writeFileSync(file, yaml);
     const run = spawnSync(
       join(ROOT, "node_modules", ".bin", "bun"),
-      ["run", "src/main.ts", "apply", "-f", file, "--data-dir", process.env.INLET_UI_DATA_DIR!],
+      ["run", "src/main.ts", "apply", "-f", file, "--data-dir", serverDataDir()],
       { cwd: ROOT, encoding: "utf8" },
     );
     expect(run.status, run.stderr).toBe(0);

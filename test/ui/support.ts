@@ -3,11 +3,20 @@ import { expect, type Locator, type Page } from "@playwright/test";
 /** The admin token the global setup starts inlet with. */
 export const ADMIN_TOKEN = "ui-test-admin-token-0123456789abcdef";
 
-/** The server the global setup started. */
+/** This worker's own server, which the global setup started (one per worker). */
 export function serverUrl(): string {
-  const url = process.env.INLET_UI_URL;
-  if (!url) throw new Error("INLET_UI_URL is not set: run these tests with `npx playwright test`");
-  return url;
+  return workerServer("INLET_UI_URL");
+}
+
+/** The data dir of this worker's server. */
+export function serverDataDir(): string {
+  return workerServer("INLET_UI_DATA_DIR");
+}
+
+function workerServer(name: string): string {
+  const value = process.env[`${name}_${process.env.TEST_PARALLEL_INDEX ?? "0"}`];
+  if (!value) throw new Error(`${name}_<worker> is not set: run these tests with \`npx playwright test\``);
+  return value;
 }
 
 /** A JSON call to the management API, for arranging state the test is not about. */
