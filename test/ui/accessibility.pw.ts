@@ -24,7 +24,8 @@
  *   Authentication failed, Rejected, Error) with the chart and legend; a Filtered row replayed;
  *   updates paused.
  * - Runs (runs.ts): empty; succeeded and failed runs with the detail; a replay's detail; the
- *   `Replay failed runs` dialog; its "none to replay" status.
+ *   `Replay failed runs` dialog; its "none to replay" status; the dialog with its `Destinations`
+ *   choice (several destinations), one unticked and none ticked.
  * - A trigger that does not exist.
  */
 import { generateKeyPairSync } from "node:crypto";
@@ -37,6 +38,8 @@ interface Fixtures {
   quiet: any;
   /** Three destinations, `audit` paused. */
   several: any;
+  /** Two destinations whose runs have failed: Replay failed runs asks which. */
+  split: any;
   saved: Array<[string, any]>;
 }
 
@@ -91,6 +94,20 @@ function arrange(): Promise<Fixtures> {
       ],
     });
     await api("POST", `/api/triggers/${several.id}/destinations/audit/pause`);
+    const unreachable = (path: string) => ({ kind: "http", url: `http://127.0.0.1:9/${path}`, retry: { maxAttempts: 1 }, timeoutMs: 500 });
+    const split = await api("POST", "/api/triggers", {
+      name: uniqueName("a11y-split"),
+      destinations: [
+        { name: "crm", workflow: unreachable("crm") },
+        { name: "audit", workflow: unreachable("audit") },
+      ],
+    });
+    await postWebhook(split.url, JSON.stringify({ type: "order.paid" }));
+    await expect
+      .poll(async () => (await api("GET", `/api/runs?triggerId=${split.id}`)).filter((r: { status: string }) => r.status === "failed").length, {
+        timeout: 10_000,
+      })
+      .toBe(2);
 
     const { publicKey } = generateKeyPairSync("ec", {
       namedCurve: "P-256",
@@ -115,7 +132,7 @@ function arrange(): Promise<Fixtures> {
     const saved: Array<[string, any]> = [];
     for (const [label, input] of inputs)
       saved.push([label, await api("POST", "/api/triggers", { name: uniqueName(`a11y-${label.replace(/\W+/g, "-")}`), ...input })]);
-    return { busy, quiet, several, saved };
+    return { busy, quiet, several, split, saved };
   })());
 }
 
@@ -354,7 +371,7 @@ for (const [width, height, colorScheme] of [
 
     test("runs: empty, succeeded and failed, a replay, the Replay failed runs dialog", async ({ page }) => {
       test.setTimeout(90_000);
-      const { busy, quiet } = await arrange();
+      const { busy, quiet, split } = await arrange();
       await signIn(page);
       await open(page, `#/triggers/${quiet.id}/runs`);
       await expect(page.getByText("No runs yet")).toBeVisible();
@@ -385,6 +402,17 @@ for (const [width, height, colorScheme] of [
       await page.locator(".run-detail").getByRole("button", { name: "Replay", exact: true }).click();
       await expect(page.locator(".run-detail").getByText("Replay of")).toBeVisible();
       await expectAccessible(page, "runs, a replay's detail");
+
+      await open(page, `#/triggers/${split.id}/runs`);
+      await page.getByRole("button", { name: "Replay failed runs" }).click();
+      const destinations = dialog.getByRole("group", { name: "Destinations" });
+      await expect(dialog).toContainText("2 failed runs match.");
+      await destinations.getByRole("checkbox", { name: "audit" }).uncheck();
+      await expect(dialog).toContainText("1 failed run matches.");
+      await expectAccessible(page, "Replay failed runs dialog, one destination unticked");
+      await destinations.getByRole("checkbox", { name: "crm" }).uncheck();
+      await expect(destinations).toContainText("Choose at least one destination.");
+      await expectAccessible(page, "Replay failed runs dialog, no destination ticked");
     });
 
     test("a trigger that does not exist", async ({ page }) => {

@@ -112,3 +112,58 @@ test("Re-deliver filtered requests: a dry run's count, a confirmation, the curre
   const bodies = (await api("GET", `/api/runs?triggerId=${t.id}&include=trigger`)).map((r: { trigger: { body: { n: number } } }) => r.trigger.body.n);
   expect(bodies.sort()).toEqual([0, 1, 2]);
 });
+
+test("Replay failed runs can take only some destinations: the count and the replay follow the ticked ones", async ({ page }) => {
+  const failing = (path: string) => ({ kind: "http", url: `http://127.0.0.1:9/${path}`, retry: { maxAttempts: 1 }, timeoutMs: 500 });
+  const t = await api("POST", "/api/triggers", {
+    name: uniqueName("replay-destinations"),
+    destinations: [
+      { name: "crm", workflow: failing("crm") },
+      { name: "audit", workflow: failing("audit") },
+    ],
+  });
+  for (let i = 0; i < 2; i++) await postWebhook(t.url, JSON.stringify({ i }));
+  const failedOf = async (destination: string) =>
+    (await api("GET", `/api/runs?triggerId=${t.id}`)).filter(
+      (r: { status: string; destination: string }) => r.status === "failed" && r.destination === destination,
+    ).length;
+  await expect.poll(async () => [await failedOf("crm"), await failedOf("audit")], { timeout: 10_000 }).toEqual([2, 2]);
+
+  await openTrigger(page, t.id, "runs");
+  await page.getByRole("button", { name: "Replay failed runs" }).click();
+  const dialog = page.getByRole("dialog", { name: "Replay failed runs" });
+  const destinations = dialog.getByRole("group", { name: "Destinations" });
+  await expect(destinations.getByRole("checkbox", { name: "crm" })).toBeChecked();
+  await expect(destinations.getByRole("checkbox", { name: "audit" })).toBeChecked();
+  await expect(dialog).toContainText("4 failed runs match. Replay them?");
+
+  await destinations.getByRole("checkbox", { name: "audit" }).uncheck();
+  await expect(dialog).toContainText("2 failed runs match. Replay them?");
+  // None ticked: nothing to replay, and the dialog says what to do.
+  await destinations.getByRole("checkbox", { name: "crm" }).uncheck();
+  await expect(destinations).toContainText("Choose at least one destination.");
+  await expect(dialog.getByRole("button", { name: /^Replay/ })).toBeDisabled();
+  await destinations.getByRole("checkbox", { name: "crm" }).check();
+  await expect(destinations).not.toContainText("Choose at least one destination.");
+  await dialog.getByRole("button", { name: "Replay 2 runs" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Replayed 2 runs." })).toBeVisible();
+
+  const replays = (await api("GET", `/api/runs?triggerId=${t.id}`)).filter((r: { replayOf: string | null }) => r.replayOf);
+  expect(replays.map((r: { destination: string }) => r.destination)).toEqual(["crm", "crm"]);
+
+  // The next opening has every destination ticked again.
+  await page.getByRole("button", { name: "Replay failed runs" }).click();
+  await expect(destinations.getByRole("checkbox", { name: "audit" })).toBeChecked();
+});
+
+test("a trigger with one destination has no destination choice in Replay failed runs", async ({ page }) => {
+  const t = await failingTrigger();
+  await postWebhook(t.url, JSON.stringify({ one: 1 }));
+  await expect.poll(async () => (await api("GET", `/api/runs?triggerId=${t.id}`))[0]?.status, { timeout: 10_000 }).toBe("failed");
+
+  await openTrigger(page, t.id, "runs");
+  await page.getByRole("button", { name: "Replay failed runs" }).click();
+  const dialog = page.getByRole("dialog", { name: "Replay failed runs" });
+  await expect(dialog).toContainText("1 failed run matches. Replay it?");
+  await expect(dialog.getByRole("group", { name: "Destinations" })).toHaveCount(0);
+});

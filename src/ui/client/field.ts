@@ -83,6 +83,14 @@ export function switchField(label: string, checked: boolean, hint?: string): Fie
   );
 }
 
+/** A plain checkbox, its label beside it: one of several choices in a fieldset (a switch turns one setting on or off). */
+export function checkboxField(label: string, checked: boolean, hint?: string): Field<HTMLInputElement> {
+  const control = h("input", { type: "checkbox", id: uid("cb"), checked });
+  return wired(label, control, hint, (hintEl, errorEl) =>
+    h("div", { class: "field check-field" }, h("div", { class: "switch-row" }, control, h("label", { for: control.id }, label)), hintEl, errorEl),
+  );
+}
+
 export function readonlyInput(value: string, multiline = false): HTMLInputElement | HTMLTextAreaElement {
   if (multiline) {
     const area = h("textarea", { readonly: true, rows: 2, spellcheck: "false", class: "mono" });

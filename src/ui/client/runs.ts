@@ -1,6 +1,7 @@
 import { announce } from "./announce.ts";
 import { api } from "./api.ts";
-import { bulkReplay } from "./bulk_replay.ts";
+import { type BulkReplayWording, bulkReplay } from "./bulk_replay.ts";
+import { destinationChoice } from "./destination_choice.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { timeEl } from "./time.ts";
 import { jsonView } from "./json_view.ts";
@@ -9,6 +10,15 @@ import type { Run, Trigger } from "./types.ts";
 import type { View } from "./view.ts";
 
 const STATUS_LABELS: Record<Run["status"], string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed", skipped: "Skipped" };
+
+const FAILED_RUNS: BulkReplayWording = {
+  label: "Replay failed runs",
+  counted: ["failed run", "failed runs"],
+  items: ["run", "runs"],
+  verb: ["Replay", "Replayed"],
+  hint: "Oldest first, through the same queue as live runs (live runs go first). Each new run uses the trigger's current workflow and redaction.",
+  shortfall: (missing) => `${missing} not replayed (see Activity)`,
+};
 
 /** The destination a run delivers to; runs made before destinations belong to `default`. */
 const destinationOf = (run: Run) => run.destination ?? "default";
@@ -138,20 +148,8 @@ export function runsPanel(trigger: Trigger, selectedId?: string): View {
     );
   }
 
-  // Replay failed runs: a dry run says how many match, then a dialog asks to confirm.
-  const bulk = bulkReplay(
-    trigger.id,
-    { source: "runs", status: ["failed"] },
-    {
-      label: "Replay failed runs",
-      counted: ["failed run", "failed runs"],
-      items: ["run", "runs"],
-      verb: ["Replay", "Replayed"],
-      hint: "Oldest first, through the same queue as live runs (live runs go first). Each new run uses the trigger's current workflow and redaction.",
-      shortfall: (missing) => `${missing} not replayed (see Activity)`,
-    },
-    load,
-  );
+  // Replay failed runs: a dry run says how many match, then a dialog asks to confirm (and which destinations).
+  const bulk = bulkReplay(trigger.id, { source: "runs", status: ["failed"] }, FAILED_RUNS, load, destinationChoice(trigger));
 
   const el = h(
     "section",
