@@ -13,7 +13,7 @@ import { UsageError } from "./config/usage_error.ts";
 import type { ServerConfig } from "./config/server_config.ts";
 import { configFileContext, openCore, type Core } from "./core.ts";
 import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
-import { httpApp } from "./http/app.ts";
+import { httpApp, type HttpAppDeps } from "./http/app.ts";
 import { checkPoolGauges } from "./http/check_pool_metrics.ts";
 import { destinationGauges } from "./http/destination_metrics.ts";
 import { frontDoor } from "./http/front_door.ts";
@@ -289,28 +289,7 @@ function requestHandler(
         runTransform(work.scriptPool, { source, trigger, timeoutMs, ctx: { runId: "test", destination: "test", attempt: 1 } }),
       failedAuth,
     },
-    health: [
-      store,
-      metrics,
-      () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges?.() }),
-      () => [
-        ...checkPoolGauges(checkPool.snapshot()),
-        triggerInfo(triggers.list()),
-        { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
-        ...destinationGauges(triggers.list(), queue.destinationsNow().states, queue.destinationsNow().loads),
-        ...(configReloads
-          ? [
-              instanceCounter(
-                "inlet_config_reload_errors_total",
-                "Changes of the --config file that were refused (invalid, half-written, or not applicable); the last good configuration stayed in force.",
-                configReloads.errors,
-              ),
-            ]
-          : []),
-      ],
-      // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
-      metricsGuard(config.metricsToken, () => live.adminHash, failedAuth),
-    ],
+    health: healthSources(config, core, live, work, configReloads, failedAuth),
     panel: panelRoutes(),
   });
   return frontDoor({
@@ -319,6 +298,39 @@ function requestHandler(
     route: (request) => app.handle(request),
     readdressed: (routed, original) => received.set(routed, original),
   });
+}
+
+/** What `/health` and `/metrics` read: the store's and the server's gauges, and the guard of `/metrics`. */
+function healthSources(
+  config: ServerConfig,
+  { store, triggers }: Core,
+  live: Live,
+  { metrics, queue, checkPool, alerts }: Work,
+  configReloads: ConfigReloads | null,
+  failedAuth: (request: Request) => Response | null,
+): HttpAppDeps["health"] {
+  return [
+    store,
+    metrics,
+    () => ({ inlet_triggers: triggers.list().length, ...store.memoryGauges?.() }),
+    () => [
+      ...checkPoolGauges(checkPool.snapshot()),
+      triggerInfo(triggers.list()),
+      { name: "inlet_alert_firing", help: "1 while the trigger's alert rule of this kind fires, else 0.", values: {}, series: alerts.series() },
+      ...destinationGauges(triggers.list(), queue.destinationsNow().states, queue.destinationsNow().loads),
+      ...(configReloads
+        ? [
+            instanceCounter(
+              "inlet_config_reload_errors_total",
+              "Changes of the --config file that were refused (invalid, half-written, or not applicable); the last good configuration stayed in force.",
+              configReloads.errors,
+            ),
+          ]
+        : []),
+    ],
+    // With --metrics-token, /metrics asks for it or the admin token in force; else it is open.
+    metricsGuard(config.metricsToken, () => live.adminHash, failedAuth),
+  ];
 }
 
 /** Binds the port; the listener is the first thing stopped, so in-flight requests finish while everything they use is still there. */

@@ -44,30 +44,10 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
       proc = Bun.spawn(workflow.argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env, detached: true });
     } catch (error) {
       const message = `could not start ${JSON.stringify(workflow.argv[0])}: ${(error as Error)?.message ?? String(error)}`;
-      return {
-        status: "failed",
-        attempts: 1,
-        error: message,
-        result: { argv: workflow.argv, exitCode: null, error: message },
-        answer: null,
-        failureStatus: 500,
-      };
+      return failed(message, { argv: workflow.argv, exitCode: null, error: message });
     }
     feed(proc.stdin, JSON.stringify(run.trigger));
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        // The negative pid names the process group the command leads.
-        process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, timeoutMs);
-    context.signal.addEventListener("abort", killGroup, { once: true });
+    const watch = watchGroup(proc.pid, timeoutMs, context.signal);
     const pipesClosed = new AbortController();
     let drained = false;
     // stdout is the answer in workflow response mode: read as much of it as an answer may be.
@@ -80,8 +60,7 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
     });
 
     const exitCode = await proc.exited;
-    clearTimeout(timer);
-    context.signal.removeEventListener("abort", killGroup);
+    const timedOut = watch.stop();
     // Something it started in the background may hold the pipes open: stop reading after a moment
     // (no timer at all in the usual case, where both pipes closed with the command).
     const grace = drained ? undefined : setTimeout(() => pipesClosed.abort(), PIPE_GRACE_MS);
@@ -105,27 +84,42 @@ export function commandRunner(options: CommandRunnerOptions = {}): Runner<"comma
       stdoutTruncated: out.truncated,
       stderrTruncated: err.truncated,
     };
-    if (timedOut) {
-      return {
-        status: "failed",
-        attempts: 1,
-        error: `timed out after ${timeoutMs} ms; its process group was killed`,
-        result,
-        answer: null,
-        failureStatus: 500,
-      };
-    }
-    if (signal || exitCode !== 0) {
-      return {
-        status: "failed",
-        attempts: 1,
-        error: signal ? `killed by ${signal}` : `exited with code ${exitCode}`,
-        result,
-        answer: null,
-        failureStatus: 500,
-      };
-    }
+    if (timedOut) return failed(`timed out after ${timeoutMs} ms; its process group was killed`, result);
+    if (signal || exitCode !== 0) return failed(signal ? `killed by ${signal}` : `exited with code ${exitCode}`, result);
     return { status: "succeeded", attempts: 1, error: null, result, answer: stdoutAnswer(whole.text, whole.raw, whole.truncated) };
+  };
+}
+
+/** A command's failed run: one attempt, no answer; a waiting caller gets `500`. */
+function failed(error: string, result: Record<string, unknown>): RunOutcome {
+  return { status: "failed", attempts: 1, error, result, answer: null, failureStatus: 500 };
+}
+
+/**
+ * Kills the command's whole process group when its timeout passes or the run is aborted (the
+ * server stopping). `stop()`, once it exited, ends the watch and says whether the timeout killed it.
+ */
+function watchGroup(pid: number, timeoutMs: number, signal: AbortSignal): { stop: () => boolean } {
+  let timedOut = false;
+  const killGroup = () => {
+    try {
+      // The negative pid names the process group the command leads.
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, timeoutMs);
+  signal.addEventListener("abort", killGroup, { once: true });
+  return {
+    stop() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", killGroup);
+      return timedOut;
+    },
   };
 }
 

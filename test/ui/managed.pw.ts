@@ -14,11 +14,10 @@ async function applyConfig(yaml: string, names: string[]): Promise<any[]> {
   try {
     const file = join(dir, "inlet.yaml");
     writeFileSync(file, yaml);
-    const run = spawnSync(
-      join(ROOT, "node_modules", ".bin", "bun"),
-      ["run", "src/main.ts", "apply", "-f", file, "--data-dir", serverDataDir()],
-      { cwd: ROOT, encoding: "utf8" },
-    );
+    const run = spawnSync(join(ROOT, "node_modules", ".bin", "bun"), ["run", "src/main.ts", "apply", "-f", file, "--data-dir", serverDataDir()], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(run.status, run.stderr).toBe(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
