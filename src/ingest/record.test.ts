@@ -52,10 +52,12 @@ test("a workflow run is committed queued, with a direct slot of this instance's 
   const queued = await recordRun({ store: new MemoryIngestStore() }, delivery({ trigger: http }), {});
   expect(queued.run).toMatchObject({ status: "queued", attempts: 0, finishedAt: null });
   const store = new MemoryIngestStore();
-  const slot = { release: () => {} };
+  const slot = { release: () => {}, reservation: { owner: "here", untilMs: 42_000 } };
   const direct = await recordRun({ store, directSlot: () => slot }, delivery({ trigger: http }), {});
   // Queued all the same: the queue claims it under its destination's limits.
   expect(direct.run.status).toBe("queued");
+  // Reserved for this instance, where its caller waits: no other instance claims it first.
+  expect(store.commits[0].reservedFor).toEqual({ owner: "here", untilMs: 42_000 });
   // Handed on with the run: its slot is the run's until the queue is done with it.
   expect(direct.slot).toBe(slot);
 });
@@ -64,7 +66,7 @@ test("a direct slot no run was committed with (a duplicate, a failed commit) is 
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never });
   const store = new MemoryIngestStore();
   let released = 0;
-  const deps = { store, directSlot: () => ({ release: () => released++ }) };
+  const deps = { store, directSlot: () => ({ release: () => released++, reservation: { owner: "here", untilMs: 42_000 } }) };
   const first = await recordRun(deps, delivery({ trigger: http }), {});
   expect(released).toBe(0);
   expect(first.slot).not.toBeNull();
@@ -98,13 +100,14 @@ test("a replayed run remembers what it replays; neither it nor an ordered one ta
   const http = triggerRecord({ workflow: { kind: "http", url: "http://127.0.0.1:9/hook" } as never, response: { mode: "workflow", timeoutMs: 1000 } });
   const store = new MemoryIngestStore();
   const { run, slot } = await recordRun(
-    { store, directSlot: () => ({ release: () => {} }) },
+    { store, directSlot: () => ({ release: () => {}, reservation: { owner: "here", untilMs: 42_000 } }) },
     delivery({ trigger: http, claim: null, replayOf: "run-0" }),
     {},
     "key-hash",
   );
   expect(run).toMatchObject({ replayOf: "run-0", orderingKey: "key-hash", status: "queued" });
   expect(slot).toBeNull();
+  expect(store.commits[0].reservedFor).toBeNull();
 });
 
 test("a replay's Activity row names what it replays", async () => {

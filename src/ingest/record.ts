@@ -66,9 +66,10 @@ export interface Route {
  * transaction (durable when this resolves); `duplicate` when the store found the key already
  * claimed (then only a `deduplicated` Activity row was written). A destination whose workflow is
  * `none` gets a run recorded as already succeeded. `run` is the one a workflow response waits
- * for: the responding destination's (README "Destinations"), else the first. `lease`: that run was
- * committed already held by this instance (workflow response mode), in the lease's slot, which
- * the caller hands on with the run; a lease no run was committed with is released here.
+ * for: the responding destination's (README "Destinations"), else the first. `slot`: a direct slot
+ * of this instance's was taken for that run (workflow response mode), which is committed reserved
+ * for this instance (RunReservation) and handed on with the slot; a slot no run was committed
+ * with is released here.
  */
 export async function recordRun(
   deps: RecordDeps,
@@ -81,7 +82,7 @@ export async function recordRun(
   const createdAt = now.toISOString();
   const payload = triggerPayload(delivery, body);
   const responder = respondingDestination(trigger)?.name;
-  // The responding destination's run first: only the first run of a commit can be leased.
+  // The responding destination's run first: only the first run of a commit can be reserved.
   const ordered = [...route.destinations].sort((a, b) => Number(b.name === responder) - Number(a.name === responder));
   const runs = ordered.map((destination) => newRun(delivery, payload, createdAt, destination, route.orderingKeys[destination.name] ?? null));
   const first = runs[0];
@@ -98,6 +99,7 @@ export async function recordRun(
       fanOut: runs.slice(1),
       triggerJson: triggerJson(delivery, payload),
       activity: runs.length > 1 ? { ...row, runIds: runs.map((r) => r.id) } : row,
+      reservedFor: slot?.reservation ?? null,
     }));
   } catch (error) {
     slot?.release();

@@ -1,5 +1,5 @@
 import type { ActivityRecord } from "./activity.ts";
-import type { RunRecord, RunStatus } from "./run.ts";
+import type { RunRecord, RunReservation, RunStatus } from "./run.ts";
 
 /** A dedup key to record with the outcome of a request: stored hashed, per trigger. */
 export interface DedupClaim {
@@ -24,6 +24,8 @@ export interface IngestRecord {
   /** `run.trigger` already serialized, when the pipeline has it: the store keeps it as is. */
   triggerJson?: string;
   activity: ActivityRecord;
+  /** `run` is kept for the instance whose caller waits for it (workflow response mode); the fan-out never is. */
+  reservedFor?: RunReservation | null;
 }
 
 /** What a bulk replay selects (docs/api.md#replay): a trigger's runs by status and time, or its filtered requests by time. */

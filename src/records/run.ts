@@ -34,6 +34,19 @@ export interface RunRecord {
  */
 export interface DirectSlot {
   release(): void;
+  /** The run is committed reserved for this instance, where its caller waits (see RunReservation). */
+  reservation: RunReservation;
+}
+
+/**
+ * A queued run kept for one instance until `untilMs` (its caller's response timeout): no other
+ * instance sharing the store claims it before then, so the caller waiting on this instance gets
+ * the run's answer (docs/store.md). Past `untilMs` (the instance is gone, or the caller gave up)
+ * any instance may claim it.
+ */
+export interface RunReservation {
+  owner: string;
+  untilMs: number;
 }
 
 /** A run with its `$trigger`, as a runner receives it. */

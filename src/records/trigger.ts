@@ -9,6 +9,9 @@ export type DedupConfig = Static<typeof DedupSchema>;
 export type FilterConfig = Static<typeof FilterSchema>;
 export type RedactionConfig = Static<typeof RedactionSchema>;
 export type ResponseConfig = Static<typeof ResponseSchema>;
+
+/** How long a workflow response mode caller waits for its run when `response.timeoutMs` is not set. */
+export const DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS = 10_000;
 export type PayloadSchemaConfig = Static<typeof PayloadSchemaSchema>;
 export type SourcesConfig = Static<typeof SourcesSchema>;
 export type Method = "GET" | "POST";

@@ -3,7 +3,7 @@ import type { ClaimedRun, DirectSlot, RunRecord } from "../records/run.ts";
 import type { RunLeases } from "../store/run_leases.ts";
 import type { DestinationLoad, DestinationStates } from "../store/destination_states.ts";
 import type { DestinationState } from "../records/destination_state.ts";
-import type { TriggerRecord } from "../records/trigger.ts";
+import { DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS, type TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
 import { DEFAULT_BREAKER, DEFAULT_CONCURRENCY, destinationOf, respondingDestination } from "../records/destination.ts";
 import { stateKey } from "../store/destination_flow.ts";
@@ -177,6 +177,8 @@ export class RunQueue {
     this.direct++;
     let held = true;
     return {
+      // Kept for this instance while its caller may still wait for the answer.
+      reservation: { owner: this.owner, untilMs: this.now().getTime() + (trigger.response.timeoutMs ?? DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS) },
       release: () => {
         if (!held) return;
         held = false;

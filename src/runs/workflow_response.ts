@@ -1,10 +1,8 @@
 import { ack, ERRORS, failure } from "../net/answers.ts";
 import type { RunRecord } from "../records/run.ts";
-import type { TriggerRecord } from "../records/trigger.ts";
+import { DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS, type TriggerRecord } from "../records/trigger.ts";
 import { answerHeaders } from "./answer_headers.ts";
 import type { RunQueue } from "./queue.ts";
-
-export const DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS = 10_000;
 
 /**
  * Workflow response mode: waits for the run (already started by the queue) up to the trigger's

@@ -20,3 +20,10 @@ export const ORDERED_RUN_MAY_START = `(r.ordering_key IS NULL OR NOT EXISTS (
 /** Queued ordered runs that may not start yet, counted per trigger (for `/metrics`). */
 export const RUNS_WAITING_ON_KEY = `SELECT r.trigger_id, count(*) AS n FROM runs r
   WHERE r.status = 'queued' AND r.ordering_key IS NOT NULL AND NOT ${ORDERED_RUN_MAY_START} GROUP BY r.trigger_id`;
+
+/**
+ * A queued run may be claimed by `owner` unless another instance holds its reservation (a caller
+ * waits there for it: records/run.ts RunReservation) that has not ended by `now`. `owner` and
+ * `now` are SQL placeholders (`?` or `$n`); `r` is the candidate's alias.
+ */
+export const reservationAllows = (owner: string, now: string) => `(r.lease_owner IS NULL OR r.lease_owner = ${owner} OR r.lease_until_ms < ${now})`;

@@ -18,6 +18,47 @@ export function runLeasesContract(open: OpenStore): void {
     await store.close();
   });
 
+  test("a run reserved for the instance where its caller waits: only that instance claims it until the reservation ends", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-res"));
+    const now = new Date();
+    const queued = () => ({ ...run("t-res", now), status: "queued" as const, attempts: 0, finishedAt: null });
+    const waited = queued();
+    const fanned = { ...queued(), destination: "audit" };
+    await store.commitIngest({
+      dedup: null,
+      run: waited,
+      fanOut: [fanned],
+      activity: activity("t-res", now, "run", waited.id),
+      reservedFor: { owner: "a", untilMs: now.getTime() + 10_000 },
+    });
+    expect((await store.getRun(waited.id))?.status).toBe("queued");
+    // Another instance's poll takes the fan-out (nobody waits for it), never the reserved run.
+    expect((await store.claimRuns("b", 5, 60_000, now)).map((r) => r.id)).toEqual([fanned.id]);
+    expect(await store.claimRun(waited.id, "b", 60_000, now)).toBeNull();
+    // Its own instance claims it, by id or by a poll.
+    const second = queued();
+    await store.commitIngest({
+      dedup: null,
+      run: second,
+      activity: activity("t-res", now, "run", second.id),
+      reservedFor: { owner: "a", untilMs: now.getTime() + 10_000 },
+    });
+    expect((await store.claimRun(waited.id, "a", 60_000, now))?.id).toBe(waited.id);
+    expect((await store.claimRuns("a", 5, 60_000, now)).map((r) => r.id)).toEqual([second.id]);
+    // Past the reservation (its instance gone, or its caller gave up) any instance may claim it.
+    const third = queued();
+    await store.commitIngest({
+      dedup: null,
+      run: third,
+      activity: activity("t-res", now, "run", third.id),
+      reservedFor: { owner: "a", untilMs: now.getTime() + 10_000 },
+    });
+    expect(await store.claimRuns("b", 5, 60_000, new Date(now.getTime() + 9_999))).toEqual([]);
+    expect((await store.claimRuns("b", 5, 60_000, new Date(now.getTime() + 10_001))).map((r) => r.id)).toEqual([third.id]);
+    await store.close();
+  });
+
   test("destinations: a claim takes runs in turn from each destination with runs waiting, never past a destination's limit", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t-dest"));

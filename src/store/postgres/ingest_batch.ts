@@ -24,6 +24,8 @@ export interface BatchItem {
   run_created_at: string | null;
   run_finished_at: string | null;
   run_created_ms: number | null;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
   replay_of: string | null;
   lane: number | null;
   ordering_key: string | null;
@@ -65,7 +67,7 @@ WITH input AS (
   SELECT * FROM json_to_recordset($1::text::json) AS x(
     i int, trigger_id text, key_hash text, claim boolean, seen_ms bigint, expires_ms bigint,
     run_id text, run_request_id text, run_status text, trigger_json text, result_json text, attempts int,
-    run_error text, run_created_at text, run_finished_at text, run_created_ms bigint,
+    run_error text, run_created_at text, run_finished_at text, run_created_ms bigint, lease_owner text, lease_until_ms bigint,
     replay_of text, lane int, ordering_key text, destination text, fan_out text,
     act_id text, at text, at_ms bigint, request_id text, outcome text, act_run_id text, detail text, request_json text, run_ids text)
 ),
@@ -83,13 +85,13 @@ won AS (
 ),
 new_runs AS (
   INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms,
-    replay_of, lane, ordering_key, destination)
+    replay_of, lane, ordering_key, destination, lease_owner, lease_until_ms)
   SELECT run_id, trigger_id, run_request_id, run_status, trigger_json, result_json, attempts, run_error, run_created_at, run_finished_at, run_created_ms,
-    replay_of, lane, ordering_key, coalesce(destination, 'default')
+    replay_of, lane, ordering_key, coalesce(destination, 'default'), lease_owner, lease_until_ms
   FROM input WHERE run_id IS NOT NULL AND i IN (SELECT i FROM won)
   UNION ALL
   SELECT f.id, input.trigger_id, run_request_id, f.status, trigger_json, f.result_json, f.attempts, NULL, run_created_at, f.finished_at, run_created_ms,
-    replay_of, lane, f.ordering_key, f.destination
+    replay_of, lane, f.ordering_key, f.destination, NULL, NULL
   FROM input, json_to_recordset(input.fan_out::json) AS f(id text, status text, attempts int, result_json text, finished_at text, ordering_key text, destination text)
   WHERE input.fan_out IS NOT NULL AND input.i IN (SELECT i FROM won)
 ),
@@ -108,7 +110,7 @@ SELECT i FROM won`;
 /** The batch's rows, one per accepted request; only the first of identical keys in the batch claims it. */
 export function batchItems(records: IngestRecord[]): BatchItem[] {
   const seen = new Set<string>();
-  return records.map(({ dedup, run, fanOut, activity, triggerJson }, i) => {
+  return records.map(({ dedup, run, fanOut, activity, triggerJson, reservedFor }, i) => {
     const atMs = Date.parse(activity.at);
     // Only the first of identical keys in one batch claims it; the others are its duplicates.
     const slot = dedup ? `${activity.triggerId}\u0000${dedup.keyHash}` : null;
@@ -131,6 +133,8 @@ export function batchItems(records: IngestRecord[]): BatchItem[] {
       run_created_at: run?.createdAt ?? null,
       run_finished_at: run?.finishedAt ?? null,
       run_created_ms: run ? Date.parse(run.createdAt) : null,
+      lease_owner: run && reservedFor ? reservedFor.owner : null,
+      lease_until_ms: run && reservedFor ? reservedFor.untilMs : null,
       replay_of: run?.replayOf ?? null,
       lane: run ? laneOf(run) : null,
       ordering_key: run?.orderingKey ?? null,

@@ -1,6 +1,6 @@
 import type { ClaimedRun, RunFinish } from "../../records/run.ts";
 import { jsonOrNull, runColumns, toRun, type RunRow } from "../rows.ts";
-import { ORDERED_RUN_MAY_START } from "../run_order.ts";
+import { ORDERED_RUN_MAY_START, reservationAllows } from "../run_order.ts";
 import type { SQL } from "bun";
 import type { DestinationState } from "../../records/destination_state.ts";
 import { admit, afterStarts, stateKey, stateOf, type DestinationRulesOf } from "../destination_flow.ts";
@@ -29,7 +29,7 @@ type Startable = { seq: string; lane: number; triggerId: string; destination: st
  * concurrency and rate limit decide (destination_flow.ts); and the state each would be in once
  * one of its runs starts.
  */
-async function startableQueues(tx: SQL, limit: number, rulesOf: DestinationRulesOf | undefined, now: number) {
+async function startableQueues(tx: SQL, owner: string, limit: number, rulesOf: DestinationRulesOf | undefined, now: number) {
   const running = new Map<string, number>(
     (await tx`SELECT trigger_id, destination, count(*) AS n FROM runs WHERE status = 'running' GROUP BY trigger_id, destination`).map(
       (r: { trigger_id: string; destination: string; n: string }) => [stateKey(r.trigger_id, r.destination), Number(r.n)],
@@ -55,9 +55,10 @@ async function startableQueues(tx: SQL, limit: number, rulesOf: DestinationRules
     if (take <= 0) continue;
     admitted.set(stateKey(trigger_id, destination), { state: next ?? state, changed: next !== null });
     const runs = await tx.unsafe(
-      `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = $1 AND r.destination = $2 AND ${ORDERED_RUN_MAY_START}
+      `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = $1 AND r.destination = $2 AND ${reservationAllows("$4", "$5")}
+         AND ${ORDERED_RUN_MAY_START}
        ORDER BY r.lane, r.seq LIMIT $3 FOR UPDATE SKIP LOCKED`,
-      [trigger_id, destination, take],
+      [trigger_id, destination, take, owner, now],
     );
     queues.push({
       triggerId: trigger_id,
@@ -100,7 +101,7 @@ export class PostgresRunLeases implements RunLeases {
         // One claim at a time across instances: what a destination has running is counted and
         // added to in the same transaction, so its limit holds whichever instance claims.
         await tx`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`;
-        const { queues, admitted } = await startableQueues(tx, limit, rulesOf, now.getTime());
+        const { queues, admitted } = await startableQueues(tx, owner, limit, rulesOf, now.getTime());
         const taken = takeInTurn(queues, limit, this.turn++);
         await countStarts(tx, taken, admitted, rulesOf, now.getTime());
         const seqs = taken.map((r) => r.seq);
@@ -140,9 +141,10 @@ export class PostgresRunLeases implements RunLeases {
         if (room <= 0) return null;
         const [row] = await tx.unsafe(
           `UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2
-           WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = $3 AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START} FOR UPDATE SKIP LOCKED)
+           WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = $3 AND r.status = 'queued' AND ${reservationAllows("$1", "$4")} AND ${ORDERED_RUN_MAY_START}
+             FOR UPDATE SKIP LOCKED)
            RETURNING ${RUN_COLUMNS}`,
-          [owner, now.getTime() + leaseMs, id],
+          [owner, now.getTime() + leaseMs, id, now.getTime()],
         );
         if (!row) return null;
         const admitted = new Map([[stateKey(at.trigger_id, at.destination), { state: next ?? state, changed: next !== null }]]);

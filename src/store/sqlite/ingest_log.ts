@@ -2,7 +2,7 @@ import type { Statement } from "bun:sqlite";
 import type { ActivityRecord } from "../../records/activity.ts";
 import { DEFAULT_DESTINATION } from "../../records/destination.ts";
 import type { IngestRecord } from "../../records/ingest.ts";
-import type { RunRecord } from "../../records/run.ts";
+import type { RunRecord, RunReservation } from "../../records/run.ts";
 import { countedMinute } from "../counted_activity.ts";
 import type { IngestLog } from "../ingest_log.ts";
 import { laneOf } from "../run_order.ts";
@@ -20,7 +20,7 @@ export class SqliteIngestLog implements IngestLog {
     private readonly keys: DedupKeys,
   ) {
     this.putRun = connection.prepare(
-      "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, replay_of, lane, ordering_key, destination) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO runs (id, trigger_id, request_id, status, trigger_json, result_json, attempts, error, created_at, finished_at, created_ms, replay_of, lane, ordering_key, destination, lease_owner, lease_until_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.putActivity = connection.prepare(
       "INSERT INTO activity (id, trigger_id, at, at_ms, request_id, outcome, run_id, detail, request_json, run_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -39,7 +39,7 @@ export class SqliteIngestLog implements IngestLog {
     return this.connection.write(() => this.applyIngest(record));
   }
 
-  private applyIngest({ dedup, run, fanOut, activity, triggerJson: serialized }: IngestRecord): { deduplicated: boolean } {
+  private applyIngest({ dedup, run, fanOut, activity, triggerJson: serialized, reservedFor }: IngestRecord): { deduplicated: boolean } {
     const at = Date.parse(activity.at);
     if (dedup) {
       // Claimed inside the write transaction: of two concurrent identical requests exactly one wins.
@@ -50,15 +50,15 @@ export class SqliteIngestLog implements IngestLog {
     }
     if (run) {
       const triggerJson = serialized ?? JSON.stringify(run.trigger);
-      this.insertRun(run, triggerJson);
-      // The other destinations' runs: the same $trigger.
-      for (const other of fanOut ?? []) this.insertRun(other, triggerJson);
+      this.insertRun(run, triggerJson, reservedFor ?? null);
+      // The other destinations' runs: the same $trigger, never reserved (nobody waits for them).
+      for (const other of fanOut ?? []) this.insertRun(other, triggerJson, null);
     }
     this.insertActivity(activity);
     return { deduplicated: false };
   }
 
-  private insertRun(run: RunRecord & { trigger: unknown }, triggerJson: string): void {
+  private insertRun(run: RunRecord & { trigger: unknown }, triggerJson: string, reservedFor: RunReservation | null): void {
     this.putRun.run(
       run.id,
       run.triggerId,
@@ -75,6 +75,8 @@ export class SqliteIngestLog implements IngestLog {
       laneOf(run),
       run.orderingKey ?? null,
       run.destination ?? DEFAULT_DESTINATION,
+      reservedFor?.owner ?? null,
+      reservedFor?.untilMs ?? null,
     );
   }
 

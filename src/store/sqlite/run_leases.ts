@@ -1,7 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import type { ClaimedRun, RunFinish } from "../../records/run.ts";
 import { jsonOrNull, runColumns, toRun, type RunRow } from "../rows.ts";
-import { ORDERED_RUN_MAY_START } from "../run_order.ts";
+import { ORDERED_RUN_MAY_START, reservationAllows } from "../run_order.ts";
 import type { DestinationState } from "../../records/destination_state.ts";
 import { admit, afterStarts, stateKey, stateOf, type DestinationRulesOf } from "../destination_flow.ts";
 import { takeInTurn, type DestinationQueue } from "../fair_claim.ts";
@@ -53,7 +53,8 @@ export class SqliteRunLeases implements RunLeases {
       "SELECT trigger_id, destination, count(*) AS n FROM runs WHERE status = 'running' GROUP BY trigger_id, destination",
     );
     this.startable = connection.prepare(
-      `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = ? AND r.destination = ? AND ${ORDERED_RUN_MAY_START} ORDER BY r.lane, r.seq LIMIT ?`,
+      `SELECT r.seq, r.lane FROM runs r WHERE r.status = 'queued' AND r.trigger_id = ? AND r.destination = ? AND ${reservationAllows("?", "?")}
+         AND ${ORDERED_RUN_MAY_START} ORDER BY r.lane, r.seq LIMIT ?`,
     );
     this.take = connection.prepare(
       `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT value FROM json_each(?)) RETURNING seq, ${RUN_COLUMNS}`,
@@ -65,7 +66,8 @@ export class SqliteRunLeases implements RunLeases {
       `UPDATE runs SET lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT seq FROM runs WHERE status = 'running' AND lease_until_ms < ? ORDER BY seq LIMIT ?) RETURNING seq, ${RUN_COLUMNS}`,
     );
     this.claimOne = connection.prepare(
-      `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = ? AND r.status = 'queued' AND ${ORDERED_RUN_MAY_START}) RETURNING ${RUN_COLUMNS}`,
+      `UPDATE runs SET status = 'running', lease_owner = ?, lease_until_ms = ? WHERE seq IN (SELECT r.seq FROM runs r WHERE r.id = ? AND r.status = 'queued' AND ${reservationAllows("?", "?")} AND ${ORDERED_RUN_MAY_START})
+       RETURNING ${RUN_COLUMNS}`,
     );
     this.renew = connection.prepare(
       "UPDATE runs SET lease_until_ms = ? WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
@@ -77,14 +79,17 @@ export class SqliteRunLeases implements RunLeases {
     this.release = connection.prepare(
       "UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
     );
-    this.requeueRunning = connection.prepare("UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE status = 'running'");
+    // Running runs, and queued ones reserved for the process before: their callers are gone.
+    this.requeueRunning = connection.prepare(
+      "UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE status = 'running' OR (status = 'queued' AND lease_owner IS NOT NULL)",
+    );
   }
 
   claimRuns(owner: string, limit: number, leaseMs: number, now: Date, rulesOf?: DestinationRulesOf): Promise<ClaimedRun[]> {
     if (limit <= 0) return Promise.resolve([]);
     const until = now.getTime() + leaseMs;
     return this.connection.write(() => {
-      const { queues, admitted } = this.startableQueues(limit, rulesOf, now.getTime());
+      const { queues, admitted } = this.startableQueues(owner, limit, rulesOf, now.getTime());
       const taken = takeInTurn(queues, limit, this.turn++);
       this.countStarts(taken, admitted, rulesOf, now.getTime());
       const seqs = taken.map((r) => r.seq);
@@ -98,7 +103,7 @@ export class SqliteRunLeases implements RunLeases {
    * Each destination's queue with the runs it may start now (at most `limit`), and the state each
    * would be in once one of its runs starts (a breaker whose time is up goes half-open).
    */
-  private startableQueues(limit: number, rulesOf: DestinationRulesOf | undefined, now: number) {
+  private startableQueues(owner: string, limit: number, rulesOf: DestinationRulesOf | undefined, now: number) {
     const running = new Map(
       (this.runningByDestination.all() as Array<{ trigger_id: string; destination: string; n: number }>).map((r) => [
         stateKey(r.trigger_id, r.destination),
@@ -114,7 +119,7 @@ export class SqliteRunLeases implements RunLeases {
       const take = Math.min(limit, room);
       if (take <= 0) continue;
       admitted.set(stateKey(trigger_id, destination), { state: next ?? state, changed: next !== null });
-      const runs = (this.startable.all(trigger_id, destination, take) as Array<{ seq: number; lane: number }>).map((r) => ({
+      const runs = (this.startable.all(trigger_id, destination, owner, now, take) as Array<{ seq: number; lane: number }>).map((r) => ({
         ...r,
         triggerId: trigger_id,
         destination,
@@ -147,7 +152,7 @@ export class SqliteRunLeases implements RunLeases {
       const state = stateOf(this.states.statesNow(), at.trigger_id, at.destination);
       const { room, next } = admit(state, rulesOf?.(at.trigger_id, at.destination) ?? null, at.running, now.getTime());
       if (room <= 0) return null;
-      const row = this.claimOne.get(owner, now.getTime() + leaseMs, id) as RunRow | null;
+      const row = this.claimOne.get(owner, now.getTime() + leaseMs, id, owner, now.getTime()) as RunRow | null;
       if (!row) return null;
       this.countStarts(
         [{ triggerId: at.trigger_id, destination: at.destination }],
