@@ -33,6 +33,8 @@ export class SqliteConnection {
   private readonly wal: WalSync | null;
   private readonly opened: OpenedDatabase;
   private readonly group: GroupCommit;
+  /** Grouped transactions of the run queue's bookkeeping, answered at commit (see `writeCommitted`). */
+  private readonly bookkeeping: GroupCommit;
   private readonly totalChangesQuery: Statement;
   private readonly savepoint: Statement;
   private readonly release: Statement;
@@ -57,6 +59,11 @@ export class SqliteConnection {
     this.release = this.prepare("RELEASE item");
     this.rollbackToSavepoint = this.prepare("ROLLBACK TO item");
     const begin = this.db.transaction((work: () => void) => work());
+    this.bookkeeping = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
+      maxBatch: options.groupCommit === false ? 1 : 64,
+      failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
+      savepoint: (work) => this.inSavepoint(work),
+    });
     this.group = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
       maxBatch: options.groupCommit === false ? 1 : 64,
       failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
@@ -154,6 +161,20 @@ export class SqliteConnection {
     return refused ? Promise.reject(refused) : this.group.submit(work);
   }
 
+  /**
+   * A write of the run queue's own bookkeeping (claims, attempts, a run's end), in grouped
+   * transactions of its own that never wait behind a WAL flush, answered once committed: the next
+   * flush (the next accepted request's, or a checkpoint's) takes it to disk. Committed is enough:
+   * a crash of inlet keeps what it committed (the OS has it), and after a power loss a run whose
+   * claim or end was not yet flushed is found queued or running and executed again at start —
+   * runs are at-least-once anyway (docs/store.md#runs-claims-and-leases). Accepted requests never take
+   * this way: they are answered only once on disk.
+   */
+  writeCommitted<T>(work: () => T): Promise<T> {
+    const refused = this.refusesWrites();
+    return refused ? Promise.reject(refused) : this.bookkeeping.submit(work);
+  }
+
   /** Why no write is taken now: closed, or a WAL flush failed (WalSync) — until a restart. */
   refusesWrites(): StoreUnavailable | null {
     if (this.isClosed) return new StoreUnavailable("the store is closed");
@@ -175,7 +196,7 @@ export class SqliteConnection {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    await this.group.drain();
+    await Promise.all([this.bookkeeping.drain(), this.group.drain()]);
     // A flush of a write outside group commit (meta, triggers, a sweep's chunk) may still run on
     // the descriptor: it is closed after.
     await this.wal?.idle();

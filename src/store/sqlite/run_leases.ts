@@ -38,14 +38,18 @@ export class SqliteRunLeases implements RunLeases {
     private readonly connection: SqliteConnection,
     private readonly states: SqliteDestinationStates,
   ) {
-    // Every (trigger, destination) with queued runs, by a skip over runs_destination_queue: one index seek each.
+    // Every (trigger, destination) with queued runs, by a skip over runs_destination_queue: one index
+    // seek each — the next destination of the same trigger, else the first of the next trigger.
+    // (A row-value `(trigger_id, destination) > (?, ?)` seeks on trigger_id only: it walked every
+    // queued run of the last trigger, 3–4 ms a claim with 16,000 queued.)
+    const next = (column: string) => `coalesce(
+      (SELECT r.${column} FROM runs r WHERE r.status = 'queued' AND r.trigger_id = q.t AND r.destination > q.d ORDER BY r.destination LIMIT 1),
+      (SELECT r.${column} FROM runs r WHERE r.status = 'queued' AND r.trigger_id > q.t ORDER BY r.trigger_id, r.destination LIMIT 1))`;
     this.queuedDestinations = connection.prepare(
       `WITH RECURSIVE q(t, d) AS (
          SELECT * FROM (SELECT trigger_id, destination FROM runs WHERE status = 'queued' ORDER BY trigger_id, destination LIMIT 1)
          UNION ALL
-         SELECT (SELECT r.trigger_id FROM runs r WHERE r.status = 'queued' AND (r.trigger_id, r.destination) > (q.t, q.d) ORDER BY r.trigger_id, r.destination LIMIT 1),
-                (SELECT r.destination FROM runs r WHERE r.status = 'queued' AND (r.trigger_id, r.destination) > (q.t, q.d) ORDER BY r.trigger_id, r.destination LIMIT 1)
-         FROM q WHERE q.t IS NOT NULL
+         SELECT ${next("trigger_id")}, ${next("destination")} FROM q WHERE q.t IS NOT NULL
        )
        SELECT t AS trigger_id, d AS destination FROM q WHERE t IS NOT NULL`,
     );
@@ -88,7 +92,7 @@ export class SqliteRunLeases implements RunLeases {
   claimRuns(owner: string, limit: number, leaseMs: number, now: Date, rulesOf?: DestinationRulesOf): Promise<ClaimedRun[]> {
     if (limit <= 0) return Promise.resolve([]);
     const until = now.getTime() + leaseMs;
-    return this.connection.write(() => {
+    return this.connection.writeCommitted(() => {
       const { queues, admitted } = this.startableQueues(owner, limit, rulesOf, now.getTime());
       const taken = takeInTurn(queues, limit, this.turn++);
       this.countStarts(taken, admitted, rulesOf, now.getTime());
@@ -146,7 +150,7 @@ export class SqliteRunLeases implements RunLeases {
   }
 
   claimRun(id: string, owner: string, leaseMs: number, now: Date, rulesOf?: DestinationRulesOf): Promise<ClaimedRun | null> {
-    return this.connection.write(() => {
+    return this.connection.writeCommitted(() => {
       const at = this.destinationOfRun.get(id) as { trigger_id: string; destination: string; running: number } | null;
       if (!at) return null;
       const state = stateOf(this.states.statesNow(), at.trigger_id, at.destination);
@@ -166,24 +170,24 @@ export class SqliteRunLeases implements RunLeases {
 
   renewLeases(owner: string, ids: string[], leaseMs: number, now: Date): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
-    return this.connection.write(() => {
+    return this.connection.writeCommitted(() => {
       this.renew.run(now.getTime() + leaseMs, owner, JSON.stringify(ids));
     });
   }
 
   recordAttempt(id: string, owner: string, attempts: number, result: unknown): Promise<boolean> {
-    return this.connection.write(() => this.attempt.run(attempts, jsonOrNull(result), id, owner).changes > 0);
+    return this.connection.writeCommitted(() => this.attempt.run(attempts, jsonOrNull(result), id, owner).changes > 0);
   }
 
   finishRun(id: string, owner: string, finish: RunFinish): Promise<boolean> {
-    return this.connection.write(
+    return this.connection.writeCommitted(
       () => this.finish.run(finish.status, jsonOrNull(finish.result), finish.error, finish.attempts, finish.finishedAt, id, owner).changes > 0,
     );
   }
 
   releaseRuns(owner: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
-    return this.connection.write(() => {
+    return this.connection.writeCommitted(() => {
       this.release.run(owner, JSON.stringify(ids));
     });
   }
