@@ -228,3 +228,12 @@ test("an API viewer on another origin may load the document: the CORS preflight 
   expect(otherPreflight.headers.get("allow")).toBe("GET, HEAD, POST");
   expect(otherPreflight.headers.get("access-control-allow-origin")).toBeNull();
 });
+
+test("an alert's state may be of every kind of rule a trigger can have (destination_open too)", () => {
+  const validate = ajv.getSchema("doc#/components/schemas/Alert")!;
+  const state = { id: "t/x", triggerId: "t", state: "firing", since: "2026-11-28T00:00:00.000Z", value: 31, threshold: 30, notifiedAt: null };
+  for (const kind of ["silence", "auth_failures", "run_failures", "backlog", "destination_open"]) {
+    expect(validate({ ...state, kind }), kind).toBe(true);
+  }
+  expect(validate({ ...state, kind: "nonsense" })).toBe(false);
+});

@@ -528,6 +528,39 @@ function latestAttemptOnly(store: string, serverOf: () => TestServer) {
       ]);
     });
 
+    test("each destination's run is its own latest attempt: replaying one destination's leaves the other's failed run selected", async () => {
+      status = 500;
+      const t = await serverOf().createTrigger({
+        name: "replay-per-destination",
+        destinations: [
+          { name: "a", workflow: { kind: "http", url: targetUrl("/latest"), retry: { maxAttempts: 1 } }, breaker: { failures: 0 } },
+          { name: "b", workflow: { kind: "http", url: targetUrl("/latest"), retry: { maxAttempts: 1 } }, breaker: { failures: 0 } },
+        ],
+      });
+      await post(t.url, { n: 1 });
+      const runs = (await call("GET", `/api/runs?triggerId=${t.id}`)).body;
+      expect(runs).toHaveLength(2);
+      for (const run of runs) expect((await settledOn(serverOf(), run.id)).status).toBe("failed");
+      expect((await bulk(t.id, { dryRun: true })).body.matched).toBe(2);
+
+      const onlyA = await bulk(t.id, { destinations: ["a"] });
+      expect(onlyA.body).toMatchObject({ matched: 1, replayed: 1 });
+      expect((await settledOn(serverOf(), onlyA.body.runIds[0])).status).toBe("failed");
+      // a's replay (failed again) and b's original run: one latest attempt each.
+      expect((await bulk(t.id, { dryRun: true })).body.matched).toBe(2);
+      expect((await bulk(t.id, { destinations: ["b"], dryRun: true })).body.matched).toBe(1);
+      status = 200;
+      const both = await bulk(t.id, {});
+      expect(both.body).toMatchObject({ matched: 2, replayed: 2 });
+      const replayed = await Promise.all(both.body.runIds.map((id: string) => settledOn(serverOf(), id)));
+      expect(replayed.map((r) => [r.destination, r.status]).sort()).toEqual([
+        ["a", "succeeded"],
+        ["b", "succeeded"],
+      ]);
+      expect((await bulk(t.id, { dryRun: true })).body.matched).toBe(0);
+      expect((await bulk(t.id, { status: ["succeeded"], dryRun: true })).body.matched).toBe(2);
+    });
+
     test("a run whose newest replay succeeded is not replayed by 'failed', though an older replay of it failed", async () => {
       status = 500;
       const t = await filteredTrigger("replay-newest-run");

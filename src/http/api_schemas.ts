@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { AlertKindSchema } from "../records/alert.ts";
 
 /**
  * The management API's answers (docs/api.md#management-api, docs/api.md#operations) as TypeBox
@@ -70,7 +71,7 @@ export const ValidationDetailSchema = Type.Object({ path: Type.String(), message
 export const AlertSchema = Type.Object({
   id: Type.String(),
   triggerId: Type.String(),
-  kind: Type.Union([Type.Literal("silence"), Type.Literal("auth_failures"), Type.Literal("run_failures"), Type.Literal("backlog")]),
+  kind: AlertKindSchema,
   state: Type.Union([Type.Literal("firing"), Type.Literal("ok")]),
   since: Type.String(),
   value: Type.Number(),

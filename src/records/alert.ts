@@ -21,6 +21,8 @@ export const AlertRuleSchema = Type.Union([
   ),
 ]);
 export const AlertRulesSchema = Type.Array(AlertRuleSchema, { maxItems: 10 });
+/** Every rule's kind, from the rules themselves: what an alert's state (`GET /api/alerts`) may name. */
+export const AlertKindSchema = Type.Union(AlertRuleSchema.anyOf.map((rule) => rule.properties.kind));
 export type AlertRule = Static<typeof AlertRuleSchema>;
 export type AlertKind = AlertRule["kind"];
 export type AlertState = "ok" | "firing";

@@ -1,12 +1,14 @@
 import type { ReplayQuery } from "../records/ingest.ts";
 
 /**
- * A run that no later run of its request follows: its request's latest attempt. Only a request's
- * first run can replay nothing, every later run of it is a replay; looking at replays only keeps
- * the lookup on the partial index of replays (`runs_replays_by_request`), which live runs never write.
+ * A run that no later run of its request *for the same destination* follows: that destination's
+ * latest attempt at the request (each destination's run is replayed on its own: README
+ * "Destinations"). Only a request's first runs can replay nothing, every later run of it is a
+ * replay; looking at replays only keeps the lookup on the partial index of replays
+ * (`runs_replays_by_request`), which live runs never write.
  */
 const LATEST_RUN = `NOT EXISTS (SELECT 1 FROM runs AS later WHERE later.request_id = runs.request_id AND later.trigger_id = runs.trigger_id
-  AND later.replay_of IS NOT NULL AND later.seq > runs.seq)`;
+  AND later.replay_of IS NOT NULL AND later.destination = runs.destination AND later.seq > runs.seq)`;
 
 /** A Filtered row that no later Filtered row of its request follows (a replay that was filtered again leaves one). */
 const LATEST_FILTERED_ROW = `NOT EXISTS (SELECT 1 FROM activity AS later WHERE later.request_id = activity.request_id AND later.trigger_id = activity.trigger_id
@@ -21,8 +23,9 @@ const NEVER_RUN = `NOT EXISTS (SELECT 1 FROM runs AS replay WHERE replay.request
 
 /**
  * A bulk replay's selection as SQL for either store: `placeholder(n)` writes the n-th parameter
- * (`?` for SQLite, `$n` for PostgreSQL). It holds one row per request, its latest attempt: the
- * newest run of the request, or the newest Filtered row of a request no run came of; then that
+ * (`?` for SQLite, `$n` for PostgreSQL). It holds one row per request and destination, its latest
+ * attempt: the newest run of the request for that destination, or the newest Filtered row of a
+ * request no run came of; then that
  * row is selected by status and creation time (runs) or by arrival (filtered rows that kept their
  * request). So a request whose replay succeeded is not replayed again by a second "replay failed
  * runs", one whose replay failed again is replayed as that run, and the count, a dry run and the
