@@ -110,7 +110,8 @@ test("bounded concurrency: never more than `concurrency` at once; every run exec
     return ok(run);
   });
   await queue.start();
-  const runs = await Promise.all(Array.from({ length: 30 }, () => commit()));
+  // Two destinations: one alone never holds the last slot (see the test of that below).
+  const runs = await Promise.all(Array.from({ length: 30 }, (_, i) => commit(true, { n: 1 }, undefined, { destination: i % 2 ? "other" : "default" })));
   await waitFor("every run succeeded", async () => (await statuses()).every((s) => s === "succeeded"));
   expect(peak).toBe(3);
   expect(executed.sort()).toEqual(runs.map((r) => r.id).sort());
@@ -429,6 +430,71 @@ test("a destination never runs more than its concurrency; while one destination'
     // Waiting for its turn spends no attempt.
     expect(queued.length).toBe(28);
     expect(queued.every((r) => r.attempts === 0)).toBe(true);
+  } finally {
+    release();
+    await queue.stop(1000);
+    await store.close();
+  }
+});
+
+test("a destination never holds every run slot, whatever its concurrency: one hanging leaves a slot for the others", async () => {
+  const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
+  const greedy = triggerRecord({
+    id: "t-greedy",
+    token: "tok-greedy",
+    workflow: { kind: "none" },
+    destinations: [
+      { name: "hung", workflow: { kind: "http", url: "http://127.0.0.1:9/hang" }, concurrency: 16 },
+      { name: "fine", workflow: { kind: "http", url: "http://127.0.0.1:9/fine" } },
+    ],
+  });
+  const running = new Map<string, number>();
+  const started: string[] = [];
+  let release!: () => void;
+  const hang = new Promise<void>((resolve) => (release = resolve));
+  const execute: ExecuteRun = async (_t, run) => {
+    running.set(run.destination!, (running.get(run.destination!) ?? 0) + 1);
+    started.push(run.destination!);
+    if (run.destination === "hung") await hang;
+    running.set(run.destination!, running.get(run.destination!)! - 1);
+    return ok(run);
+  };
+  const queue = new RunQueue({ store, triggers: { get: () => greedy }, execute, concurrency: 4, pollMs: 50 });
+  await queue.start();
+  const commit = async (destination: string) => {
+    const now = new Date();
+    const run = {
+      id: Bun.randomUUIDv7(),
+      triggerId: greedy.id,
+      requestId: crypto.randomUUID(),
+      status: "queued" as const,
+      trigger: {},
+      result: null,
+      attempts: 0,
+      error: null,
+      createdAt: now.toISOString(),
+      finishedAt: null,
+      destination,
+    };
+    await store.commitIngest({
+      dedup: null,
+      run,
+      activity: { id: Bun.randomUUIDv7(), triggerId: greedy.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null },
+    });
+    queue.onCommitted(greedy, run, null);
+  };
+  try {
+    for (let i = 0; i < 10; i++) await commit("hung");
+    // Three of the four slots (--run-concurrency − 1), not all four, though it may run 16.
+    await waitFor("the hung destination holds three slots", async () => running.get("hung") === 3);
+    await Bun.sleep(120);
+    expect(running.get("hung")).toBe(3);
+    await commit("fine");
+    await waitFor("the other destination's run ran", async () => started.includes("fine"));
+    // Once that slot is free again the hung destination still does not take it.
+    await Bun.sleep(120);
+    expect(running.get("hung")).toBe(3);
+    expect(started.filter((d) => d === "hung")).toHaveLength(3);
   } finally {
     release();
     await queue.stop(1000);

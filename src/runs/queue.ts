@@ -5,7 +5,7 @@ import type { DestinationLoad, DestinationStates } from "../store/destination_st
 import type { DestinationState } from "../records/destination_state.ts";
 import { DEFAULT_WORKFLOW_RESPONSE_TIMEOUT_MS, type TriggerRecord } from "../records/trigger.ts";
 import { every, type Repeating } from "../lifecycle/every.ts";
-import { DEFAULT_BREAKER, DEFAULT_CONCURRENCY, destinationOf, respondingDestination } from "../records/destination.ts";
+import { DEFAULT_BREAKER, DEFAULT_CONCURRENCY, DEFAULT_DESTINATION, destinationOf, respondingDestination } from "../records/destination.ts";
 import { stateKey } from "../store/destination_flow.ts";
 import type { DestinationRules } from "../store/destination_flow.ts";
 import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
@@ -63,6 +63,8 @@ export class RunQueue {
   private readonly claims = new Set<Promise<unknown>>();
   private readonly waiters = new Map<string, Waiter>();
   private active = 0;
+  /** Shared slots held (or being claimed) by each destination's runs on this instance. */
+  private readonly sharedHeld = new Map<string, number>();
   private stopping = false;
   /** The store is asked for runs every `pollMs`, and at once whenever a slot frees while runs wait (`poll`). */
   private poller: Repeating | null = null;
@@ -96,6 +98,29 @@ export class RunQueue {
     if (!found) return null;
     return { concurrency: found.concurrency ?? DEFAULT_CONCURRENCY, ...(found.rateLimit ? { perSecond: found.rateLimit.perSecond } : {}) };
   };
+
+  /**
+   * A destination's limits for a claim into the shared slots (`--run-concurrency`): beside its
+   * own limits, it never takes the last of them (README "Limits, the breaker and pause"): one
+   * destination whose target hangs, whatever its `concurrency`, leaves a slot to the others.
+   */
+  private readonly sharedRulesOf = (triggerId: string, destination: string): DestinationRules | null => {
+    const rules = this.rulesOf(triggerId, destination);
+    if (!rules || this.concurrency <= 1) return rules;
+    return { ...rules, startsAtMost: this.concurrency - 1 - (this.sharedHeld.get(stateKey(triggerId, destination)) ?? 0) };
+  };
+
+  /** Takes a shared slot for a claimed run's destination; the returned function gives it back (and frees the slot). */
+  private holdShared(triggerId: string, destination: string): () => void {
+    const key = stateKey(triggerId, destination);
+    this.sharedHeld.set(key, (this.sharedHeld.get(key) ?? 0) + 1);
+    return () => {
+      const left = (this.sharedHeld.get(key) ?? 1) - 1;
+      if (left > 0) this.sharedHeld.set(key, left);
+      else this.sharedHeld.delete(key);
+      this.freeSlot();
+    };
+  }
 
   /**
    * What tells an http destination's breaker how each attempt of `run` went (README "Limits, the
@@ -200,7 +225,7 @@ export class RunQueue {
       return;
     }
     if (run.status !== "queued" || this.stopping) return;
-    if (this.active < this.concurrency) this.claimAndExecute(run.id, trigger);
+    if (this.active < this.concurrency) this.claimAndExecute(run, trigger);
     // A poll in progress may have looked before this commit: once more after it. Else the next
     // slot to free asks for it.
     else if (this.poller?.running) this.poll();
@@ -267,20 +292,23 @@ export class RunQueue {
     );
   }
 
-  private claimAndExecute(runId: string, trigger: TriggerRecord): void {
+  private claimAndExecute(run: RunRecord, trigger: TriggerRecord): void {
     this.active++;
-    this.track(this.store.claimRun(runId, this.owner, this.leaseMs, this.now(), this.rulesOf)).then(
+    const rules = this.sharedRulesOf(run.triggerId, run.destination ?? DEFAULT_DESTINATION);
+    // Counted before the claim, so a poll meanwhile sees the slot taken.
+    const release = this.holdShared(run.triggerId, run.destination ?? DEFAULT_DESTINATION);
+    this.track(this.store.claimRun(run.id, this.owner, this.leaseMs, this.now(), () => rules)).then(
       (claimed) => {
-        if (claimed) this.execute(claimed, trigger, this.freeSlot);
+        if (claimed) this.execute(claimed, trigger, release);
         else {
           // Not queued any more, or its destination is at its limit: freeing the slot polls again.
-          this.freeSlot();
+          release();
         }
       },
       (error: unknown) => {
         // Still queued in the store: the next poll picks it up.
-        this.log("warn", "could not claim a run", { runId, error: String(error) });
-        this.freeSlot();
+        this.log("warn", "could not claim a run", { runId: run.id, error: String(error) });
+        release();
       },
     );
   }
@@ -305,9 +333,9 @@ export class RunQueue {
     if (free <= 0) return;
     this.active += free;
     try {
-      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now(), this.rulesOf));
+      const claimed = await this.track(this.store.claimRuns(this.owner, free, this.leaseMs, this.now(), this.sharedRulesOf));
       this.active -= free - claimed.length;
-      for (const run of claimed) this.execute(run, undefined, this.freeSlot);
+      for (const run of claimed) this.execute(run, undefined, this.holdShared(run.triggerId, run.destination ?? DEFAULT_DESTINATION));
     } catch (error) {
       this.active -= free;
       this.log("warn", "could not claim queued runs", { error: String(error) });

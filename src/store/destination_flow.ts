@@ -9,6 +9,8 @@ export interface DestinationRules {
   concurrency: number | null;
   /** Run starts per second (0.01..10000); absent: no rate limit. */
   perSecond?: number;
+  /** What the claiming instance still lets it start now, beside its limits (its share of the run slots); absent: no bound. */
+  startsAtMost?: number;
 }
 
 /** A destination's rules by trigger and name; null for a trigger or destination that is gone (no limits). */
@@ -31,6 +33,7 @@ export function admit(state: DestinationState, rules: DestinationRules | null, r
   }
   if ((next ?? state).breaker === "half-open") room = running === 0 ? Math.min(room, 1) : 0;
   if (rules?.perSecond !== undefined) room = Math.min(room, rateRoom(next ?? state, rules.perSecond, now));
+  if (rules?.startsAtMost !== undefined) room = Math.min(room, Math.max(0, rules.startsAtMost));
   return { room, next };
 }
 
