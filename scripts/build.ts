@@ -4,30 +4,15 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { PARSER_HEADER_BYTES } from "../src/http/edge.ts";
 
 const outfile = process.argv[2] ?? "dist/inlet";
 mkdirSync("dist", { recursive: true });
 const started = performance.now();
-// Bun's HTTP parser must let headers up to PARSER_HEADER_BYTES through (src/http/edge.ts), so that
-// inlet itself answers oversized ones with the contract's JSON 431.
+// (Bun's HTTP parser limit on headers is raised at start, in src/http/edge.ts: no argv needed.)
 // The sandbox workers (src/checks/worker.ts) and the XML parser thread (src/ingest/xml_worker.ts)
 // are further entry points: Bun embeds them beside main.
-const execArgv = `--compile-exec-argv=--max-http-header-size=${PARSER_HEADER_BYTES}`;
 const proc = Bun.spawnSync(
-  [
-    process.execPath,
-    "build",
-    "--compile",
-    execArgv,
-    "--minify",
-    "--sourcemap",
-    "src/main.ts",
-    "src/checks/worker.ts",
-    "src/ingest/xml_worker.ts",
-    "--outfile",
-    outfile,
-  ],
+  [process.execPath, "build", "--compile", "--minify", "--sourcemap", "src/main.ts", "src/checks/worker.ts", "src/ingest/xml_worker.ts", "--outfile", outfile],
   {
     stdout: "inherit",
     stderr: "inherit",

@@ -16,6 +16,7 @@ import { AdminAuthThrottle } from "./http/admin_auth_throttle.ts";
 import { httpApp, type HttpAppDeps } from "./http/app.ts";
 import { checkPoolGauges } from "./http/check_pool_metrics.ts";
 import { destinationGauges } from "./http/destination_metrics.ts";
+import { parserLetsHeadersThrough } from "./http/edge.ts";
 import { frontDoor } from "./http/front_door.ts";
 import { edgeRefusalHandler, ingestHandler } from "./http/ingest_route.ts";
 import { instanceCounter, Metrics, triggerInfo } from "./http/metrics.ts";
@@ -336,6 +337,7 @@ function healthSources(
 /** Binds the port; the listener is the first thing stopped, so in-flight requests finish while everything they use is still there. */
 function listen(config: ServerConfig, handle: (request: Request) => Response | Promise<Response>, services: Services) {
   let server: ReturnType<typeof Bun.serve>;
+  parserLetsHeadersThrough();
   try {
     server = Bun.serve({
       hostname: config.host,

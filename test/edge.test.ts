@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PARSER_HEADER_BYTES } from "../src/http/edge.ts";
 import { BUN, spawnServer, type ServerProcess } from "./support/process.ts";
 import { rawHttp } from "./support/raw_http.ts";
 import { waitFor } from "./support/server.ts";
@@ -22,13 +21,9 @@ let host: string;
 let port: number;
 
 beforeAll(async () => {
-  server = await spawnServer(
-    [BUN, `--max-http-header-size=${PARSER_HEADER_BYTES}`, "run", "src/main.ts"],
-    ["--data-dir", dataDir, "--idle-timeout", "1", "--log-requests", "false"],
-    {
-      env: { INLET_ADMIN_TOKEN: ADMIN },
-    },
-  );
+  server = await spawnServer([BUN, "run", "src/main.ts"], ["--data-dir", dataDir, "--idle-timeout", "1", "--log-requests", "false"], {
+    env: { INLET_ADMIN_TOKEN: ADMIN },
+  });
   const url = new URL(server.url);
   host = url.hostname;
   port = Number(url.port);

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { failure } from "../net/answers.ts";
 
 /**
@@ -13,8 +14,19 @@ import { failure } from "../net/answers.ts";
 export const MAX_URL_BYTES = 16 * 1024;
 /** Headers (names and values together) larger than this are 431. */
 export const MAX_HEADER_BYTES = 64 * 1024;
-/** The limit Bun's HTTP parser is started with (`--max-http-header-size`, see package.json and the build). */
+/** The limit Bun's HTTP parser is given (`parserLetsHeadersThrough`), so that inlet itself answers oversized headers. */
 export const PARSER_HEADER_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Raises Bun's HTTP parser limit on headers (16 KiB unless `--max-http-header-size` says more) to
+ * PARSER_HEADER_BYTES before the server listens, however inlet was started (`npm start`,
+ * `dist/inlet`, `bun run src/main.ts serve`): headers between 64 KiB and that reach inlet, which
+ * answers them with its own JSON 431 (README "Edge").
+ */
+export function parserLetsHeadersThrough(): void {
+  // Read-only in Node's typings; Bun's node:http sets its parser's limit through it.
+  if (http.maxHeaderSize < PARSER_HEADER_BYTES) (http as { maxHeaderSize: number }).maxHeaderSize = PARSER_HEADER_BYTES;
+}
 
 /**
  * `{"error":…,"request_id":…}` with a fresh `X-Request-Id` and any `extra` headers (`Allow`, or
