@@ -76,6 +76,12 @@ export interface NormalizeContext {
   fetchRules?: FetchRules;
   /** The trigger's public URL, for settings checks (a default audience); set per save by the trigger service. */
   triggerUrl?: string;
+  /**
+   * The settings are declared in a config file (README "Triggers as code"), not an edit: a
+   * `reportUntil` already past is accepted (that window is over: the check enforces), so a file
+   * stays valid, idempotent and exportable as time passes.
+   */
+  declared?: boolean;
 }
 
 /** The settings part of a trigger: everything but ids and times. */
@@ -222,19 +228,19 @@ export function normalizeTrigger(input: unknown, context: NormalizeContext, curr
  * needs something to report on — an Authentication Type other than none (an app trigger has its
  * provider's recipe), allowed sources — and a `reportUntil` in the next 30 days.
  */
-function reportOnlyErrors(s: TriggerSettings, body: TriggerPatch, now: Date): ValidationDetail[] {
-  const out = rolloutErrors("/auth", s.auth, body.auth, now);
+function reportOnlyErrors(s: TriggerSettings, body: TriggerPatch, now: Date, declared: boolean): ValidationDetail[] {
+  const out = rolloutErrors("/auth", s.auth, body.auth, now, declared);
   if (s.auth.mode === "report" && s.app === null && s.auth.type === "none") {
     out.push({ path: "/auth/mode", message: "report mode needs an Authentication Type to report on: with none, every request is accepted already" });
   }
   if (body.sources?.mode === "report" && !s.sources) {
     out.push({ path: "/sources/mode", message: "report mode needs allowed sources to report on: add addresses or CIDR ranges to sources.allow" });
-  } else out.push(...rolloutErrors("/sources", s.sources, body.sources, now));
+  } else out.push(...rolloutErrors("/sources", s.sources, body.sources, now, declared));
   return out;
 }
 
 /** Every rule of a save beyond the schema, each problem at its field's path. */
-export function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins }: NormalizeContext, now: Date): ValidationDetail[] {
+export function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plugins, declared }: NormalizeContext, now: Date): ValidationDetail[] {
   const out: ValidationDetail[] = [];
   if (s.name.trim() === "") out.push({ path: "/name", message: "must not be blank: a name people can tell the trigger by" });
   const hmac = s.auth.type === "hmac-sha256" || s.auth.type === "hmac-sha512";
@@ -242,7 +248,7 @@ export function ruleErrors(s: TriggerSettings, body: TriggerPatch, { rules, plug
     out.push({ path: "/auth/type", message: "HMAC types need a body to sign: not available when the trigger accepts only GET (use bearer or header)" });
   }
   if (s.auth.type === "jwt") out.push(...jwtRuleErrors(s.auth.jwt!));
-  out.push(...reportOnlyErrors(s, body, now));
+  out.push(...reportOnlyErrors(s, body, now, declared === true));
   if (s.app !== null) {
     if (!plugins.has(s.app))
       out.push({ path: "/app", message: `no plugin ${JSON.stringify(s.app)} is loaded (loaded: ${plugins.ids().join(", ") || "none"})` });

@@ -9,9 +9,16 @@ const EXAMPLE = "for example 2026-03-01T00:00:00Z";
  * `mode` / `reportUntil` of `auth` or `sources` (README "Report-only rollout"): `settled` is the
  * check's rollout as it will be saved, `given` what the request body said of it. `reportUntil`
  * is required in report mode and only there; its time is checked when the body sets the mode or
- * the date (a window that has since ended must not block an unrelated change).
+ * the date (a window that has since ended must not block an unrelated change). `declared`: the
+ * settings come from a config file, where a date already past is accepted (the window is over).
  */
-export function rolloutErrors(path: "/auth" | "/sources", settled: Rollout | undefined, given: Rollout | undefined, now: Date): ValidationDetail[] {
+export function rolloutErrors(
+  path: "/auth" | "/sources",
+  settled: Rollout | undefined,
+  given: Rollout | undefined,
+  now: Date,
+  declared = false,
+): ValidationDetail[] {
   const at = `${path}/reportUntil`;
   if (settled?.mode !== "report") {
     return given?.reportUntil !== undefined ? [{ path: at, message: `applies only with ${path.slice(1)}.mode "report"` }] : [];
@@ -28,7 +35,7 @@ export function rolloutErrors(path: "/auth" | "/sources", settled: Rollout | und
   const ms = ISO_DATE_TIME.test(until) && isCalendarDate(until.slice(0, 10)) ? Date.parse(until) : NaN;
   if (Number.isNaN(ms)) return [{ path: at, message: `must be an ISO 8601 date-time with its offset, ${EXAMPLE}` }];
   if (given?.mode === undefined && given?.reportUntil === undefined) return [];
-  if (ms <= now.getTime()) return [{ path: at, message: `must be in the future (it is ${now.toISOString()} now)` }];
+  if (ms <= now.getTime()) return declared ? [] : [{ path: at, message: `must be in the future (it is ${now.toISOString()} now)` }];
   const latest = new Date(now.getTime() + REPORT_WINDOW_MAX_DAYS * 86_400_000);
   if (ms > latest.getTime()) return [{ path: at, message: `must be at most ${REPORT_WINDOW_MAX_DAYS} days ahead (${latest.toISOString()} at the latest)` }];
   return [];

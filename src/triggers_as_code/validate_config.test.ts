@@ -171,3 +171,13 @@ test("no error message carries a secret, a token, an appSecret or a value that c
   // What would have echoed one says where instead.
   expect(messages).toContain('orders: /app: no plugin "***" is loaded (loaded: ' + context.plugins.ids().join(", ") + ")");
 });
+
+test("a report window already over is accepted in a file (it enforces), where the API asks for a date in the future", () => {
+  const past = { name: "reporter", auth: { type: "bearer", mode: "report", reportUntil: "2026-01-01T00:00:00Z" } };
+  expect(errors({ triggers: [past] })).toEqual([]);
+  expect(apiDetails(past).map((d) => d.path)).toEqual(["/auth/reportUntil"]);
+  // Still at most 30 days ahead, and a date with its offset.
+  const far = { ...past, auth: { ...past.auth, reportUntil: new Date(Date.now() + 40 * 86_400_000).toISOString() } };
+  expect(errors({ triggers: [far] })).toHaveLength(1);
+  expect(errors({ triggers: [{ ...past, auth: { ...past.auth, reportUntil: "2026-01-01" } }] })).toHaveLength(1);
+});

@@ -113,7 +113,7 @@ function check(document: unknown, context: TriggersAsCodeContext, errors: Config
     for (const value of [token, secret, input.appSecret]) if (typeof value === "string") hidden.push(value);
     let settings: TriggerSettings | undefined;
     try {
-      settings = normalizeTrigger(input, context);
+      settings = normalizeTrigger(input, { ...context, declared: true });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       for (const detail of error.details) problem("invalid_trigger", detail.path, detail.message);
