@@ -19,7 +19,14 @@ const encoder = new TextEncoder();
 
 /** A context whose fetches reach only the test certificate (and a SubscribeURL), noting each URL fetched. */
 function contextWith(settings: Record<string, unknown> = {}, fetched: string[] = []) {
-  const providerFetch = providerFetchServing({ [CERTIFICATE_URL]: TEST_CERTIFICATE, [new URL(SUBSCRIBE_URL).href]: "<ConfirmSubscriptionResponse/>" }, fetched);
+  const providerFetch = providerFetchServing(
+    {
+      [CERTIFICATE_URL]: TEST_CERTIFICATE,
+      [new URL(SUBSCRIBE_URL).href]: "<ConfirmSubscriptionResponse/>",
+      "https://sns.us-east-1.amazonaws.com/confirm?Token=2": "<ConfirmSubscriptionResponse/>",
+    },
+    fetched,
+  );
   return pluginContext("", NOW, false, { settings: { topicArns: [TOPIC], autoConfirm: false, ...settings } as never, providerFetch });
 }
 
@@ -166,8 +173,8 @@ describe("aws-sns plugin", () => {
       "https://sns.us-east-1.amazonaws.com.evil.example/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem",
       "http://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem",
       "https://sns.us-east-1.amazonaws.com:8443/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem",
-      "https://sns.us-east-1.amazonaws.com/other.pem",
-      "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem/../x.pem",
+      "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.txt",
+      "https://sns.us-east-1.amazonaws.com/",
       "not a url",
     ]) {
       const fetched: string[] = [];
@@ -185,6 +192,16 @@ describe("aws-sns plugin", () => {
     const ctx = pluginContext("", NOW, false, { settings: { topicArns: [TOPIC], autoConfirm: false }, providerFetch });
     expect(await judged(await signedMessage({ SigningCertURL: url }), ctx)).toEqual({ ok: true });
     expect(fetched).toEqual([url]);
+  });
+
+  test("any .pem file of an SNS host is a certificate URL, whatever its name", async () => {
+    for (const url of ["https://sns.us-east-1.amazonaws.com/cert.pem", "https://sns.eu-west-1.amazonaws.com/keys/SimpleNotificationService-test.pem"]) {
+      const fetched: string[] = [];
+      const providerFetch = providerFetchServing({ [url]: TEST_CERTIFICATE }, fetched);
+      const ctx = pluginContext("", NOW, false, { settings: { topicArns: [TOPIC], autoConfirm: false }, providerFetch });
+      expect(await judged(await signedMessage({ SigningCertURL: url }), ctx)).toEqual({ ok: true });
+      expect(fetched).toEqual([url]);
+    }
   });
 
   test("the certificate is fetched once and kept: a second message signed with it costs no fetch", async () => {
@@ -245,9 +262,11 @@ describe("aws-sns plugin", () => {
     expect(fetched).toEqual([new URL(SUBSCRIBE_URL).href]);
     const elsewhere = await signedMessage({ ...confirmation, SubscribeURL: "https://evil.example/?Action=ConfirmSubscription&Token=1" });
     await expect(plugin.handshake!(elsewhere, ctx)).rejects.toThrow("evil.example is not one of the provider's hosts");
-    const otherAction = await signedMessage({ ...confirmation, SubscribeURL: "https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=x" });
-    await expect(plugin.handshake!(otherAction, ctx)).rejects.toThrow("is not an SNS ConfirmSubscription URL");
     expect(fetched).toHaveLength(1);
+    // The host rule alone (the URL is in a message AWS signed): another path of an SNS host is fetched too.
+    const otherPath = await signedMessage({ ...confirmation, SubscribeURL: "https://sns.us-east-1.amazonaws.com/confirm?Token=2" });
+    expect(((await plugin.handshake!(otherPath, ctx)) as { response: Response }).response.status).toBe(200);
+    expect(fetched).toEqual([new URL(SUBSCRIBE_URL).href, "https://sns.us-east-1.amazonaws.com/confirm?Token=2"]);
   });
 
   test("an UnsubscribeConfirmation is answered and shown, never confirmed; a Notification and a GET are no handshake", async () => {

@@ -3,7 +3,7 @@
  * message is a JSON body, sent as `text/plain`, signed with AWS's private key: SignatureVersion 1
  * is SHA1withRSA, 2 SHA256withRSA, over the string to sign (see message.ts). The certificate is
  * the one at the message's `SigningCertURL`, fetched only from `https://sns.<region>.amazonaws.com`
- * (or `.com.cn`) under the name AWS gives its certificates, and kept a day.
+ * (or `.com.cn`, or a host of `--provider-fetch-allow`) and only a `.pem` file, and kept a day.
  *
  * There is no shared secret: what makes a message the trigger's is its `TopicArn`, which must be
  * one of the trigger's `Topic ARNs` (checked before anything is fetched). A subscription's
@@ -19,14 +19,15 @@ const SNS_HOSTS = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 
 const CERTIFICATES: FetchRule = {
   hosts: SNS_HOSTS,
-  // The names AWS gives its certificates (`SimpleNotificationService-<hex>.pem`): no other file of those hosts.
-  pathPattern: /^\/SimpleNotificationService-[0-9a-f]+\.pem$/,
+  // A certificate file (AWS names its own `SimpleNotificationService-<hex>.pem`): nothing else of those hosts.
+  pathPattern: /^\/[^?#]*\.pem$/,
   // AWS rotates them rarely, and a new one comes under a new name.
   cacheSeconds: 86400,
   purpose: "SNS signing certificate",
 };
 
-const CONFIRMATIONS: FetchRule = { hosts: SNS_HOSTS, pathPattern: /^\/$/, cacheSeconds: 0, purpose: "SNS subscription confirmation" };
+// The host rule alone: the URL comes in a message AWS signed (AWS's own are `/?Action=ConfirmSubscription&…`).
+const CONFIRMATIONS: FetchRule = { hosts: SNS_HOSTS, pathPattern: /^\//, cacheSeconds: 0, purpose: "SNS subscription confirmation" };
 
 const ALGORITHMS = { "1": "RSA-SHA1", "2": "RSA-SHA256" } as const;
 const DIGESTS = { "1": "sha1", "2": "sha256" } as const;
@@ -76,14 +77,6 @@ async function signatureHolds(message: SnsMessage, ctx: PluginContext): Promise<
 /** GETs the SubscribeURL of a verified SubscriptionConfirmation, which confirms the subscription. */
 async function confirmSubscription(message: SnsMessage, ctx: PluginContext): Promise<string> {
   const subscribeUrl = textField(message, "SubscribeURL") ?? "";
-  let action: string | null = null;
-  try {
-    action = new URL(subscribeUrl).searchParams.get("Action");
-  } catch {
-    // Not a URL: said below.
-  }
-  if (action !== "ConfirmSubscription")
-    throw new Error(`the SubscribeURL ${withoutQuery(subscribeUrl)} is not an SNS ConfirmSubscription URL; the subscription was not confirmed`);
   await ctx.confirmUrl(subscribeUrl, CONFIRMATIONS);
   return withoutQuery(subscribeUrl);
 }
