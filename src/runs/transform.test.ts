@@ -48,6 +48,19 @@ test("transformed() accepts { body } and { body, headers } and null only", () =>
   expect(transformed({ headers: {} }).ok).toBe(false);
 });
 
+test("headers fetch would refuse, or that frame the request, fail the transform (once, not as a network error retried)", () => {
+  const error = (headers: Record<string, string>) => {
+    const outcome = transformed({ body: 1, headers });
+    return outcome.ok ? null : outcome.error;
+  };
+  expect(error({ "X-Kind": "paid", "X-Tab": "a\tb" })).toBeNull();
+  expect(error({ "bad name": "x" })).toStartWith('transform: header "bad name" has " " (U+0020) at position 4');
+  expect(error({ "X-A": "x\ny" })).toStartWith('transform: header "X-A" has line feed (U+000A) at position 2');
+  expect(error({ "X-A": "€" })).toStartWith('transform: header "X-A" has "€" (U+20AC) at position 1');
+  expect(error({ Host: "evil" })).toBe('transform: header "Host" is set by inlet for the request it sends; leave it out');
+  expect(error({ "content-length": "3" })).toBe('transform: header "content-length" is set by inlet for the request it sends; leave it out');
+});
+
 test("a destination's transform runs when its run starts: the workflow gets what it returned; null skips; a failure is not retried", async () => {
   const { createRunners } = await import("./runners.ts");
   const { triggerRecord } = await import("../../test/support/ingest.ts");

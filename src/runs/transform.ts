@@ -1,6 +1,7 @@
 // A destination's transformation (README "Transformations"): user code that reshapes `$trigger`
 // into what one destination receives. It runs like a script workflow — QuickJS in a sandbox
 // process of the script pool, off the thread that answers requests, bounded in time and memory.
+import { headerNameProblem, headerValueProblem } from "../net/header_field.ts";
 import type { ScriptPool } from "./script/pool.ts";
 
 /** Bounds of a transform (and of its source). */
@@ -51,6 +52,9 @@ export async function runTransform(pool: ScriptPool, job: TransformJob, signal: 
   return transformed(reply.value);
 }
 
+/** Headers that frame the request inlet sends: a transform cannot set them. */
+const FRAMING = new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"]);
+
 /** What a transform returned, checked: `{ body, headers? }` or `null`. */
 export function transformed(value: unknown): TransformOutcome {
   if (value === null) return { ok: true, result: null };
@@ -65,6 +69,11 @@ export function transformed(value: unknown): TransformOutcome {
     return { ok: false, error: "transform: headers must be an object of header names to string values" };
   for (const [name, v] of Object.entries(headers)) {
     if (typeof v !== "string") return { ok: false, error: `transform: header ${JSON.stringify(name)} must be a string, not ${describe(v)}` };
+    // What fetch would refuse fails here, once, as the transform's fault (not as a network error retried).
+    const problem = headerNameProblem(name) ?? headerValueProblem(v);
+    if (problem) return { ok: false, error: `transform: header ${JSON.stringify(name)} ${problem}` };
+    if (FRAMING.has(name.toLowerCase()))
+      return { ok: false, error: `transform: header ${JSON.stringify(name)} is set by inlet for the request it sends; leave it out` };
   }
   return { ok: true, result: { body: body ?? null, headers: headers as Record<string, string> } };
 }
