@@ -134,6 +134,31 @@ test("the breaker opens after its failures (runs wait, no attempt spent), then t
   answers.delete("/flaky");
 });
 
+test("a run retrying when its destination's breaker opens makes no attempt while it is open: it waits queued, then goes on from its attempts", async () => {
+  answers.set("/breaks", () => new Response("down", { status: 503, headers: { "Retry-After": "0" } }));
+  const t = await server.createTrigger({
+    name: "breaks-mid-retry",
+    destinations: [{ name: "d", workflow: { kind: "http", url: url("/breaks"), retry: { maxAttempts: 4 } }, breaker: { failures: 2, openSeconds: 1 } }],
+  });
+  await post(t.url, { n: 1 });
+  await eventually(async () => (await statesOf(t.id))[0].state === "open");
+  // Two attempts opened it; the run is back in the queue with them, and no third is made while open.
+  await eventually(async () => (await runsOf(t.id))[0].status === "queued");
+  expect((await runsOf(t.id))[0].attempts).toBe(2);
+  expect(hitsOf("/breaks")).toHaveLength(2);
+  const [run] = await eventually(async () => {
+    const runs = await runsOf(t.id);
+    return runs[0].status === "failed" && runs;
+  }, 10_000);
+  // Half-open after 1 s: attempt 3 fails and opens it for 2 s; then attempt 4, its last.
+  expect(run).toMatchObject({ attempts: 4, error: "the target answered 503 (attempt 4 of 4)" });
+  const at = hitsOf("/breaks").map((h) => h.at);
+  expect(at).toHaveLength(4);
+  expect(at[2] - at[1]).toBeGreaterThanOrEqual(900);
+  expect(at[3] - at[2]).toBeGreaterThanOrEqual(1900);
+  answers.delete("/breaks");
+});
+
 test("a paused destination's runs wait (requests still accepted) until it is resumed, then go in order; a paused responder answers the plain ack", async () => {
   const t = await server.createTrigger({
     name: "pause",

@@ -34,7 +34,7 @@ const workflow = (extra: Partial<WorkflowOf<"http">> = {}): WorkflowOf<"http"> =
 
 function context(signal = new AbortController().signal) {
   const recorded: Array<{ attempts: number; result: any }> = [];
-  const ctx: RunContext = { signal, recordAttempt: (attempts, result) => recorded.push({ attempts, result }) };
+  const ctx: RunContext = { signal, recordAttempt: async (attempts, result) => void recorded.push({ attempts, result }) };
   return { ctx, recorded };
 }
 
@@ -192,4 +192,29 @@ test("a run resumed after a restart goes on from the attempts it already made: o
   const spent = await runner(workflow({ retry: { maxAttempts: 1 } }), resumed, context().ctx);
   expect(seen).toHaveLength(1);
   expect(spent).toMatchObject({ status: "succeeded", attempts: 3 });
+});
+
+test("once an attempt opens the breaker, no further attempt: the run goes back to the queue with the attempts it made, on disk first", async () => {
+  reset(() => new Response("down", { status: 503 }));
+  const { ctx, recorded } = context();
+  let failures = 0;
+  let storedBeforeGivenBack = false;
+  ctx.recordAttempt = async (attempts, result) => {
+    await Bun.sleep(10);
+    recorded.push({ attempts, result });
+    storedBeforeGivenBack = true;
+  };
+  // The breaker opens on its second failure (failures: 2).
+  ctx.attemptEnded = async (ok) => (ok ? true : ++failures < 2);
+  const error = await runner(workflow({ retry: { maxAttempts: 5 } }), run, ctx).catch((e) => e);
+  expect(error).toBeInstanceOf(RunAborted);
+  expect(error.message).toBe("the destination's breaker opened; the run goes back to the queue");
+  expect(seen).toHaveLength(2);
+  expect(storedBeforeGivenBack).toBe(true);
+  expect(recorded.map((r) => r.attempts)).toEqual([1, 2]);
+  // Its last attempt: the run's retry budget ends there whatever the breaker says.
+  reset(() => new Response("down", { status: 503 }));
+  failures = 0;
+  const last = await runner(workflow({ retry: { maxAttempts: 2 } }), run, ctx);
+  expect(last).toMatchObject({ status: "failed", attempts: 2 });
 });

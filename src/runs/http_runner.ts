@@ -53,6 +53,8 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([context.signal, timeout]);
       let retryIn: number;
+      /** Whether the destination's breaker lets the run go on after this failed attempt (README "Limits, the breaker and pause"). */
+      let breakerLetsOn: Promise<boolean> | undefined;
       try {
         const response = await fetch(workflow.url, { method: "POST", headers, body, signal, redirect: "manual" });
         const answer = await readBounded(response.body, ANSWER_LIMIT_BYTES, signal);
@@ -61,7 +63,7 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
         attempt.status = response.status;
         attempt.durationMs = Math.round(performance.now() - started);
         // The breaker counts what says the target is not well (408, 429, 5xx), not a refusal of this request.
-        context.attemptEnded?.(!isRetryableStatus(response.status));
+        const goesOn = context.attemptEnded?.(!isRetryableStatus(response.status));
         const contentType = response.headers.get("content-type");
         const stored = boundBytes(answer.raw, OUTPUT_LIMIT_BYTES, answer.bytes);
         const final = (): RunOutcome => ({
@@ -73,9 +75,10 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
         });
         if (response.ok || !isRetryableStatus(response.status) || n >= maxAttempts) return final();
         retryIn = retryAfterMs(response.headers.get("retry-after"), Date.now(), backoff.maxRetryAfterMs) ?? jitteredDelay(n, backoff, random);
+        breakerLetsOn = goesOn;
       } catch (error) {
-        if (context.signal.aborted) throw new RunAborted();
-        context.attemptEnded?.(false);
+        if (error instanceof RunAborted || context.signal.aborted) throw new RunAborted();
+        breakerLetsOn = context.attemptEnded?.(false);
         attempt.durationMs = Math.round(performance.now() - started);
         attempt.error = timeout.aborted ? `timed out after ${timeoutMs} ms` : `network error: ${(error as Error)?.message ?? String(error)}`;
         if (n >= maxAttempts) {
@@ -91,7 +94,13 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
         retryIn = jitteredDelay(n, backoff, random);
       }
       attempt.retryInMs = retryIn;
-      context.recordAttempt(n, { url: workflow.url, status: attempt.status ?? null, attempts: attempts.map((a) => ({ ...a })) });
+      const recorded = context.recordAttempt(n, { url: workflow.url, status: attempt.status ?? null, attempts: attempts.map((a) => ({ ...a })) });
+      if ((await breakerLetsOn) === false) {
+        // The breaker opened: no more attempts while it is open. Back to the queue with the
+        // attempts it made (on disk first), to go on once the breaker lets one run try again.
+        await recorded;
+        throw new RunAborted("the destination's breaker opened");
+      }
       try {
         await sleep(retryIn, context.signal);
       } catch {

@@ -124,9 +124,11 @@ export class RunQueue {
 
   /**
    * What tells an http destination's breaker how each attempt of `run` went (README "Limits, the
-   * breaker and pause"); undefined where there is no breaker (another kind, `failures: 0`).
+   * breaker and pause"), and answers whether the run may go on: false once the breaker is open
+   * (the run then goes back to the queue and spends no attempt while it stays open). Undefined
+   * where there is no breaker (another kind, `failures: 0`).
    */
-  private breakerOf(trigger: TriggerRecord | undefined, run: RunRecord): ((ok: boolean) => void) | undefined {
+  private breakerOf(trigger: TriggerRecord | undefined, run: RunRecord): ((ok: boolean) => Promise<boolean>) | undefined {
     const destination = trigger ? destinationOf(trigger, run.destination) : undefined;
     if (!destination || destination.workflow.kind !== "http") return undefined;
     const rule = {
@@ -134,11 +136,14 @@ export class RunQueue {
       openSeconds: destination.breaker?.openSeconds ?? DEFAULT_BREAKER.openSeconds,
     };
     if (rule.failures <= 0) return undefined;
-    return (ok) => {
-      this.store
-        .recordDelivery(run.triggerId, destination.name, rule, ok, this.now())
-        .catch((error) => this.log("warn", "could not record a delivery for the breaker", { runId: run.id, error: String(error) }));
-    };
+    return (ok) =>
+      this.store.recordDelivery(run.triggerId, destination.name, rule, ok, this.now()).then(
+        (state) => state.breaker !== "open",
+        (error) => {
+          this.log("warn", "could not record a delivery for the breaker", { runId: run.id, error: String(error) });
+          return true;
+        },
+      );
   }
 
   /**
@@ -369,11 +374,11 @@ export class RunQueue {
     this.running.set(run.id, controller);
     const context: RunContext = {
       signal: controller.signal,
-      recordAttempt: (attempts, result) => {
-        this.store
-          .recordAttempt(run.id, this.owner, attempts, result)
-          .catch((error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }));
-      },
+      recordAttempt: (attempts, result) =>
+        this.store.recordAttempt(run.id, this.owner, attempts, result).then(
+          () => {},
+          (error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }),
+        ),
       attemptEnded: this.breakerOf(known ?? this.options.triggers.get(run.triggerId), run),
     };
     let freed = false;
@@ -426,7 +431,8 @@ export class RunQueue {
         this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
     });
     const waiter = this.waiters.get(run.id);
-    if (waiter) {
+    // A run given back while the server goes on (its breaker opened) is still to come: its caller keeps waiting.
+    if (waiter && (outcome || this.stopping)) {
       this.waiters.delete(run.id);
       waiter.resolve(outcome);
     }

@@ -27,13 +27,14 @@ export interface RunOutcome {
 export interface RunContext {
   /** Aborted when the server stops: the runner stops at once and the run is queued again. */
   signal: AbortSignal;
-  /** Stores progress (attempts so far and the result so far) before a retry. */
-  recordAttempt(attempts: number, result: unknown): void;
+  /** Stores progress (attempts so far and the result so far) before a retry; resolves once stored (never rejects). */
+  recordAttempt(attempts: number, result: unknown): Promise<void>;
   /**
    * One delivery attempt to an http target ended: `ok` unless it failed as a broken target does
-   * (connection error, timeout, 408, 429, 5xx). The destination's breaker counts it.
+   * (connection error, timeout, 408, 429, 5xx). The destination's breaker counts it; resolves
+   * with whether the breaker still lets the destination's runs go on (false: it is open now).
    */
-  attemptEnded?(ok: boolean): void;
+  attemptEnded?(ok: boolean): Promise<boolean>;
 }
 
 export type WorkflowOf<K extends WorkflowConfig["kind"]> = Extract<WorkflowConfig, { kind: K }>;
@@ -44,7 +45,7 @@ export type Runner<K extends WorkflowConfig["kind"]> = (workflow: WorkflowOf<K>,
 /** The aborted error runners throw when the server stops mid-run. */
 export class RunAborted extends Error {
   override name = "RunAborted";
-  constructor() {
-    super("the server is stopping; the run goes back to the queue");
+  constructor(why = "the server is stopping") {
+    super(`${why}; the run goes back to the queue`);
   }
 }
