@@ -209,3 +209,22 @@ test("a rate limit spreads a destination's starts; a transform that throws fails
   expect(others.filter((r) => r.destination === "skip").every((r) => r.status === "skipped" && r.result.skipped === "transform returned null")).toBe(true);
   expect(hitsOf("/never")).toHaveLength(0);
 });
+
+test("a destination of kind none with a transform: the transform runs when its run starts (null skips it); without one the run is done at once", async () => {
+  const t = await server.createTrigger({
+    name: "none-transformed",
+    destinations: [
+      { name: "probe", workflow: { kind: "none" }, transform: { source: "export default (t) => (t.body.keep ? { body: t.body } : null)" } },
+      { name: "plain", workflow: { kind: "none" } },
+    ],
+  });
+  await post(t.url, { keep: true });
+  await post(t.url, { keep: false });
+  const runs = await eventually(async () => {
+    const all = await runsOf(t.id);
+    return all.length === 4 && all.every((r) => r.status !== "queued" && r.status !== "running") && all;
+  });
+  const probe = runs.filter((r: any) => r.destination === "probe").map((r: any) => r.status);
+  expect(probe.sort()).toEqual(["skipped", "succeeded"]);
+  expect(runs.filter((r: any) => r.destination === "plain").every((r: any) => r.status === "succeeded" && r.attempts === 1)).toBe(true);
+});

@@ -109,7 +109,11 @@ export async function recordRun(
   return { run: first, runs, duplicate: deduplicated, slot: deduplicated ? null : slot };
 }
 
-/** A destination's run of the delivery: queued, or already succeeded for a workflow `none`. */
+/**
+ * A destination's run of the delivery: queued, or already succeeded for a workflow `none` without
+ * a transform (nothing runs). A `none` destination with a transform is queued like the others: its
+ * transform runs when the run starts, and decides `skipped` (null) or `succeeded`.
+ */
 function newRun(
   delivery: Delivery,
   payload: unknown,
@@ -117,7 +121,7 @@ function newRun(
   destination: DestinationConfig,
   orderingKey: string | null,
 ): RunRecord & { trigger: unknown } {
-  const immediate = destination.workflow.kind === "none";
+  const immediate = destination.workflow.kind === "none" && !destination.transform;
   return {
     id: Bun.randomUUIDv7(),
     triggerId: delivery.trigger.id,
