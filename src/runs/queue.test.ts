@@ -6,6 +6,7 @@ import { SqliteStore } from "../store/sqlite/sqlite_store.ts";
 import type { ClaimedRun, RunRecord } from "../records/run.ts";
 import type { TriggerRecord } from "../records/trigger.ts";
 import { triggerRecord } from "../../test/support/ingest.ts";
+import { activity, run } from "../../test/store/contract_fixtures.ts";
 import { waitFor } from "../../test/support/wait.ts";
 import { RunQueue, type ExecuteRun } from "./queue.ts";
 import { RunAborted, type RunOutcome } from "./types.ts";
@@ -44,6 +45,15 @@ function gatedRuns() {
     return ok(run);
   };
   return { gate, counts, execute };
+}
+
+/** Commits a queued run of `t`'s `destination` as the pipeline does, and tells the queue. */
+async function commitTo(store: SqliteStore, queue: RunQueue, t: TriggerRecord, destination: string): Promise<RunRecord> {
+  const now = new Date();
+  const queued = { ...run(t.id, now), status: "queued" as const, attempts: 0, finishedAt: null, destination };
+  await store.commitIngest({ dedup: null, run: queued, activity: activity(t.id, now, "run", queued.id) });
+  queue.onCommitted(t, queued, null);
+  return queued;
 }
 
 async function setup(
@@ -391,29 +401,7 @@ test("a destination never runs more than its concurrency; while one destination'
   };
   const queue = new RunQueue({ store, triggers: { get: (id) => byId.get(id) }, execute, concurrency: 8, pollMs: 50 });
   await queue.start();
-  const commit = async (t: TriggerRecord, destination: string) => {
-    const now = new Date();
-    const run = {
-      id: Bun.randomUUIDv7(),
-      triggerId: t.id,
-      requestId: crypto.randomUUID(),
-      status: "queued" as const,
-      trigger: {},
-      result: null,
-      attempts: 0,
-      error: null,
-      createdAt: now.toISOString(),
-      finishedAt: null,
-      destination,
-    };
-    await store.commitIngest({
-      dedup: null,
-      run,
-      activity: { id: Bun.randomUUIDv7(), triggerId: t.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null },
-    });
-    queue.onCommitted(t, run, null);
-    return run;
-  };
+  const commit = (t: TriggerRecord, destination: string) => commitTo(store, queue, t, destination);
   try {
     // The workflow shorthand's one destination: 2 at once by default, however many pile up.
     for (let i = 0; i < 30; i++) await commit(hungTrigger, "default");
@@ -461,28 +449,7 @@ test("a destination never holds every run slot, whatever its concurrency: one ha
   };
   const queue = new RunQueue({ store, triggers: { get: () => greedy }, execute, concurrency: 4, pollMs: 50 });
   await queue.start();
-  const commit = async (destination: string) => {
-    const now = new Date();
-    const run = {
-      id: Bun.randomUUIDv7(),
-      triggerId: greedy.id,
-      requestId: crypto.randomUUID(),
-      status: "queued" as const,
-      trigger: {},
-      result: null,
-      attempts: 0,
-      error: null,
-      createdAt: now.toISOString(),
-      finishedAt: null,
-      destination,
-    };
-    await store.commitIngest({
-      dedup: null,
-      run,
-      activity: { id: Bun.randomUUIDv7(), triggerId: greedy.id, at: now.toISOString(), requestId: run.requestId, outcome: "run", runId: run.id, detail: null },
-    });
-    queue.onCommitted(greedy, run, null);
-  };
+  const commit = (destination: string) => commitTo(store, queue, greedy, destination);
   try {
     for (let i = 0; i < 10; i++) await commit("hung");
     // Three of the four slots (--run-concurrency − 1), not all four, though it may run 16.
