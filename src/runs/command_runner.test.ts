@@ -22,7 +22,7 @@ const run: ClaimedRun = {
   finishedAt: null,
 };
 const runner = commandRunner();
-const ctx = (signal = new AbortController().signal): RunContext => ({ signal, recordAttempt: async () => {} });
+const ctx = (signal = new AbortController().signal): RunContext => ({ signal, recordAttempt: async () => true });
 const decode = (body: unknown) => (typeof body === "string" ? body : new TextDecoder().decode(body as Uint8Array));
 
 /** Gone, or a zombie waiting for a reaper (it no longer runs). */

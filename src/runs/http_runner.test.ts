@@ -34,7 +34,7 @@ const workflow = (extra: Partial<WorkflowOf<"http">> = {}): WorkflowOf<"http"> =
 
 function context(signal = new AbortController().signal) {
   const recorded: Array<{ attempts: number; result: any }> = [];
-  const ctx: RunContext = { signal, recordAttempt: async (attempts, result) => void recorded.push({ attempts, result }) };
+  const ctx: RunContext = { signal, recordAttempt: async (attempts, result) => (recorded.push({ attempts, result }), true) };
   return { ctx, recorded };
 }
 
@@ -203,6 +203,7 @@ test("once an attempt opens the breaker, no further attempt: the run goes back t
     await Bun.sleep(10);
     recorded.push({ attempts, result });
     storedBeforeGivenBack = true;
+    return true;
   };
   // The breaker opens on its second failure (failures: 2).
   ctx.attemptEnded = async (ok) => (ok ? true : ++failures < 2);
@@ -217,4 +218,20 @@ test("once an attempt opens the breaker, no further attempt: the run goes back t
   failures = 0;
   const last = await runner(workflow({ retry: { maxAttempts: 2 } }), run, ctx);
   expect(last).toMatchObject({ status: "failed", attempts: 2 });
+});
+
+test("a run waiting for its retry makes no attempt once another run opened the breaker: it is given back before it", async () => {
+  reset(() => new Response("down", { status: 503 }));
+  const { ctx, recorded } = context();
+  ctx.attemptEnded = async () => true;
+  ctx.mayAttempt = async () => false;
+  const error = await runner(workflow({ retry: { maxAttempts: 5 } }), run, ctx).catch((e) => e);
+  expect(error).toBeInstanceOf(RunAborted);
+  expect(seen).toHaveLength(1);
+  expect(recorded.map((r) => r.attempts)).toEqual([1]);
+  // Attempts that could not be stored: it goes on instead (given back, it would exceed its maxAttempts).
+  reset(() => new Response("down", { status: 503 }));
+  ctx.recordAttempt = async () => false;
+  expect(await runner(workflow({ retry: { maxAttempts: 3 } }), run, ctx)).toMatchObject({ status: "failed", attempts: 3 });
+  expect(seen).toHaveLength(3);
 });

@@ -27,6 +27,36 @@ export interface HttpRunnerOptions {
  * final. The target sees the run id as `X-Inlet-Run-Id` and `Idempotency-Key`: every attempt
  * of one run, including one repeated after a crash, carries the same key.
  */
+/**
+ * Gives the run back to the queue because its destination's breaker is not closed (README
+ * "Limits, the breaker and pause"): with the attempts it made, once they are stored, it goes on
+ * from them when the breaker lets a run try again. If they could not be stored, it goes on now
+ * instead (handing it back would let it exceed its `maxAttempts`).
+ */
+async function handBack(recorded: Promise<boolean>, signal: AbortSignal): Promise<void> {
+  if (await untilAborted(recorded, signal)) throw new RunAborted("the destination's breaker opened");
+}
+
+/** `promise`, or RunAborted as soon as the server stops (a store that does not answer must not hold the stop). */
+function untilAborted<T>(promise: Promise<T> | undefined, signal: AbortSignal): Promise<T | undefined> {
+  if (promise === undefined) return Promise.resolve(undefined);
+  if (signal.aborted) return Promise.reject(new RunAborted());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new RunAborted());
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const random = options.random ?? Math.random;
@@ -95,17 +125,15 @@ export function httpRunner(options: HttpRunnerOptions = {}): Runner<"http"> {
       }
       attempt.retryInMs = retryIn;
       const recorded = context.recordAttempt(n, { url: workflow.url, status: attempt.status ?? null, attempts: attempts.map((a) => ({ ...a })) });
-      if ((await breakerLetsOn) === false) {
-        // The breaker opened: no more attempts while it is open. Back to the queue with the
-        // attempts it made (on disk first), to go on once the breaker lets one run try again.
-        await recorded;
-        throw new RunAborted("the destination's breaker opened");
-      }
+      // The breaker opened with this attempt: no more attempts while it is open.
+      if ((await untilAborted(breakerLetsOn, context.signal)) === false) await handBack(recorded, context.signal);
       try {
         await sleep(retryIn, context.signal);
       } catch {
         throw new RunAborted();
       }
+      // Or another run's attempt opened it meanwhile (or it is half-open, trying another run).
+      if (context.mayAttempt && !(await untilAborted(context.mayAttempt(), context.signal))) await handBack(recorded, context.signal);
     }
   };
 }

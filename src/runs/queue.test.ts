@@ -468,3 +468,74 @@ test("a destination never holds every run slot, whatever its concurrency: one ha
     await store.close();
   }
 });
+
+test("a run committed while a poll's claim is under way waits for the poll: no destination gets past its share of the slots meanwhile", async () => {
+  const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
+  const greedy = triggerRecord({
+    id: "t-race",
+    token: "tok-race",
+    workflow: { kind: "none" },
+    destinations: [
+      { name: "hung", workflow: { kind: "http", url: "http://127.0.0.1:9/hang" }, concurrency: 16 },
+      { name: "fine", workflow: { kind: "http", url: "http://127.0.0.1:9/fine" } },
+    ],
+  });
+  // The poll's claims answer late, as a PostgreSQL round trip may: the window the race needs.
+  const claimStarted = Promise.withResolvers<void>();
+  const allCommitted = Promise.withResolvers<void>();
+  let holdPolls = false;
+  const slowClaims = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key !== "claimRuns") return Reflect.get(target, key, receiver);
+      return async (...args: Parameters<SqliteStore["claimRuns"]>) => {
+        // Once the fine run runs, no poll claims before the three hung runs are all committed: one poll takes them together.
+        if (holdPolls) await allCommitted.promise;
+        const claimed = await target.claimRuns(...args);
+        if (claimed.some((r) => r.destination === "hung")) {
+          claimStarted.resolve();
+          await Bun.sleep(300);
+        }
+        return claimed;
+      };
+    },
+  });
+  let hung = 0;
+  let mostHung = 0;
+  const fineGate = Promise.withResolvers<void>();
+  let release!: () => void;
+  const hang = new Promise<void>((resolve) => (release = resolve));
+  const execute: ExecuteRun = async (_t, claimed) => {
+    if (claimed.destination === "fine") await fineGate.promise;
+    else {
+      mostHung = Math.max(mostHung, ++hung);
+      await hang;
+    }
+    return ok(claimed);
+  };
+  const queue = new RunQueue({ store: slowClaims, triggers: { get: () => greedy }, execute, concurrency: 4, pollMs: 50 });
+  await queue.start();
+  try {
+    await commitTo(store, queue, greedy, "fine");
+    await waitFor("the fine run holds a slot", () => queue.inFlight === 1);
+    holdPolls = true;
+    // Three hung runs the queue is not told of: the next poll claims them, slowly.
+    for (let i = 0; i < 3; i++) {
+      const now = new Date();
+      const queued = { ...run(greedy.id, now), status: "queued" as const, attempts: 0, finishedAt: null, destination: "hung" };
+      await store.commitIngest({ dedup: null, run: queued, activity: activity(greedy.id, now, "run", queued.id) });
+    }
+    allCommitted.resolve();
+    await claimStarted.promise;
+    // Meanwhile a slot frees and one more hung run is committed.
+    fineGate.resolve();
+    await Bun.sleep(20);
+    await commitTo(store, queue, greedy, "hung");
+    await waitFor("the poll's three hung runs started", () => hung === 3);
+    await Bun.sleep(400);
+    expect(mostHung).toBe(3);
+  } finally {
+    release();
+    await queue.stop(1000);
+    await store.close();
+  }
+});

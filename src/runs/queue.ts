@@ -14,7 +14,7 @@ import { RunAborted, type RunContext, type RunOutcome } from "./types.ts";
 export type ExecuteRun = (trigger: TriggerRecord, run: ClaimedRun, context: RunContext) => Promise<RunOutcome>;
 
 export interface RunQueueOptions {
-  store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates" | "destinationLoads">;
+  store: RunLeases & Pick<DestinationStates, "recordDelivery" | "destinationStates" | "allDestinationStates" | "destinationLoads">;
   triggers: { get(id: string): TriggerRecord | undefined };
   execute: ExecuteRun;
   /** Runs executing at once (workflow response mode runs start at once and are not counted). */
@@ -38,6 +38,8 @@ export interface RunQueueOptions {
 interface Waiter {
   promise: Promise<RunOutcome | null>;
   resolve(outcome: RunOutcome | null): void;
+  /** Until when the caller waits (ms): a run given back meanwhile stays reserved for this instance until then. */
+  untilMs?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ interface Waiter {
  */
 export class RunQueue {
   readonly owner: string;
-  private readonly store: RunLeases & Pick<DestinationStates, "recordDelivery" | "allDestinationStates" | "destinationLoads">;
+  private readonly store: RunLeases & Pick<DestinationStates, "recordDelivery" | "destinationStates" | "allDestinationStates" | "destinationLoads">;
   private readonly concurrency: number;
   private readonly directLimit: number;
   /** Workflow response mode runs executing now or leased for their commit (`leaseFor`), not counted in `active`. */
@@ -123,27 +125,35 @@ export class RunQueue {
   }
 
   /**
-   * What tells an http destination's breaker how each attempt of `run` went (README "Limits, the
-   * breaker and pause"), and answers whether the run may go on: false once the breaker is open
-   * (the run then goes back to the queue and spends no attempt while it stays open). Undefined
-   * where there is no breaker (another kind, `failures: 0`).
+   * What tells an http destination's breaker how each attempt of `run` went, and whether the run
+   * may go on (README "Limits, the breaker and pause"): after its own failed attempt, false once
+   * that opened the breaker; before a retry, false while it is not closed (another run opened it,
+   * or one run is being tried half-open). The run then goes back to the queue and spends no
+   * attempt meanwhile. Nothing where there is no breaker (another kind, `failures: 0`).
    */
-  private breakerOf(trigger: TriggerRecord | undefined, run: RunRecord): ((ok: boolean) => Promise<boolean>) | undefined {
+  private breakerOf(trigger: TriggerRecord | undefined, run: RunRecord): Pick<RunContext, "attemptEnded" | "mayAttempt"> {
     const destination = trigger ? destinationOf(trigger, run.destination) : undefined;
-    if (!destination || destination.workflow.kind !== "http") return undefined;
+    if (!destination || destination.workflow.kind !== "http") return {};
     const rule = {
       failures: destination.breaker?.failures ?? DEFAULT_BREAKER.failures,
       openSeconds: destination.breaker?.openSeconds ?? DEFAULT_BREAKER.openSeconds,
     };
-    if (rule.failures <= 0) return undefined;
-    return (ok) =>
-      this.store.recordDelivery(run.triggerId, destination.name, rule, ok, this.now()).then(
-        (state) => state.breaker !== "open",
-        (error) => {
-          this.log("warn", "could not record a delivery for the breaker", { runId: run.id, error: String(error) });
-          return true;
-        },
-      );
+    if (rule.failures <= 0) return {};
+    const warn = (what: string) => (error: unknown) => {
+      this.log("warn", what, { runId: run.id, error: String(error) });
+      // Not known: the run goes on (its retries are bounded by maxAttempts either way).
+      return true;
+    };
+    return {
+      attemptEnded: (ok) =>
+        this.store
+          .recordDelivery(run.triggerId, destination.name, rule, ok, this.now())
+          .then((state) => state.breaker !== "open", warn("could not record a delivery for the breaker")),
+      mayAttempt: () =>
+        this.store
+          .destinationStates(run.triggerId)
+          .then((states) => (states.find((s) => s.destination === destination.name)?.breaker ?? "closed") === "closed", warn("could not read the breaker")),
+    };
   }
 
   /**
@@ -230,7 +240,9 @@ export class RunQueue {
       return;
     }
     if (run.status !== "queued" || this.stopping) return;
-    if (this.active < this.concurrency) this.claimAndExecute(run, trigger);
+    // While a poll's claim is under way its runs are not counted per destination yet: the poll
+    // (once more after it) takes this run, so no destination gets past its share of the slots.
+    if (this.active < this.concurrency && !this.poller?.running) this.claimAndExecute(run, trigger);
     // A poll in progress may have looked before this commit: once more after it. Else the next
     // slot to free asks for it.
     else if (this.poller?.running) this.poll();
@@ -242,6 +254,7 @@ export class RunQueue {
    */
   async waitFor(runId: string, timeoutMs: number): Promise<RunOutcome | null> {
     const waiter = this.waiterFor(runId);
+    waiter.untilMs = this.now().getTime() + timeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), timeoutMs);
@@ -375,11 +388,11 @@ export class RunQueue {
     const context: RunContext = {
       signal: controller.signal,
       recordAttempt: (attempts, result) =>
-        this.store.recordAttempt(run.id, this.owner, attempts, result).then(
-          () => {},
-          (error) => this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) }),
-        ),
-      attemptEnded: this.breakerOf(known ?? this.options.triggers.get(run.triggerId), run),
+        this.store.recordAttempt(run.id, this.owner, attempts, result).catch((error) => {
+          this.log("warn", "could not record an attempt", { runId: run.id, error: String(error) });
+          return false;
+        }),
+      ...this.breakerOf(known ?? this.options.triggers.get(run.triggerId), run),
     };
     let freed = false;
     // The slot frees when the runner returns, not when its end is on disk: the next run need not
@@ -426,7 +439,9 @@ export class RunQueue {
       finishedAt: this.now().toISOString(),
     };
     await this.recordEnd(run.id, async () => {
-      if (!finish) await this.store.releaseRuns(this.owner, [run.id]);
+      // Given back while a caller here still waits for it (its breaker opened): kept for this instance.
+      const waiting = this.stopping ? undefined : this.waiters.get(run.id)?.untilMs;
+      if (!finish) await this.store.releaseRuns(this.owner, [run.id], waiting);
       else if (!(await this.store.finishRun(run.id, this.owner, finish)))
         this.log("warn", "a finished run was no longer held by this process", { runId: run.id });
     });

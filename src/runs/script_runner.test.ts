@@ -20,7 +20,7 @@ const run: ClaimedRun = {
   createdAt: new Date().toISOString(),
   finishedAt: null,
 };
-const ctx = (signal = new AbortController().signal): RunContext => ({ signal, recordAttempt: async () => {} });
+const ctx = (signal = new AbortController().signal): RunContext => ({ signal, recordAttempt: async () => true });
 const script = (source: string, timeoutMs = 300) => ({ kind: "script" as const, source, timeoutMs });
 const text = (body: unknown) => (typeof body === "string" ? body : new TextDecoder().decode(body as Uint8Array));
 

@@ -97,7 +97,7 @@ test("a destination's transform runs when its run starts: the workflow gets what
     finishedAt: null,
     destination,
   });
-  const context = { signal: new AbortController().signal, async recordAttempt() {} };
+  const context = { signal: new AbortController().signal, recordAttempt: async () => true };
   try {
     const slack = await runners.execute(t, run("slack"), context);
     expect(slack.status).toBe("succeeded");

@@ -27,14 +27,16 @@ export interface RunOutcome {
 export interface RunContext {
   /** Aborted when the server stops: the runner stops at once and the run is queued again. */
   signal: AbortSignal;
-  /** Stores progress (attempts so far and the result so far) before a retry; resolves once stored (never rejects). */
-  recordAttempt(attempts: number, result: unknown): Promise<void>;
+  /** Stores progress (attempts so far and the result so far) before a retry; resolves with whether it was stored (never rejects). */
+  recordAttempt(attempts: number, result: unknown): Promise<boolean>;
   /**
    * One delivery attempt to an http target ended: `ok` unless it failed as a broken target does
    * (connection error, timeout, 408, 429, 5xx). The destination's breaker counts it; resolves
    * with whether the breaker still lets the destination's runs go on (false: it is open now).
    */
   attemptEnded?(ok: boolean): Promise<boolean>;
+  /** Before a retry: whether the destination's breaker lets another attempt go (false: open or half-open). */
+  mayAttempt?(): Promise<boolean>;
 }
 
 export type WorkflowOf<K extends WorkflowConfig["kind"]> = Extract<WorkflowConfig, { kind: K }>;

@@ -19,8 +19,12 @@ export interface RunLeases {
   recordAttempt(id: string, owner: string, attempts: number, result: unknown): Promise<boolean>;
   /** Ends a run `owner` holds; false when it no longer holds it (deleted, or its lease was taken over). */
   finishRun(id: string, owner: string, finish: RunFinish): Promise<boolean>;
-  /** Gives runs `owner` holds back to the queue (graceful stop): running → queued. */
-  releaseRuns(owner: string, ids: string[]): Promise<void>;
+  /**
+   * Gives runs `owner` holds back to the queue (a graceful stop, an open breaker): running →
+   * queued. `reservedUntilMs`: they stay reserved for `owner` until then (a caller waits there for
+   * them: records/run.ts RunReservation); else any instance may claim them.
+   */
+  releaseRuns(owner: string, ids: string[], reservedUntilMs?: number): Promise<void>;
   /**
    * Requeues runs left `running` by a process that is gone (at-least-once after a crash). SQLite
    * has one process per file, so at start every running run is abandoned; PostgreSQL requeues

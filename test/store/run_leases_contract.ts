@@ -59,6 +59,23 @@ export function runLeasesContract(open: OpenStore): void {
     await store.close();
   });
 
+  test("a run given back while its caller still waits stays reserved for its instance until then", async () => {
+    const store = await open();
+    await store.insertTrigger(trigger("t-back"));
+    const now = new Date();
+    const r = { ...run("t-back", now), status: "queued" as const, attempts: 0, finishedAt: null };
+    await store.commitIngest({ dedup: null, run: r, activity: activity("t-back", now, "run", r.id) });
+    expect((await store.claimRun(r.id, "a", 60_000, now))?.id).toBe(r.id);
+    await store.releaseRuns("a", [r.id], now.getTime() + 5_000);
+    expect((await store.getRun(r.id))?.status).toBe("queued");
+    expect(await store.claimRuns("b", 5, 60_000, now)).toEqual([]);
+    expect((await store.claimRuns("a", 5, 60_000, now)).map((x) => x.id)).toEqual([r.id]);
+    // Given back without one (a graceful stop): any instance.
+    await store.releaseRuns("a", [r.id]);
+    expect((await store.claimRuns("b", 5, 60_000, now)).map((x) => x.id)).toEqual([r.id]);
+    await store.close();
+  });
+
   test("destinations: a claim takes runs in turn from each destination with runs waiting, never past a destination's limit", async () => {
     const store = await open();
     await store.insertTrigger(trigger("t-dest"));

@@ -183,10 +183,11 @@ export class PostgresRunLeases implements RunLeases {
     );
   }
 
-  releaseRuns(owner: string, ids: string[]): Promise<void> {
+  releaseRuns(owner: string, ids: string[], reservedUntilMs?: number): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
+    const until = reservedUntilMs ?? null;
     return this.connection.guard(async (sql) => {
-      await sql`UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL
+      await sql`UPDATE runs SET status = 'queued', lease_owner = ${until === null ? null : owner}, lease_until_ms = ${until}
         WHERE lease_owner = ${owner} AND status = 'running' AND id = ANY(${sql.array(ids, "TEXT")})`;
     });
   }

@@ -99,9 +99,9 @@ export class SqliteConnection {
 
   /**
    * Resolves once a transaction just committed is on disk. One that changed no row wrote no WAL
-   * frame: it waits only for the flush last asked for (which covers every earlier commit whose
-   * rows it may have read), and when that is done, for nothing — an idle poll (claimRuns every
-   * second) neither flushes nor waits.
+   * frame: it waits only for the flush last asked for (which covers every earlier durable commit
+   * whose rows it may have read; the run queue's bookkeeping, answered at commit, asks for none),
+   * and when that is done, for nothing.
    */
   private durableAfter(changed: boolean): Promise<void> {
     return changed ? this.flushed() : (this.lastFlush ?? Promise.resolve());

@@ -81,7 +81,8 @@ export class SqliteRunLeases implements RunLeases {
       "UPDATE runs SET status = ?, result_json = ?, error = ?, attempts = ?, finished_at = ?, lease_owner = NULL, lease_until_ms = NULL WHERE id = ? AND lease_owner = ? AND status = 'running'",
     );
     this.release = connection.prepare(
-      "UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
+      `UPDATE runs SET status = 'queued', lease_owner = CASE WHEN ?1 IS NULL THEN NULL ELSE lease_owner END, lease_until_ms = ?1
+       WHERE lease_owner = ?2 AND status = 'running' AND id IN (SELECT value FROM json_each(?3))`,
     );
     // Running runs, and queued ones reserved for the process before: their callers are gone.
     this.requeueRunning = connection.prepare(
@@ -185,10 +186,10 @@ export class SqliteRunLeases implements RunLeases {
     );
   }
 
-  releaseRuns(owner: string, ids: string[]): Promise<void> {
+  releaseRuns(owner: string, ids: string[], reservedUntilMs?: number): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
     return this.connection.writeCommitted(() => {
-      this.release.run(owner, JSON.stringify(ids));
+      this.release.run(reservedUntilMs ?? null, owner, JSON.stringify(ids));
     });
   }
 
