@@ -228,3 +228,25 @@ test("a destination of kind none with a transform: the transform runs when its r
   expect(probe.sort()).toEqual(["skipped", "succeeded"]);
   expect(runs.filter((r: any) => r.destination === "plain").every((r: any) => r.status === "succeeded" && r.attempts === 1)).toBe(true);
 });
+
+test("a paused destination of kind none keeps its runs queued too, until it is resumed; skipped runs can be bulk-replayed", async () => {
+  const t = await server.createTrigger({
+    name: "none-paused",
+    destinations: [
+      { name: "n", workflow: { kind: "none" } },
+      { name: "skipper", workflow: { kind: "none" }, transform: { source: "export default (t) => (t.body.fixed ? { body: t.body } : null)" } },
+    ],
+  });
+  await server.api("POST", `/api/triggers/${t.id}/destinations/n/pause`);
+  await post(t.url, { fixed: false });
+  await eventually(async () => (await runsOf(t.id)).some((r: any) => r.destination === "skipper" && r.status === "skipped"));
+  await Bun.sleep(300);
+  expect((await runsOf(t.id)).find((r: any) => r.destination === "n").status).toBe("queued");
+  expect((await statesOf(t.id)).find((s: any) => s.name === "n")).toMatchObject({ state: "paused", queued: 1 });
+  await server.api("POST", `/api/triggers/${t.id}/destinations/n/resume`);
+  await eventually(async () => (await runsOf(t.id)).find((r: any) => r.destination === "n").status === "succeeded");
+  // The skipped run, once the transform would deliver it: bulk replay by status.
+  const replay = await server.api("POST", `/api/triggers/${t.id}/replay`, { status: ["skipped"], dryRun: true });
+  expect(replay.status).toBe(200);
+  expect(replay.body.matched).toBe(1);
+});

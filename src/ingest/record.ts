@@ -13,6 +13,8 @@ export interface RecordDeps {
   store: Pick<IngestLog, "commitIngest">;
   /** A slot of this instance's for a waiting caller's run (workflow response mode), or null. */
   directSlot?(trigger: TriggerRecord): DirectSlot | null;
+  /** Whether a destination is paused now (its runs wait queued, a `none` one's too). */
+  destinationPaused?(triggerId: string, destination: string): boolean;
 }
 
 /** `$trigger`: the run's input (docs/api.md#the-runs-input), with the redacted body. */
@@ -84,7 +86,16 @@ export async function recordRun(
   const responder = respondingDestination(trigger)?.name;
   // The responding destination's run first: only the first run of a commit can be reserved.
   const ordered = [...route.destinations].sort((a, b) => Number(b.name === responder) - Number(a.name === responder));
-  const runs = ordered.map((destination) => newRun(delivery, payload, createdAt, destination, route.orderingKeys[destination.name] ?? null));
+  const runs = ordered.map((destination) =>
+    newRun(
+      delivery,
+      payload,
+      createdAt,
+      destination,
+      route.orderingKeys[destination.name] ?? null,
+      deps.destinationPaused?.(trigger.id, destination.name) ?? false,
+    ),
+  );
   const first = runs[0];
   // The waiting caller's run gets a slot of its own; an ordered run waits for its key in the
   // queue, and a replay (nobody waits for its answer) takes its turn there like every replay.
@@ -111,8 +122,9 @@ export async function recordRun(
 
 /**
  * A destination's run of the delivery: queued, or already succeeded for a workflow `none` without
- * a transform (nothing runs). A `none` destination with a transform is queued like the others: its
- * transform runs when the run starts, and decides `skipped` (null) or `succeeded`.
+ * a transform (nothing runs) while the destination is not paused. A `none` destination with a
+ * transform is queued like the others: its transform runs when the run starts, and decides
+ * `skipped` (null) or `succeeded`; a paused one's run waits queued like any other's.
  */
 function newRun(
   delivery: Delivery,
@@ -120,8 +132,9 @@ function newRun(
   createdAt: string,
   destination: DestinationConfig,
   orderingKey: string | null,
+  paused: boolean,
 ): RunRecord & { trigger: unknown } {
-  const immediate = destination.workflow.kind === "none" && !destination.transform;
+  const immediate = destination.workflow.kind === "none" && !destination.transform && !paused;
   return {
     id: Bun.randomUUIDv7(),
     triggerId: delivery.trigger.id,

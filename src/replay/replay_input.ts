@@ -16,9 +16,9 @@ export const BulkReplaySchema = Type.Object(
   {
     source: Type.Optional(Type.Union([Type.Literal("runs"), Type.Literal("filtered")])),
     status: Type.Optional(
-      Type.Array(Type.Union([Type.Literal("queued"), Type.Literal("running"), Type.Literal("succeeded"), Type.Literal("failed")]), {
+      Type.Array(Type.Union([Type.Literal("queued"), Type.Literal("running"), Type.Literal("succeeded"), Type.Literal("failed"), Type.Literal("skipped")]), {
         minItems: 1,
-        maxItems: 4,
+        maxItems: 5,
         description: 'runs in any of these states; default ["failed"]',
       }),
     ),
