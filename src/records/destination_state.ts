@@ -39,7 +39,12 @@ export const okState = (triggerId: string, destination: string): DestinationStat
   windowCount: 0,
 });
 
-export function statusOf(state: DestinationState): DestinationStatus {
+/**
+ * What the API shows of a destination's state at `now`: an open breaker whose time is up shows
+ * `half-open` (its next run is the one tried), though the store moves it only when that run starts.
+ */
+export function statusOf(state: DestinationState, now = Date.now()): DestinationStatus {
   if (state.paused) return "paused";
+  if (state.breaker === "open" && state.openUntilMs !== null && state.openUntilMs <= now) return "half-open";
   return state.breaker === "closed" ? "ok" : state.breaker;
 }
