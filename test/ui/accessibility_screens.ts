@@ -141,12 +141,11 @@ async function open(page: Page, hash: string): Promise<void> {
   await expect(page.locator("main [aria-busy]")).toHaveCount(0);
 }
 
-// The panel follows the system's colour scheme: the dark one is checked at desktop width too.
-for (const [width, height, colorScheme] of [
-  [1280, 800, "light"],
-  [390, 844, "light"],
-  [1280, 800, "dark"],
-] as const) {
+/**
+ * Every screen at one size and colour scheme. Each is a spec file of its own
+ * (accessibility_*.pw.ts), so that Playwright's two workers share the sizes between them.
+ */
+export function accessibilityAt(width: number, height: number, colorScheme: "light" | "dark"): void {
   test.describe(`at ${width} px${colorScheme === "dark" ? ", dark" : ""}`, () => {
     test.use({ viewport: { width, height }, colorScheme });
     test.beforeAll(async () => {
