@@ -121,7 +121,7 @@ async function expectUniform401(response: Response) {
   expect(await response.json()).toEqual({ error: "authentication failed", request_id: response.headers.get("x-request-id") });
 }
 
-test("the plugin is listed with its settings; a trigger needs at least one topic ARN, each an SNS topic's", async () => {
+test("the plugin is listed with its settings; Topic ARNs are optional (none: every message refused, Activity says why), each an SNS topic's", async () => {
   const listed = (await server.api("GET", "/api/plugins")).body.find((p: any) => p.id === "aws-sns");
   expect(listed).toMatchObject({ name: "AWS SNS", secret: { generated: false } });
   expect(listed.settings.map((s: any) => [s.key, s.label, s.kind, s.default])).toEqual([
@@ -129,10 +129,11 @@ test("the plugin is listed with its settings; a trigger needs at least one topic
     ["autoConfirm", "Auto-confirm subscriptions", "switch", false],
   ]);
   const none = await server.api("POST", "/api/triggers", { name: "sns-none", app: "aws-sns" });
-  expect(none.status).toBe(400);
-  expect(none.body.details).toEqual([
-    { path: "/appSettings/topicArns", message: "add the ARN of at least one topic (arn:aws:sns:<region>:<account>:<topic>)" },
-  ]);
+  expect(none.status).toBe(201);
+  expect(none.body.appSettings).toEqual({ topicArns: [], autoConfirm: false });
+  await expectUniform401(await post(none.body.url, await message()));
+  const [refused] = await server.activity(none.body.id);
+  expect(refused.detail).toContain("the trigger lists no Topic ARNs yet");
   const bad = await server.api("POST", "/api/triggers", {
     name: "sns-bad",
     app: "aws-sns",

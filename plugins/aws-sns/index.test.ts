@@ -288,15 +288,13 @@ describe("aws-sns plugin", () => {
     expect(plugin.deliveryId!(retry, contextWith())).toBe(plugin.deliveryId!(first, contextWith()));
   });
 
-  test("Topic ARNs: at least one, each arn:aws:sns:<region>:<account>:<topic>; auto-confirm is off by default", () => {
+  test("Topic ARNs: each arn:aws:sns:<region>:<account>:<topic>, none at first (optional); auto-confirm is off by default", () => {
     const check = (topicArns: unknown) =>
       resolveAppSettings(plugin, { topicArns }, undefined, { triggerUrl: "https://inlet.example.com/webhooks/t", fetchProblem: () => null });
     expect(check([TOPIC, "arn:aws-cn:sns:cn-north-1:123456789012:orders", "arn:aws:sns:us-east-1:123456789012:orders.fifo"])).toMatchObject({
       settings: { topicArns: [TOPIC, "arn:aws-cn:sns:cn-north-1:123456789012:orders", "arn:aws:sns:us-east-1:123456789012:orders.fifo"], autoConfirm: false },
     });
-    expect(check([]).problems).toEqual([
-      { path: "/appSettings/topicArns", message: "add the ARN of at least one topic (arn:aws:sns:<region>:<account>:<topic>)" },
-    ]);
+    expect(check([]).problems).toEqual([]);
     expect(check(["arn:aws:sqs:us-east-1:123456789012:orders", "arn:aws:sns:us-east-1:12345:orders", "orders"]).problems).toEqual([
       { path: "/appSettings/topicArns/0", message: "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)" },
       { path: "/appSettings/topicArns/1", message: "is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)" },

@@ -113,8 +113,8 @@ export default definePlugin({
       key: "topicArns",
       label: "Topic ARNs",
       kind: "lines",
-      help: `The SNS topics this trigger accepts, one ARN per line (${ARN_SHAPE}).`,
-      check: (arns) => (Array.isArray(arns) && arns.length > 0 ? null : `add the ARN of at least one topic (${ARN_SHAPE})`),
+      // Optional, as every app setting: until one is listed the trigger accepts no message, and Activity says why.
+      help: `The SNS topics this trigger accepts, one ARN per line (${ARN_SHAPE}). None: no message is accepted.`,
       checkLine: (arn) => (TOPIC_ARN.test(arn) ? null : `is not an SNS topic ARN (${ARN_SHAPE})`),
     },
     {
@@ -133,6 +133,7 @@ export default definePlugin({
     // Before anything is fetched: a message for another topic costs no fetch, whoever signed it.
     const topic = textField(message, "TopicArn");
     if (topic === null) return false;
+    if (listedTopics(ctx).length === 0) return ctx.refuse(`topic ${topic}: the trigger lists no Topic ARNs yet; add the topics it accepts`);
     if (!listedTopics(ctx).includes(topic)) return ctx.refuse(`topic ${topic} is not one of the trigger's Topic ARNs`);
     return signatureHolds(message, ctx);
   },

@@ -107,6 +107,11 @@ describe("gcp-pubsub plugin: the push's OIDC token", () => {
     }
   });
 
+  test("without a Service account email (optional when saved) every push is refused, the reason saying to set it", async () => {
+    const result = await authenticate(push(await googleToken()), contextFor({ serviceAccountEmail: "" }));
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining("the trigger has no Service account email yet") });
+  });
+
   test("a Basic or malformed Authorization is refused without fetching anything", async () => {
     const before = google.hits.length;
     for (const value of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer a b", "bearer not-a-jwt"]) {
@@ -176,16 +181,15 @@ describe("gcp-pubsub plugin: settings", () => {
       fetchProblem: (url, rule) => fetchRuleProblem(url, rule, new Set([google.hostPort])),
     }).problems;
 
-  test("Audience, Service account email and JWKS URL, by those labels; the email is required and checked", () => {
+  test("Audience, Service account email and JWKS URL, by those labels; the email is optional and checked", () => {
     expect(pubsub.settings!.map((s) => [s.key, s.label, s.kind])).toEqual([
       ["audience", "Audience", "text"],
       ["serviceAccountEmail", "Service account email", "text"],
       ["jwksUrl", "JWKS URL", "text"],
     ]);
     expect(check({ serviceAccountEmail: EMAIL })).toEqual([]);
-    expect(check({})).toEqual([
-      { path: "/appSettings/serviceAccountEmail", message: "add the email of the service account the push subscription authenticates as" },
-    ]);
+    // Optional, as every app setting: without it no push is accepted (see the verify test).
+    expect(check({})).toEqual([]);
     expect(check({ serviceAccountEmail: "pubsub-push" })).toEqual([
       { path: "/appSettings/serviceAccountEmail", message: expect.stringContaining("is not an email address") },
     ]);

@@ -44,13 +44,9 @@ export default definePlugin({
       key: "serviceAccountEmail",
       label: "Service account email",
       kind: "text",
-      help: "The service account the push subscription authenticates as.",
-      check: (email) =>
-        email === ""
-          ? "add the email of the service account the push subscription authenticates as"
-          : EMAIL.test(text(email))
-            ? null
-            : "is not an email address (e.g. push@my-project.iam.gserviceaccount.com)",
+      // Optional, as every app setting: until it is set the trigger accepts no push, and Activity says why.
+      help: "The service account the push subscription authenticates as. Empty: no push is accepted.",
+      check: (email) => (email === "" || EMAIL.test(text(email)) ? null : "is not an email address (e.g. push@my-project.iam.gserviceaccount.com)"),
     },
     {
       key: "jwksUrl",
@@ -64,6 +60,9 @@ export default definePlugin({
   async verify(req, ctx) {
     const token = bearerToken(req.headers.get("authorization"));
     if (token === null) return false;
+    // Any Google service account could mint a token for this URL: without the one named, none passes.
+    if (text(ctx.settings.serviceAccountEmail) === "")
+      return ctx.refuse("the trigger has no Service account email yet; set the one the push subscription authenticates as");
     // A JWKS host that fails throws ProviderUnavailable: the host answers 503 and Pub/Sub retries.
     const result = await ctx.verifyJwt(token, {
       jwksUrl: text(ctx.settings.jwksUrl) || GOOGLE_JWKS_URL,
