@@ -29,7 +29,7 @@ test("a file read, substituted (a relative ${file:…} from the file's folder) a
   ]);
 });
 
-test("the first stage that fails gives all its errors: reading, then substitution, then validation", () => {
+test("every error of the file at once: placeholders that failed, and validation elsewhere; a file that cannot be read, alone", () => {
   const path = join(dir, "broken.json");
   writeFileSync(path, '{"triggers": [{"name": "a", "auth": {"type": "bearer", "secret": "${A}"}}, {"name": "b", "token": "${B}"}]}');
   const messages = (env: Record<string, string>) => {
@@ -40,6 +40,18 @@ test("the first stage that fails gives all its errors: reading, then substitutio
   expect(messages({ A: "short", B: "also-short" })).toEqual([
     "a: /auth/secret: must be at least 16 characters (it has 5)",
     "b: /token: must be 32 to 128 characters of A–Z, a–z, 0–9, _ and - (it has 10)",
+  ]);
+  // An unset variable in one field, and mistakes in others: all of them, the failed field not checked again.
+  const mixed = join(dir, "mixed.yaml");
+  writeFileSync(
+    mixed,
+    'triggers:\n  - name: a\n    token: "${NOPE}"\n    dedup: { strategy: payload-hash, windowSeconds: 0 }\n  - name: b\n    auth: { type: bearer, secret: short }\n',
+  );
+  const all = loadConfigFile(mixed, context, { env: {} });
+  expect(all.ok ? [] : all.errors.map(formatConfigError)).toEqual([
+    "a: /token: the environment variable NOPE is not set",
+    expect.stringMatching(/^a: \/dedup\/windowSeconds: /),
+    "b: /auth/secret: must be at least 16 characters (it has 5)",
   ]);
   const missing = loadConfigFile(join(dir, "nowhere.yaml"), context);
   expect(missing.ok ? [] : missing.errors.map(formatConfigError)).toEqual([`${join(dir, "nowhere.yaml")}: cannot be read: no such file`]);

@@ -13,6 +13,13 @@ export interface SubstituteOptions {
   readFile?: (path: string) => string;
 }
 
+/**
+ * A substitution's outcome. When placeholders failed, `partial` is the document with those left
+ * as written (every other one substituted) and where they were, so the rest of the file can still
+ * be checked and all its errors reported at once.
+ */
+export type SubstituteResult = ConfigResult<Substituted> | { ok: false; errors: ConfigError[]; partial: Substituted & { failedPointers: string[] } };
+
 export interface Substituted {
   document: unknown;
   /**
@@ -35,7 +42,7 @@ const LITERAL_HINT = "write $${ for a literal ${ (as in a script's template lite
  * touched, and substituted text is not scanned again. Every unset variable, unreadable file or
  * malformed placeholder is reported, with the trigger and field where it was used.
  */
-export function substitute(document: unknown, options: SubstituteOptions = {}): ConfigResult<Substituted> {
+export function substitute(document: unknown, options: SubstituteOptions = {}): SubstituteResult {
   const env = options.env ?? process.env;
   const baseDir = options.baseDir ?? process.cwd();
   const readFile = options.readFile ?? ((path: string) => readFileSync(path, "utf8"));
@@ -43,7 +50,11 @@ export function substitute(document: unknown, options: SubstituteOptions = {}): 
   const substitutedPaths: string[] = [];
   const ancestors = new Set<object>();
   let visited = 0;
-  const fail = (pointer: string, code: ConfigError["code"], message: string) => errors.push({ code, ...locate(document, pointer), message });
+  const failedPointers: string[] = [];
+  const fail = (pointer: string, code: ConfigError["code"], message: string) => {
+    failedPointers.push(pointer);
+    errors.push({ code, ...locate(document, pointer), message });
+  };
 
   const inString = (text: string, pointer: string): string => {
     let substituted = false;
@@ -106,7 +117,8 @@ export function substitute(document: unknown, options: SubstituteOptions = {}): 
       return failure([{ code: "too_large", message: `the file holds more than ${MAX_VALUES} values once its YAML aliases are expanded` }]);
     throw error;
   }
-  return errors.length > 0 ? failure(errors) : success({ document: result, substitutedPaths });
+  if (errors.length > 0) return { ok: false, errors, partial: { document: result, substitutedPaths, failedPointers } };
+  return success({ document: result, substitutedPaths });
 }
 
 class Cycle {
