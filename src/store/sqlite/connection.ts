@@ -44,6 +44,11 @@ export class SqliteConnection {
   private batchChanged = true;
   /** The WAL flush last asked for: it covers every commit made before it was asked for. */
   private lastFlush: Promise<void> | null = null;
+  private readonly lastRunSeq: Statement;
+  /** The newest run (by seq) whose commit is on disk: see `runsOnDisk`. */
+  private runsFlushed: number;
+  /** WAL flushes asked for and not yet done. */
+  private flushesPending = 0;
 
   constructor(
     opened: OpenedDatabase,
@@ -58,6 +63,10 @@ export class SqliteConnection {
     this.savepoint = this.prepare("SAVEPOINT item");
     this.release = this.prepare("RELEASE item");
     this.rollbackToSavepoint = this.prepare("ROLLBACK TO item");
+    // AUTOINCREMENT keeps the newest seq given here, whatever was deleted since.
+    this.lastRunSeq = this.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'runs'), 0) AS n");
+    // What the file holds when it is opened is on disk.
+    this.runsFlushed = this.newestRun();
     const begin = this.db.transaction((work: () => void) => work());
     this.bookkeeping = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
       maxBatch: options.groupCommit === false ? 1 : 64,
@@ -94,7 +103,36 @@ export class SqliteConnection {
   /** Resolves once everything committed so far is on disk. */
   private flushed(): Promise<void> {
     if (!this.wal) return Promise.resolve();
-    return (this.lastFlush = this.wal.afterNow());
+    const runs = this.newestRun();
+    const flush = this.wal.afterNow();
+    this.flushesPending++;
+    flush.then(
+      () => {
+        this.flushesPending--;
+        if (runs > this.runsFlushed) this.runsFlushed = runs;
+      },
+      () => this.flushesPending--,
+    );
+    return (this.lastFlush = flush);
+  }
+
+  private newestRun(): number {
+    return (this.lastRunSeq.get() as { n: number }).n;
+  }
+
+  /**
+   * The newest run (by seq) whose commit is on disk, so its request may have been answered: a
+   * claim takes no run past it. The run queue's bookkeeping is answered at commit and a claim
+   * sees every committed row, so without this a run could start a moment before its request's
+   * flush finished — and be delivered for a request that flush then failed (the caller got a
+   * 503 and sent it again). Without a WAL flush of its own, every commit is on disk already; and
+   * while none of this connection's flushes is under way, so is every run in the file — runs
+   * another process committed (`inlet triggers replay` beside a running server) included.
+   */
+  runsOnDisk(): number {
+    if (!this.wal) return Number.MAX_SAFE_INTEGER;
+    if (this.flushesPending === 0) this.runsFlushed = Math.max(this.runsFlushed, this.newestRun());
+    return this.runsFlushed;
   }
 
   /**

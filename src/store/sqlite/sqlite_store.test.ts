@@ -9,6 +9,7 @@ import { Database } from "bun:sqlite";
 import { SchemaTooNew, StoreUnavailable } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { SqliteStore, SWEEP_SQL } from "./sqlite_store.ts";
+import { CLAIM_SQL } from "./run_leases.ts";
 import { replayCountSql, replayPageSql } from "../replay_where.ts";
 import type { ReplayQuery } from "../../records/ingest.ts";
 
@@ -270,8 +271,8 @@ test("the run queue's bookkeeping is answered at commit, never behind a WAL flus
   let accepted = false;
   const ingest = s.commitIngest(queued("r2")).then(() => (accepted = true));
   await waitFor("the request's flush begun", () => held.length === 1);
-  // The claim sees what is committed: r2 too, whose flush is under way (a run is at-least-once).
-  expect((await s.claimRuns("o", 4, 30_000, now)).map((r) => r.id)).toEqual(["r1", "r2"]);
+  // Not r2: it is committed, but its flush is under way, so its request is not answered yet.
+  expect((await s.claimRuns("o", 4, 30_000, now)).map((r) => r.id)).toEqual(["r1"]);
   expect(await s.recordAttempt("r1", "o", 1, { n: 1 })).toBe(true);
   expect(await s.finishRun("r1", "o", { status: "succeeded", result: null, error: null, attempts: 1, finishedAt: at })).toBe(true);
   expect((await s.getRun("r1"))?.status).toBe("succeeded");
@@ -280,6 +281,8 @@ test("the run queue's bookkeeping is answered at commit, never behind a WAL flus
   held[0]();
   await ingest;
   expect(accepted).toBe(true);
+  // On disk now: the next claim takes it.
+  expect((await s.claimRuns("o", 4, 30_000, now)).map((r) => r.id)).toEqual(["r2"]);
   await s.close();
 });
 
@@ -297,6 +300,25 @@ test("each sweep statement finds its rows through an index: none reads every fin
   expect(plan(SWEEP_SQL.activity)).toContain("INDEX activity_by_time (at_ms<?)");
   expect(plan(SWEEP_SQL.runs)).toContain("INDEX runs_by_age (created_ms<?)");
   for (const sql of Object.values(SWEEP_SQL)) expect(plan(sql)).not.toMatch(/\bSCAN (dedup_keys|activity|runs)\b/);
+  db.close();
+});
+
+test("a claim finds destinations with queued runs and their startable runs by seeks on runs_destination_queue, never by a sort or a scan", async () => {
+  const path = join(dir, "claim-plans.sqlite");
+  await new SqliteStore(path).close();
+  const db = new Database(path);
+  const plan = (sql: string, params: Array<string | number>) =>
+    db
+      .query<{ detail: string }, Array<string | number>>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((row) => row.detail)
+      .join(" | ");
+  const queued = plan(CLAIM_SQL.queuedDestinations, []);
+  expect(queued).toContain("runs_destination_queue (status=? AND trigger_id=? AND destination>?)");
+  expect(queued).not.toMatch(/\bSCAN runs\b/);
+  const startable = plan(CLAIM_SQL.startable, ["t", "d", 10, "o", 5, 8]);
+  expect(startable).toContain("SEARCH r USING INDEX runs_destination_queue (status=? AND trigger_id=? AND destination=?)");
+  expect(startable).not.toContain("TEMP B-TREE");
   db.close();
 });
 
