@@ -425,17 +425,21 @@ test("a destination never runs more than its concurrency; while one destination'
   }
 });
 
-test("a destination never holds every run slot, whatever its concurrency: one hanging leaves a slot for the others", async () => {
-  const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
-  const greedy = triggerRecord({
-    id: "t-greedy",
-    token: "tok-greedy",
+/** A trigger with a destination `hung` allowed 16 runs at once, and `fine` with the defaults. */
+const hungBesideFine = (id: string): TriggerRecord =>
+  triggerRecord({
+    id,
+    token: `tok-${id}`,
     workflow: { kind: "none" },
     destinations: [
       { name: "hung", workflow: { kind: "http", url: "http://127.0.0.1:9/hang" }, concurrency: 16 },
       { name: "fine", workflow: { kind: "http", url: "http://127.0.0.1:9/fine" } },
     ],
   });
+
+test("a destination never holds every run slot, whatever its concurrency: one hanging leaves a slot for the others", async () => {
+  const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
+  const greedy = hungBesideFine("t-greedy");
   const running = new Map<string, number>();
   const started: string[] = [];
   let release!: () => void;
@@ -471,15 +475,7 @@ test("a destination never holds every run slot, whatever its concurrency: one ha
 
 test("a run committed while a poll's claim is under way waits for the poll: no destination gets past its share of the slots meanwhile", async () => {
   const store = new SqliteStore(join(dir, `q-${n++}.sqlite`));
-  const greedy = triggerRecord({
-    id: "t-race",
-    token: "tok-race",
-    workflow: { kind: "none" },
-    destinations: [
-      { name: "hung", workflow: { kind: "http", url: "http://127.0.0.1:9/hang" }, concurrency: 16 },
-      { name: "fine", workflow: { kind: "http", url: "http://127.0.0.1:9/fine" } },
-    ],
-  });
+  const greedy = hungBesideFine("t-race");
   // The poll's claims answer late, as a PostgreSQL round trip may: the window the race needs.
   const claimStarted = Promise.withResolvers<void>();
   const allCommitted = Promise.withResolvers<void>();
