@@ -213,3 +213,41 @@ test("destination_open fires once a destination's breaker has been open that lon
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("an alert listed while its transition is committed but not yet flushed shows the measure that moved it, not the one before", async () => {
+  const trigger = { id: "t", name: "t", createdAt: new Date(0).toISOString(), alerts: [{ kind: "backlog", count: 10 }] } as unknown as TriggerRecord;
+  let measure = 3;
+  let stored: AlertRecord[] = [];
+  let flushed!: () => void;
+  let transitioning!: () => void;
+  const inTransition = new Promise<void>((resolve) => (transitioning = resolve));
+  const store = {
+    listAlerts: async () => stored,
+    measureAlert: async () => measure,
+    // Visible at once (committed), answered once "on disk".
+    transitionAlert: async (next: AlertRecord) => {
+      stored = [next];
+      if (next.state === "firing") {
+        transitioning();
+        await new Promise<void>((resolve) => (flushed = resolve));
+      }
+      return true;
+    },
+    dropAlerts: async () => {},
+    claimAlertNotifications: async () => [],
+  } as unknown as Store;
+  const monitor = new AlertMonitor({ store, triggers: { list: () => [trigger] }, intervalMs: 60_000, owner: "me", log: () => {} });
+  try {
+    await monitor.evaluate();
+    expect((await monitor.list()).map((a) => [a.state, a.value])).toEqual([["ok", 3]]);
+    measure = 12;
+    const evaluation = monitor.evaluate();
+    await inTransition;
+    const listed = (await monitor.list()).map((a) => [a.state, a.value]);
+    flushed();
+    await evaluation;
+    expect(listed).toEqual([["firing", 12]]);
+  } finally {
+    await monitor.stop();
+  }
+});

@@ -120,6 +120,9 @@ export class AlertMonitor {
         const series = `${trigger.id}/${rule.kind}`;
         firing.set(series, { triggerId: trigger.id, kind: rule.kind, firing: state === "firing" || firing.get(series)?.firing === true });
         measured.set(id, value);
+        // Seen by `list()` at once: a transition below is visible in the store as soon as it is
+        // committed (before it is flushed), and must not be listed with the measure before it.
+        this.measured.set(id, value);
         if (current?.state === state) continue;
         const next: AlertRecord = {
           id,
