@@ -240,9 +240,10 @@ export class RunQueue {
       return;
     }
     if (run.status !== "queued" || this.stopping) return;
-    // While a poll's claim is under way its runs are not counted per destination yet: the poll
-    // (once more after it) takes this run, so no destination gets past its share of the slots.
-    if (this.active < this.concurrency && !this.poller?.running) this.claimAndExecute(run, trigger);
+    // Claimed at once, not left to a poll in progress: a poll whose claim hangs (a database
+    // connection lost mid-outage) must not hold back every new run. (So a run committed while a
+    // poll's claim is under way can take one slot past its destination's share until it ends.)
+    if (this.active < this.concurrency) this.claimAndExecute(run, trigger);
     // A poll in progress may have looked before this commit: once more after it. Else the next
     // slot to free asks for it.
     else if (this.poller?.running) this.poll();
