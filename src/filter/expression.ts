@@ -44,28 +44,24 @@ const hostPatterns: LinearPatterns = (pattern, whole) => linearRegex(pattern, wh
 const hostRegex: RegexTest = (value, pattern, whole) => linearRegex(pattern, whole ? "jsonpath-match" : "jsonpath-search")?.test(value) ?? false;
 
 /**
- * A filter expression, parsed on the host (validation, pruning plan). One that costs linear time
+ * An expression parsed on the host (validation, pruning plan). One that costs linear time
  * (`evaluatesInLinearTime`), its match()/search() patterns literals that the linear engine takes,
  * evaluates on the host; any other is compiled in QuickJS on first use and evaluates there.
  */
-export interface CompiledFilter {
+export interface CompiledExpression<Ast> {
   readonly source: string;
-  readonly ast: Filter;
+  readonly ast: Ast;
   /** Evaluated by the host engine: cost bounded by the pruned body, regexes (if any) on the linear engine. */
   readonly onHost: boolean;
   /** @internal */ readonly unit: GuestUnit;
   /** @internal */ readonly sandbox: Sandbox;
 }
 
+/** A filter expression (see CompiledExpression). */
+export type CompiledFilter = CompiledExpression<Filter>;
+
 /** An RFC 9535 query whose selected values make an expression dedup key. */
-export interface CompiledKeyQuery {
-  readonly source: string;
-  readonly ast: Query;
-  /** Evaluated by the host engine (see `CompiledFilter.onHost`). */
-  readonly onHost: boolean;
-  /** @internal */ readonly unit: GuestUnit;
-  /** @internal */ readonly sandbox: Sandbox;
-}
+export type CompiledKeyQuery = CompiledExpression<Query>;
 
 /**
  * Parses a filter expression (RFC 9535 `logical-expr`, `$` and `@` bound to the body). Throws
@@ -78,14 +74,12 @@ export interface CompiledKeyQuery {
  * ```
  */
 export function compileFilter(source: string, options: ExpressionOptions = {}): CompiledFilter {
-  const ast = parsed(() => parseFilter(source));
-  return {
+  return compiled(
     source,
-    ast,
-    onHost: evaluatesInLinearTime(ast, hostPatterns),
-    unit: new GuestUnit(jsonPathGuest, "compileFilter", JSON.stringify(source)),
-    sandbox: options.sandbox ?? sharedSandbox,
-  };
+    parsed(() => parseFilter(source)),
+    "compileFilter",
+    options,
+  );
 }
 
 /**
@@ -110,14 +104,12 @@ export function runFilter(compiled: CompiledFilter, body: unknown): boolean {
  * ```
  */
 export function compileKeyQuery(source: string, options: ExpressionOptions = {}): CompiledKeyQuery {
-  const ast = parsed(() => parseQuery(source));
-  return {
+  return compiled(
     source,
-    ast,
-    onHost: evaluatesInLinearTime(ast, hostPatterns),
-    unit: new GuestUnit(jsonPathGuest, "compileQuery", JSON.stringify(source)),
-    sandbox: options.sandbox ?? sharedSandbox,
-  };
+    parsed(() => parseQuery(source)),
+    "compileQuery",
+    options,
+  );
 }
 
 /** The values of the nodes the query selects from `body`, in document order. Throws a `SandboxError` like `runFilter`. */
@@ -150,6 +142,22 @@ function pruned(ast: Filter | Query, body: unknown): unknown {
 /** The pruned body as JSON text (numbers as sent: see `ExactNumber`): what the guest parses. */
 function projection(ast: Filter | Query, body: unknown): string {
   return JSON.stringify(pruned(ast, body)) ?? "null";
+}
+
+/** A parsed expression, on the host when it can be, else as the guest's `compile` of its source. */
+function compiled<Ast extends Filter | Query>(
+  source: string,
+  ast: Ast,
+  compile: "compileFilter" | "compileQuery",
+  options: ExpressionOptions,
+): CompiledExpression<Ast> {
+  return {
+    source,
+    ast,
+    onHost: evaluatesInLinearTime(ast, hostPatterns),
+    unit: new GuestUnit(jsonPathGuest, compile, JSON.stringify(source)),
+    sandbox: options.sandbox ?? sharedSandbox,
+  };
 }
 
 function parsed<T>(parse: () => T): T {
