@@ -68,22 +68,23 @@ export class SqliteConnection {
     // What the file holds when it is opened is on disk.
     this.runsFlushed = this.newestRun();
     const begin = this.db.transaction((work: () => void) => work());
-    this.bookkeeping = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
-      maxBatch: options.groupCommit === false ? 1 : 64,
-      failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
-      savepoint: (work) => this.inSavepoint(work),
-    });
-    this.group = new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
-      maxBatch: options.groupCommit === false ? 1 : 64,
-      failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
-      savepoint: (work) => this.inSavepoint(work),
-      durable: this.wal
+    // Both groups commit on this one connection, the same way; only the requests' group waits for the WAL flush.
+    const grouped = (durable?: () => Promise<void>) =>
+      new GroupCommit((work) => this.committing(() => begin.immediate(work)), {
+        maxBatch: options.groupCommit === false ? 1 : 64,
+        failure: (error) => (error instanceof StoreUnavailable ? error : new StoreUnavailable(`SQLite commit failed: ${(error as Error)?.message ?? error}`)),
+        savepoint: (work) => this.inSavepoint(work),
+        durable,
+      });
+    this.bookkeeping = grouped();
+    this.group = grouped(
+      this.wal
         ? () =>
             this.durableAfter(this.batchChanged).catch((error) =>
               Promise.reject(new StoreUnavailable(`SQLite: committed, but the WAL could not be flushed to disk: ${(error as Error)?.message ?? error}`)),
             )
         : undefined,
-    });
+    );
   }
 
   get closed(): boolean {
