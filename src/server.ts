@@ -387,9 +387,7 @@ async function keepInStep(config: ServerConfig, core: Core, live: Live, services
     for (const t of fresh) seen.add(t.id);
     for (const message of missingPlugins(config, core, fresh)) logEvent("warn", message);
   };
-  // A quarter of a second: a change made by another process (the CLI, `inlet apply`) is in force
-  // well within the second docs/store.md#trigger-changes promises; the revision read is one row.
-  const refresh = services.add({ name: "trigger refresh", ...every(250, reload) });
+  const refresh = services.add({ name: "trigger refresh", ...every(1000, reload) });
   const watch = store.watchTriggers ? await store.watchTriggers(() => void refresh.now()) : null;
   if (watch) services.add({ name: "trigger notifications", stop: () => watch.close() });
   const sweep = () => {
