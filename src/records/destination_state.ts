@@ -44,7 +44,7 @@ export const okState = (triggerId: string, destination: string): DestinationStat
  * one tried), though the store writes that only when such a run starts.
  */
 export function breakerAt(state: DestinationState, now: number): BreakerPosition {
-  return state.breaker === "open" && state.openUntilMs !== null && state.openUntilMs <= now ? "half-open" : state.breaker;
+  return state.breaker === "open" && (state.openUntilMs === null || state.openUntilMs <= now) ? "half-open" : state.breaker;
 }
 
 /** What the API shows of a destination's state at `now`. */
