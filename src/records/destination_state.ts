@@ -40,16 +40,11 @@ export const okState = (triggerId: string, destination: string): DestinationStat
 });
 
 /**
- * The breaker's position at `now`: an open one whose time is up is half-open (its next run is the
- * one tried), though the store writes that only when such a run starts.
+ * What the API shows of a destination's state at `now`: an open breaker whose time is up shows
+ * `half-open` (its next run is the one tried), though the store moves it only when that run starts.
  */
-export function breakerAt(state: DestinationState, now: number): BreakerPosition {
-  return state.breaker === "open" && (state.openUntilMs === null || state.openUntilMs <= now) ? "half-open" : state.breaker;
-}
-
-/** What the API shows of a destination's state at `now`. */
 export function statusOf(state: DestinationState, now = Date.now()): DestinationStatus {
   if (state.paused) return "paused";
-  const breaker = breakerAt(state, now);
-  return breaker === "closed" ? "ok" : breaker;
+  if (state.breaker === "open" && state.openUntilMs !== null && state.openUntilMs <= now) return "half-open";
+  return state.breaker === "closed" ? "ok" : state.breaker;
 }

@@ -1,7 +1,7 @@
 // What lets a destination's queued runs start (README "Limits, the breaker and pause"), decided
 // the same way by both stores inside their claim transaction: its pause, its breaker, its
 // concurrency and its rate limit. A run waiting for any of them stays queued and spends no attempt.
-import { breakerAt, okState, type DestinationState } from "../records/destination_state.ts";
+import { okState, type DestinationState } from "../records/destination_state.ts";
 
 /** A destination's limits, from its trigger's settings (the run queue knows them). */
 export interface DestinationRules {
@@ -27,10 +27,10 @@ export function admit(state: DestinationState, rules: DestinationRules | null, r
   if (state.paused) return { room: 0, next: null };
   let next: DestinationState | null = null;
   let room = rules?.concurrency == null ? Number.POSITIVE_INFINITY : Math.max(0, rules.concurrency - running);
-  const breaker = breakerAt(state, now);
-  if (breaker === "open") return { room: 0, next: null };
-  // Its time is up: written half-open now that deciding on a run moves it.
-  if (breaker !== state.breaker) next = { ...state, breaker };
+  if (state.breaker === "open") {
+    if (state.openUntilMs !== null && state.openUntilMs > now) return { room: 0, next: null };
+    next = { ...state, breaker: "half-open" };
+  }
   if ((next ?? state).breaker === "half-open") room = running === 0 ? Math.min(room, 1) : 0;
   if (rules?.perSecond !== undefined) room = Math.min(room, rateRoom(next ?? state, rules.perSecond, now));
   if (rules?.startsAtMost !== undefined) room = Math.min(room, Math.max(0, rules.startsAtMost));
